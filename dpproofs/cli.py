@@ -1,0 +1,79 @@
+"""The ``dpproofs`` command: a dispatcher over the modules of :mod:`dpproofs.commands`.
+
+Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args)``,
+which returns ``(exit_status, result)``: ``result`` is a JSON-able dict, printed as one JSON
+object with ``--json``, else rendered by the module's ``render(result) -> str``.
+
+Bad input (any :class:`dpproofs.DPProofsError` raised for an argument, or an argparse error)
+becomes one line on stderr and exit status 2, never a traceback.
+"""
+
+import argparse
+import importlib
+import json
+import sys
+
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+
+__all__ = ["main", "COMMANDS"]
+
+#: command name -> module under dpproofs.commands
+COMMANDS = {
+    "epsilon": "epsilon",
+    "sigma": "sigma",
+    "check": "check",
+    "list": "list_claims",
+    "claims": "claims",
+    "verify": "verify",
+    "report": "report",
+}
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors as one line and exit status 2."""
+
+    def error(self, message):
+        sys.stderr.write(f"dpproofs: error: {message}\n")
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _load(name):
+    return importlib.import_module(f"dpproofs.commands.{COMMANDS[name]}")
+
+
+def build_parser(available=None):
+    parser = _Parser(prog="dpproofs", description="Checked differential-privacy accounting.")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = _load(name)
+        except ModuleNotFoundError as error:
+            if error.name != f"dpproofs.commands.{COMMANDS[name]}":
+                raise
+            continue  # a command whose module is not written yet is simply not offered
+        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        sub.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+        module.add_arguments(sub)
+        sub.set_defaults(module=module)
+    return parser
+
+
+def main(argv=None):
+    """Entry point of the console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status, result = args.module.run(args)
+    except (InvalidArgument, InvalidArgumentType) as error:
+        sys.stderr.write(f"dpproofs {args.command}: error: {error}\n")
+        return EXIT_BAD_INPUT
+    if args.json:
+        sys.stdout.write(json.dumps(result, indent=None, default=str) + "\n")
+    else:
+        sys.stdout.write(args.module.render(result).rstrip("\n") + "\n")
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

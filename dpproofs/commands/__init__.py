@@ -1,0 +1,1 @@
+"""The subcommands of ``dpproofs``; see :mod:`dpproofs.cli` for the protocol."""

@@ -1,0 +1,519 @@
+"""The reference evaluator: every exact quantity of THEOREMS.md section 2, in mpmath.
+
+Every function takes plain numbers (int, float, str or mpf; floats are converted exactly),
+a keyword ``dps`` (decimal digits wanted in the result), and returns an ``mpf``. Work is done
+inside ``mp.workdps`` with guard digits, never by mutating the global precision. Arguments are
+*not* validated here beyond what the mathematics needs: the public facade (``dp.rdp``, the
+mechanisms, the claims) validates first.
+
+Accuracy contract: a returned value is correct to about ``dps`` significant digits. Where that
+cannot be delivered (an integral whose error estimate is too large, a cancellation that would need
+more than ``MAX_DPS`` digits) a :class:`~dpproofs.errors.NumericalError` is raised instead.
+
+Conventions: sensitivity 1; natural logarithms; neighbours by add/remove of one record.
+"""
+
+import functools
+import math
+
+import mpmath
+from mpmath import mp
+
+from dpproofs.errors import NumericalError
+
+__all__ = [
+    "DEFAULT_DPS",
+    "MAX_DPS",
+    "to_mpf",
+    "normal_sf",
+    "rdp_gaussian",
+    "rdp_laplace",
+    "rdp_randomized_response",
+    "rdp_composed_pure",
+    "delta_gaussian",
+    "delta_laplace",
+    "delta_randomized_response",
+    "delta_composed_pure",
+    "log_a",
+    "log_a_integer",
+    "log_a_series",
+    "log_a_integral",
+    "log_b",
+    "rdp_sampled_gaussian",
+    "log_moment_sampled_gaussian",
+    "delta_sampled_gaussian",
+    "rdp_finite",
+    "delta_finite",
+]
+
+DEFAULT_DPS = 50
+#: Guard digits carried beyond the requested ``dps`` in every computation.
+GUARD_DPS = 15
+#: Largest working precision the cancellation loops may climb to before giving up.
+MAX_DPS = 20000
+
+
+def to_mpf(value):
+    """Convert a number (int, float, str, Fraction, mpf) to mpf exactly at the current precision."""
+    if isinstance(value, mpmath.mpf):
+        return value
+    if isinstance(value, int):
+        return mp.mpf(value)
+    if isinstance(value, float):
+        return mp.mpf(value)  # exact: a double is a dyadic rational
+    try:
+        numerator, denominator = value.numerator, value.denominator  # Fraction, sympy Rational
+        return mp.mpf(int(numerator)) / int(denominator)
+    except AttributeError:
+        return mp.mpf(value)
+
+
+def _precise(function):
+    """Run ``function`` at ``dps + GUARD_DPS`` digits, converting positional arguments to mpf."""
+
+    @functools.wraps(function)
+    def wrapper(*args, dps=DEFAULT_DPS, **kwargs):
+        with mp.workdps(dps + GUARD_DPS):
+            return function(*(to_mpf(a) for a in args), dps=dps, **kwargs)
+
+    return wrapper
+
+
+def normal_sf(x):
+    """Standard normal survival function ``1 - Phi(x)``, without cancellation for large x."""
+    return mp.erfc(x / mp.sqrt(2)) / 2
+
+
+def _positive_difference(terms, dps):
+    """Evaluate ``terms()`` = (a, b) and return ``a - b`` to ``dps`` digits despite cancellation.
+
+    ``terms`` is re-run at increasing precision until the difference keeps ``dps`` significant
+    digits. A difference that is still non-positive at ``MAX_DPS`` digits raises: these callers
+    compute quantities that are positive by construction, so a non-positive value is a bug or an
+    unrepresentable result, never a value to return.
+    """
+    work = mp.dps
+    while True:
+        with mp.workdps(work):
+            a, b = terms()
+            difference = a - b
+            scale = max(abs(a), abs(b))
+            if scale == 0:
+                return mp.zero
+            if difference > 0:
+                lost = float(mp.log10(scale / difference))
+                if lost + dps + GUARD_DPS <= work:
+                    return difference
+                needed = int(lost) + dps + 2 * GUARD_DPS
+            else:
+                needed = 2 * work
+        if needed > MAX_DPS:
+            raise NumericalError(
+                f"cancellation needs more than MAX_DPS={MAX_DPS} digits; the value is below "
+                f"{mpmath.nstr(scale * mp.mpf(10) ** (-work), 5)}"
+            )
+        work = max(needed, work + GUARD_DPS)
+
+
+# --- Rényi divergences of the elementary mechanisms ----------------------------------------
+
+
+@_precise
+def rdp_gaussian(alpha, sigma, *, dps):
+    """``D_alpha(N(1, s^2) || N(0, s^2)) = alpha / (2 s^2)`` (Mironov 2017, arXiv 1702.07476v3, Prop. 7)."""
+    return alpha / (2 * sigma**2)
+
+
+@_precise
+def rdp_laplace(alpha, b, *, dps):
+    """Rényi divergence of Laplace(scale b), sensitivity 1 (Mironov 2017 v3, Prop. 6).
+
+    ``1/(a-1) log[ a/(2a-1) e^{(a-1)/b} + (a-1)/(2a-1) e^{-a/b} ]`` for ``a > 1``; the ``a -> 1``
+    limit (KL) is ``1/b + e^{-1/b} - 1``.
+    """
+    if alpha == 1:
+        return 1 / b + mp.expm1(-1 / b)
+    inner = alpha / (2 * alpha - 1) * mp.exp((alpha - 1) / b) + (alpha - 1) / (
+        2 * alpha - 1
+    ) * mp.exp(-alpha / b)
+    return mp.log(inner) / (alpha - 1)
+
+
+@_precise
+def rdp_randomized_response(alpha, epsilon, *, dps):
+    """Rényi divergence of epsilon-randomized response (Mironov 2017 v3, Prop. 5).
+
+    With ``p = e^eps / (1 + e^eps)``: ``1/(a-1) log[p^a (1-p)^{1-a} + (1-p)^a p^{1-a}]``.
+    This is the exact worst case over all epsilon-DP pairs. The ``a -> 1`` limit is
+    ``eps tanh(eps/2)``.
+    """
+    if alpha == 1:
+        return epsilon * mp.tanh(epsilon / 2)
+    log_p = -mp.log1p(mp.exp(-epsilon))
+    log_1mp = -mp.log1p(mp.exp(epsilon))
+    first = alpha * log_p + (1 - alpha) * log_1mp
+    second = alpha * log_1mp + (1 - alpha) * log_p
+    top = max(first, second)
+    log_sum = top + mp.log(mp.exp(first - top) + mp.exp(second - top))
+    return log_sum / (alpha - 1)
+
+
+@_precise
+def rdp_composed_pure(alpha, epsilon, n, *, dps):
+    """Worst-case Rényi divergence of ``n``-fold composition of epsilon-DP: ``n`` times RR's."""
+    return n * rdp_randomized_response(alpha, epsilon, dps=dps + GUARD_DPS)
+
+
+# --- privacy profiles (hockey-stick divergences) ---------------------------------------------
+
+
+@_precise
+def delta_gaussian(epsilon, sigma, *, dps):
+    """Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018, Thm 8).
+
+    ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)``; the subtraction is redone at higher
+    precision until the result keeps ``dps`` digits.
+    """
+
+    def terms():
+        return (
+            normal_sf(epsilon * sigma - 1 / (2 * sigma)),
+            mp.exp(epsilon) * normal_sf(epsilon * sigma + 1 / (2 * sigma)),
+        )
+
+    return _positive_difference(terms, dps)
+
+
+@_precise
+def delta_laplace(epsilon, b, *, dps):
+    """Exact privacy profile of Laplace(scale b): ``1 - e^{(eps - 1/b)/2}`` for eps < 1/b, else 0."""
+    if epsilon >= 1 / b:
+        return mp.zero
+    return -mp.expm1((epsilon - 1 / b) / 2)
+
+
+@_precise
+def delta_randomized_response(epsilon_prime, epsilon, *, dps):
+    """Exact privacy profile of epsilon-RR at epsilon_prime: ``(e^eps - e^eps')_+ / (1 + e^eps)``."""
+    if epsilon_prime >= epsilon:
+        return mp.zero
+    return -mp.expm1(epsilon_prime - epsilon) / (1 + mp.exp(-epsilon))
+
+
+@_precise
+def delta_composed_pure(epsilon_prime, epsilon, n, *, dps):
+    """Optimal n-fold composition of epsilon-DP (Kairouz, Oh & Viswanath 2015, Thm 3.3).
+
+    ``sum_l C(n,l) [e^{(n-l)eps} - e^{eps' + l eps}]_+ / (1 + e^eps)^n``; only non-negative
+    terms are summed, each in log space, so there is no cancellation.
+    """
+    n = int(n)
+    total = mp.zero
+    log_norm = n * mp.log1p(mp.exp(epsilon))
+    for ell in range(n + 1):
+        exponent_gap = epsilon_prime + ell * epsilon - (n - ell) * epsilon
+        if exponent_gap >= 0:
+            break  # terms are non-increasing in ell: every later bracket is <= 0 too
+        log_term = (
+            mp.loggamma(n + 1)
+            - mp.loggamma(ell + 1)
+            - mp.loggamma(n - ell + 1)
+            + (n - ell) * epsilon
+            - log_norm
+        )
+        total += mp.exp(log_term) * -mp.expm1(exponent_gap)
+    return total
+
+
+# --- Poisson-subsampled Gaussian ------------------------------------------------------------
+#
+# mu0 = N(0, s^2), mu1 = N(1, s^2), mu = (1-q) mu0 + q mu1, r(z) = mu(z)/mu0(z)
+#     = 1 - q + q exp((2z - 1)/(2 s^2)).
+# A_a = E_{mu0}[r^a] (add direction), B_a = E_{mu}[(mu0/mu)^a] = E_{mu0}[r^{1-a}] (remove).
+
+
+def _is_integer(x):
+    return x == mp.floor(x)
+
+
+@_precise
+def log_a_integer(alpha, q, sigma, *, dps):
+    """``log A_alpha`` for integer alpha >= 0: the exact binomial sum (THEOREMS.md section 2).
+
+    ``A_a = sum_k C(a,k) (1-q)^{a-k} q^k exp((k^2-k)/(2 s^2))``; all terms are positive.
+    """
+    if not _is_integer(alpha):
+        raise ValueError(f"alpha={alpha} must be an integer here")
+    a = int(alpha)
+    if q == 0:
+        return mp.zero
+    if q == 1:
+        return (alpha**2 - alpha) / (2 * sigma**2)
+    log_q, log_1mq = mp.log(q), mp.log1p(-q)
+    log_terms = [
+        mp.log(mp.binomial(a, k)) + (a - k) * log_1mq + k * log_q + (k * k - k) / (2 * sigma**2)
+        for k in range(a + 1)
+    ]
+    top = max(log_terms)
+    return top + mp.log(mp.fsum(mp.exp(t - top) for t in log_terms))
+
+
+def _log_r(z, q, sigma):
+    """``log r(z) = log(1 - q + q exp((2z-1)/(2 s^2)))`` computed without overflow."""
+    x = mp.log(q) + (2 * z - 1) / (2 * sigma**2)
+    y = mp.log1p(-q)
+    top = max(x, y)
+    return top + mp.log(mp.exp(x - top) + mp.exp(y - top))
+
+
+def _modes(power, q, sigma):
+    """Maxima (in float) of ``z -> -z^2/(2s^2) + power * log r(z)``, the log of the integrand.
+
+    The derivative is ``(power * s(z) - z)/s^2`` with the logistic ``s(z) = u/r`` centred at
+    ``z0 = s^2 log(1/q - 1) + 1/2``, so the maxima are the down-crossings of
+    ``power * s(z) - z``: at most two for ``power > 0`` (a logistic against a line), exactly one
+    for ``power <= 0``. They are located on a grid dense around ``z0`` and refined by bisection.
+    """
+    s2 = float(sigma) ** 2
+    qf = float(q)
+    z0 = s2 * (math.log1p(-qf) - math.log(qf)) + 0.5
+    p = float(power)
+
+    def h(z):
+        # logistic(x) with x = log(q/(1-q)) + (2z-1)/(2 s^2), computed without overflow
+        x = math.log(qf) - math.log1p(-qf) + (2 * z - 1) / (2 * s2)
+        logistic = 1 / (1 + math.exp(-x)) if x > -700 else 0.0
+        return p * logistic - z
+
+    low, high = min(0.0, p) - 1.0, max(0.0, p) + 1.0
+    band = [z0 + s2 * t for t in (-60, -30, -15, -8, -4, -2, -1, -0.5, 0, 0.5, 1, 2, 4, 8, 15, 30, 60)]
+    grid = sorted({low, high, *[low + (high - low) * i / 512 for i in range(513)],
+                   *[z for z in band if low < z < high]})
+    crossings = []
+    for left, right in zip(grid, grid[1:]):
+        if h(left) > 0 >= h(right):
+            for _ in range(200):
+                middle = (left + right) / 2
+                if middle in (left, right):
+                    break
+                if h(middle) > 0:
+                    left = middle
+                else:
+                    right = middle
+            crossings.append((left + right) / 2)
+    return crossings or [0.0]
+
+
+def _log_integral_of_r_power(power, q, sigma, dps):
+    """``log E_{mu0}[r(Z)^power]`` by tanh-sinh quadrature, with its error estimate checked.
+
+    Break points: each mode of the integrand +- multiples of sigma, and ``z0``. The integrand is
+    scaled by its value at the highest mode so that huge values (e^{10^6}) stay representable.
+    Raises NumericalError when the error estimate exceeds ``10^-(dps+2)`` relative.
+    """
+    sigma_f = float(sigma)
+    modes = _modes(power, q, sigma)
+
+    def log_integrand(z):
+        return -(z**2) / (2 * sigma**2) + power * _log_r(z, q, sigma)
+
+    peak = max(log_integrand(mp.mpf(m)) for m in modes)
+    offsets = (-40, -20, -10, -6, -3, -1.5, 0, 1.5, 3, 6, 10, 20, 40)
+    points = {mp.mpf(m) + k * sigma_f for m in modes for k in offsets}
+    s2 = float(sigma) ** 2
+    points.add(mp.mpf(s2 * (math.log1p(-float(q)) - math.log(float(q))) + 0.5))
+    points = [-mp.inf, *sorted(points), mp.inf]
+
+    def integrand(z):
+        return mp.exp(log_integrand(z) - peak)
+
+    value, error = mp.quad(integrand, points, error=True, maxdegree=10)
+    if not value > 0 or error > value * mp.mpf(10) ** (-(dps + 2)):
+        raise NumericalError(
+            f"quadrature of E[r^{mpmath.nstr(power, 8)}] (q={mpmath.nstr(q, 8)}, "
+            f"sigma={mpmath.nstr(sigma, 8)}) has error estimate {mpmath.nstr(error, 3)} "
+            f"against value {mpmath.nstr(value, 8)}"
+        )
+    return peak + mp.log(value) - mp.log(sigma * mp.sqrt(2 * mp.pi))
+
+
+@_precise
+def log_a_integral(alpha, q, sigma, *, dps):
+    """``log A_alpha`` by 1-D quadrature of ``E_{mu0}[r^alpha]``: the arbiter for every order."""
+    if q == 0:
+        return mp.zero
+    if q == 1:
+        return (alpha**2 - alpha) / (2 * sigma**2)
+    return _log_integral_of_r_power(alpha, q, sigma, dps)
+
+
+@_precise
+def log_a_series(alpha, q, sigma, *, dps, max_terms=None):
+    """``log A_alpha`` for fractional alpha by the signed series of Mironov, Talwar & Zhang 2019.
+
+    (arXiv 1908.10530, section 3.3.) With ``z0 = s^2 log(1/q - 1) + 1/2``:
+    ``A = sum_i C(a,i) q^i (1-q)^{a-i} e^{(i^2-i)/(2s^2)} erfc((i-z0)/(sqrt2 s))/2
+    + sum_i C(a,i) q^{a-i} (1-q)^i e^{((a-i)^2-(a-i))/(2s^2)} erfc((z0-(a-i))/(sqrt2 s))/2``.
+    ``C(a,i)`` alternates in sign for ``i > a + 1``.
+
+    Convergence criterion: past ``i > a + 1`` each series is alternating; once the magnitudes of
+    its terms have decreased for 3 consecutive terms we stop when the next term is below
+    ``10^-(dps+2)`` of the running total (the alternating-series remainder bound). Raises
+    NumericalError if ``max_terms`` terms (default ``alpha + 2000``) do not reach that: near
+    ``q = 1/2`` the terms decay only like ``i^-(alpha+2)``, and the caller then uses the integral.
+    """
+    if max_terms is None:
+        max_terms = int(alpha) + 2000
+    if q == 0:
+        return mp.zero
+    if q == 1:
+        return (alpha**2 - alpha) / (2 * sigma**2)
+    z0 = sigma**2 * mp.log(1 / q - 1) + mp.mpf(1) / 2
+    root2s = mp.sqrt(2) * sigma
+    log_q, log_1mq = mp.log(q), mp.log1p(-q)
+    total = mp.zero
+    threshold = mp.mpf(10) ** (-(dps + 2))
+    previous = [mp.inf, mp.inf]
+    decreasing = [0, 0]
+    for i in range(max_terms):
+        binom = mp.binomial(alpha, i)
+        j = alpha - i
+        term0 = binom * mp.exp(i * log_q + j * log_1mq + (i * i - i) / (2 * sigma**2)) * mp.erfc(
+            (i - z0) / root2s
+        ) / 2
+        term1 = binom * mp.exp(j * log_q + i * log_1mq + (j * j - j) / (2 * sigma**2)) * mp.erfc(
+            (z0 - j) / root2s
+        ) / 2
+        total += term0 + term1
+        if i > alpha + 1:
+            converged = True
+            for k, term in enumerate((term0, term1)):
+                decreasing[k] = decreasing[k] + 1 if abs(term) < previous[k] else 0
+                previous[k] = abs(term)
+                converged &= decreasing[k] >= 3 and abs(term) <= threshold * abs(total)
+            if converged:
+                if total <= 0:
+                    break
+                return mp.log(total)
+    raise NumericalError(
+        f"MTZ19 series for alpha={mpmath.nstr(alpha, 10)}, q={mpmath.nstr(q, 8)}, "
+        f"sigma={mpmath.nstr(sigma, 8)} did not converge in {max_terms} terms"
+    )
+
+
+@_precise
+def log_a(alpha, q, sigma, *, dps):
+    """``log A_alpha``: exact sum at integer orders, the 1-D integral (the arbiter) otherwise."""
+    if _is_integer(alpha):
+        return log_a_integer(alpha, q, sigma, dps=dps)
+    return log_a_integral(alpha, q, sigma, dps=dps)
+
+
+@_precise
+def log_b(alpha, q, sigma, *, dps):
+    """``log B_alpha = log E_{mu}[(mu0/mu)^alpha] = log E_{mu0}[r^{1-alpha}]`` by quadrature."""
+    if q == 0:
+        return mp.zero
+    if q == 1:
+        return (alpha**2 - alpha) / (2 * sigma**2)
+    return _log_integral_of_r_power(1 - alpha, q, sigma, dps)
+
+
+@_precise
+def rdp_sampled_gaussian(alpha, q, sigma, *, dps, direction="max"):
+    """Rényi divergence of one sampled-Gaussian step at order ``alpha > 1``.
+
+    ``direction``: ``"add"`` gives ``log A / (a-1)``, ``"remove"`` gives ``log B / (a-1)``,
+    ``"max"`` (the definition of (alpha, eps)-RDP under add/remove neighbours) the larger.
+    """
+    if direction not in ("add", "remove", "max"):
+        raise ValueError(f"direction={direction!r} is not one of 'add', 'remove', 'max'")
+    work = dps + GUARD_DPS
+    values = []
+    if direction in ("add", "max"):
+        values.append(log_a(alpha, q, sigma, dps=work))
+    if direction in ("remove", "max"):
+        values.append(log_b(alpha, q, sigma, dps=work))
+    return max(mp.zero, max(values)) / (alpha - 1)
+
+
+@_precise
+def log_moment_sampled_gaussian(lam, q, sigma, *, dps):
+    """Abadi et al. 2016 (arXiv 1607.00133v2) Eqs. 3-4: ``alpha(lam) = log max(E1, E2)``.
+
+    ``E2 = A_{lam+1}`` and ``E1 = B_{lam+1}`` (both directions of the neighbouring pair).
+    """
+    work = dps + GUARD_DPS
+    return max(mp.zero, log_a(lam + 1, q, sigma, dps=work), log_b(lam + 1, q, sigma, dps=work))
+
+
+@_precise
+def delta_sampled_gaussian(epsilon, q, sigma, *, dps, direction="max"):
+    """Exact privacy profile of one sampled-Gaussian step, in closed form.
+
+    Add (P = mu, Q = mu0): the set where ``r > e^eps`` is ``z > z* = s^2 log((e^eps-1+q)/q) + 1/2``,
+    so ``delta = q Phi_c((z*-1)/s) - (e^eps - 1 + q) Phi_c(z*/s)``.
+    Remove (P = mu0, Q = mu): the set where ``e^eps r < 1`` is ``z < z+ = s^2 log((e^-eps-1+q)/q)
+    + 1/2`` (empty unless ``e^-eps > 1-q``), so ``delta = (1 - e^eps (1-q)) Phi(z+/s) - e^eps q
+    Phi((z+-1)/s)``. Both are checked against the 1-D integral in the tests.
+    """
+    if direction not in ("add", "remove", "max"):
+        raise ValueError(f"direction={direction!r} is not one of 'add', 'remove', 'max'")
+    if q == 0:
+        return mp.zero
+    results = []
+    if direction in ("add", "max"):
+        z_star = sigma**2 * mp.log((mp.expm1(epsilon) + q) / q) + mp.mpf(1) / 2
+
+        def add_terms():
+            return (
+                q * normal_sf((z_star - 1) / sigma),
+                (mp.expm1(epsilon) + q) * normal_sf(z_star / sigma),
+            )
+
+        results.append(_positive_difference(add_terms, dps))
+    if direction in ("remove", "max"):
+        inner = mp.expm1(-epsilon) + q
+        if inner > 0:
+            z_plus = sigma**2 * mp.log(inner / q) + mp.mpf(1) / 2
+
+            def remove_terms():
+                return (
+                    (1 - mp.exp(epsilon) * (1 - q)) * normal_sf(-z_plus / sigma),
+                    mp.exp(epsilon) * q * normal_sf((1 - z_plus) / sigma),
+                )
+
+            results.append(_positive_difference(remove_terms, dps))
+        else:
+            results.append(mp.zero)
+    return max(results)
+
+
+# --- finite distributions -------------------------------------------------------------------
+
+
+def rdp_finite(alpha, p, q, *, dps=DEFAULT_DPS):
+    """``D_alpha(P || Q)`` for finite distributions given as sequences of probabilities.
+
+    ``alpha = 1`` gives KL; ``alpha = mp.inf`` gives ``max log(p/q)``. Infinite when P is not
+    absolutely continuous with respect to Q.
+    """
+    with mp.workdps(dps + GUARD_DPS):
+        alpha = alpha if alpha == mp.inf else to_mpf(alpha)
+        pairs = [(to_mpf(a), to_mpf(b)) for a, b in zip(p, q, strict=True)]
+        if any(a > 0 and b == 0 for a, b in pairs):
+            return mp.inf
+        support = [(a, b) for a, b in pairs if a > 0]
+        if alpha == mp.inf:
+            return max(mp.log(a / b) for a, b in support)
+        if alpha == 1:
+            return mp.fsum(a * mp.log(a / b) for a, b in support)
+        total = mp.fsum(mp.exp(alpha * mp.log(a) + (1 - alpha) * mp.log(b)) for a, b in support)
+        return mp.log(total) / (alpha - 1)
+
+
+def delta_finite(epsilon, p, q, *, dps=DEFAULT_DPS):
+    """Hockey-stick divergence ``sum_i (p_i - e^eps q_i)_+`` of finite distributions."""
+    with mp.workdps(dps + GUARD_DPS):
+        factor = mp.exp(to_mpf(epsilon))
+        return mp.fsum(max(mp.zero, to_mpf(a) - factor * to_mpf(b)) for a, b in zip(p, q, strict=True))

@@ -1,0 +1,90 @@
+"""The mechanisms dpproofs accounts for: frozen, validated on construction.
+
+Vocabulary (the contract every evaluator and the accountant rely on):
+
+* ``Gaussian(sigma)``: adds ``N(0, sigma**2)`` noise to a query of L2 sensitivity 1.
+* ``SampledGaussian(q, sigma)``: Poisson-subsamples each record with probability ``q``, then
+  applies ``Gaussian(sigma)`` to a sum of per-record contributions of norm at most 1
+  (one DP-SGD step; Abadi et al. 2016, Algorithm 1). Neighbours differ by adding or removing one
+  record.
+* ``Laplace(scale)``: adds Laplace noise of scale ``b`` to a query of L1 sensitivity 1.
+* ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
+  ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
+
+All parameters are finite floats; construction raises :class:`dpproofs.InvalidArgument`
+(naming the argument, its value and the allowed range) or :class:`dpproofs.InvalidArgumentType`.
+"""
+
+import dataclasses
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgumentType
+
+__all__ = ["Mechanism", "Gaussian", "SampledGaussian", "Laplace", "RandomizedResponse"]
+
+
+class Mechanism:
+    """Base class of the mechanism vocabulary (used for isinstance checks only)."""
+
+    def to_dict(self):
+        """A plain-JSON description: ``{"type": name, **parameters}``."""
+        return {"type": type(self).__name__, **dataclasses.asdict(self)}
+
+    @staticmethod
+    def from_dict(data):
+        """Inverse of :meth:`to_dict`; validates like the constructor."""
+        if not isinstance(data, dict) or "type" not in data:
+            raise InvalidArgumentType(
+                f"data={data!r} must be a dict with a 'type' key, as made by Mechanism.to_dict()"
+            )
+        kinds = {cls.__name__: cls for cls in (Gaussian, SampledGaussian, Laplace, RandomizedResponse)}
+        kind = _validate.choice("data['type']", data["type"], kinds)
+        parameters = {key: value for key, value in data.items() if key != "type"}
+        try:
+            return kinds[kind](**parameters)
+        except TypeError as error:
+            raise InvalidArgumentType(f"data={data!r}: {error}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Gaussian(Mechanism):
+    """Gaussian mechanism with noise multiplier ``sigma`` (sensitivity 1)."""
+
+    sigma: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class SampledGaussian(Mechanism):
+    """Poisson-subsampled Gaussian: sampling rate ``q`` in [0, 1], noise multiplier ``sigma``."""
+
+    q: float
+    sigma: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "q", _validate.real("q", self.q, 0, 1))
+        object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class Laplace(Mechanism):
+    """Laplace mechanism with scale ``scale`` (sensitivity 1; it is (1/scale)-DP)."""
+
+    scale: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "scale", _validate.real("scale", self.scale, 0, low_open=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class RandomizedResponse(Mechanism):
+    """Binary randomized response that is exactly ``epsilon``-DP."""
+
+    epsilon: float
+
+    def __post_init__(self):
+        object.__setattr__(
+            self, "epsilon", _validate.real("epsilon", self.epsilon, 0, low_open=True)
+        )

@@ -1,0 +1,66 @@
+"""Public entry points to the exact evaluator: ``rdp`` and ``log_moment`` of one mechanism.
+
+Both validate their arguments, then call :mod:`dpproofs.evaluator.precise` and return an mpmath
+``mpf`` correct to about ``dps`` digits (or raise :class:`dpproofs.NumericalError`).
+"""
+
+import mpmath
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgumentType
+from dpproofs.evaluator import precise
+from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
+
+__all__ = ["rdp", "log_moment"]
+
+#: Largest working precision a caller may ask for (digits).
+MAX_REQUESTED_DPS = 10000
+
+
+def _check_mechanism(mechanism):
+    if not isinstance(mechanism, Mechanism):
+        raise InvalidArgumentType(
+            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, Laplace, "
+            f"RandomizedResponse, not {type(mechanism).__name__}"
+        )
+
+
+def _order(name, value, low):
+    if isinstance(value, mpmath.mpf):
+        value = float(value) if mpmath.isfinite(value) else value
+    return _validate.real(name, value, low, low_open=True)
+
+
+def rdp(mechanism, alpha, *, dps=precise.DEFAULT_DPS):
+    """Rényi divergence ``D_alpha(M(d) || M(d'))`` of one application, worst neighbouring pair.
+
+    ``alpha`` is a finite real > 1. For the sampled Gaussian this is the larger of the add and
+    remove directions (``max(log A, log B)/(alpha-1)``), each exact (THEOREMS.md section 2).
+    """
+    _check_mechanism(mechanism)
+    alpha = _order("alpha", alpha, 1)
+    dps = _validate.integer("dps", dps, 5, MAX_REQUESTED_DPS)
+    if isinstance(mechanism, Gaussian):
+        return precise.rdp_gaussian(alpha, mechanism.sigma, dps=dps)
+    if isinstance(mechanism, SampledGaussian):
+        return precise.rdp_sampled_gaussian(alpha, mechanism.q, mechanism.sigma, dps=dps)
+    if isinstance(mechanism, Laplace):
+        return precise.rdp_laplace(alpha, mechanism.scale, dps=dps)
+    if isinstance(mechanism, RandomizedResponse):
+        return precise.rdp_randomized_response(alpha, mechanism.epsilon, dps=dps)
+    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported")
+
+
+def log_moment(mechanism, lam, *, dps=precise.DEFAULT_DPS):
+    """Abadi et al. 2016 (arXiv 1607.00133v2) Eq. 2: ``alpha_M(lam)``, max over both directions.
+
+    ``alpha_M(lam) = lam * D_{lam+1}`` for the symmetric mechanisms; for the sampled Gaussian
+    ``log max(E1, E2)`` of Eqs. 3-4. ``lam`` is a finite real > 0.
+    """
+    _check_mechanism(mechanism)
+    lam = _order("lam", lam, 0)
+    dps = _validate.integer("dps", dps, 5, MAX_REQUESTED_DPS)
+    if isinstance(mechanism, SampledGaussian):
+        return precise.log_moment_sampled_gaussian(lam, mechanism.q, mechanism.sigma, dps=dps)
+    with mpmath.mp.workdps(dps + precise.GUARD_DPS):
+        return precise.to_mpf(lam) * rdp(mechanism, lam + 1, dps=dps + precise.GUARD_DPS)
