@@ -1,0 +1,301 @@
+"""Claims and verdicts: a sympy statement with its hypotheses, bound to the shared evaluator.
+
+A :class:`Claim` is checked by :func:`check` and answers with a :class:`Verdict`:
+
+* **proved**: certified on the claim's whole domain, by sympy (``prover``) or by ball arithmetic
+  with subdivision (``certify``);
+* **holds**: no counterexample among the high-precision examples tried (with the count and the
+  closest approach);
+* **refuted**: a counterexample that re-evaluation in ball arithmetic confirms beyond rounding;
+* **undecided**: the numbers could not separate the two sides, or nothing could be evaluated.
+
+A claim records what the project *expects* of it (``"holds"`` or ``"fails"``): a printed proof
+step found false is kept as a claim expected to fail, so a change of verdict is loud.
+"""
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Mapping
+
+import sympy
+
+from dpproofs import vocabulary
+from dpproofs.decide import Outcome, compare, normalised_margin
+from dpproofs.errors import DPProofsError, InvalidArgument
+
+__all__ = [
+    "Variable",
+    "Sides",
+    "Claim",
+    "Verdict",
+    "STATUSES",
+    "check",
+    "relation_of",
+]
+
+STATUSES = ("proved", "holds", "refuted", "undecided")
+EXPECTATIONS = ("holds", "fails")
+KINDS = ("statement", "step", "constant", "support", "mutant", "finding", "variant")
+
+_RELATIONS = {
+    sympy.LessThan: "<=",
+    sympy.StrictLessThan: "<",
+    sympy.GreaterThan: ">=",
+    sympy.StrictGreaterThan: ">",
+    sympy.Equality: "==",
+}
+
+
+def relation_of(statement):
+    """The relation string (``<=``, ``<``, ``>=``, ``>``, ``==``) of a sympy relational."""
+    for kind, text in _RELATIONS.items():
+        if isinstance(statement, kind):
+            return text
+    raise InvalidArgument(f"statement={statement!r} must be a sympy relation (<=, <, >=, >, Eq)")
+
+
+@dataclasses.dataclass(frozen=True)
+class Variable:
+    """A free variable of a claim and its range. Infinite bounds are not allowed (search needs a box).
+
+    ``log_scale=None`` draws log-uniformly when ``low > 0`` and the range spans more than two
+    decades, uniformly otherwise.
+    """
+
+    name: str
+    low: float
+    high: float
+    integer: bool = False
+    low_open: bool = False
+    high_open: bool = False
+    log_scale: bool | None = None
+
+    def __post_init__(self):
+        if not (math.isfinite(self.low) and math.isfinite(self.high)) or self.low > self.high:
+            raise InvalidArgument(
+                f"variable {self.name!r}: bounds low={self.low!r}, high={self.high!r} must be "
+                "finite with low <= high"
+            )
+        if self.low == self.high and (self.low_open or self.high_open):
+            raise InvalidArgument(f"variable {self.name!r}: the range ({self.low}, {self.high}) is empty")
+
+    @property
+    def symbol(self):
+        return sympy.Symbol(self.name, real=True, integer=self.integer or None)
+
+    @property
+    def logarithmic(self):
+        if self.log_scale is not None:
+            return self.log_scale
+        return self.low > 0 and self.high / self.low > 100
+
+    def interval_text(self):
+        left = "(" if self.low_open else "["
+        right = ")" if self.high_open else "]"
+        kind = " integer" if self.integer else ""
+        return f"{self.name} in {left}{self.low:g}, {self.high:g}{right}{kind}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sides:
+    """Custom evaluation of a claim's two sides, for statements over structured objects.
+
+    ``precise(point, dps) -> (lhs, rhs)`` in mpmath; ``ball(point, prec) -> (lhs, rhs)`` as arb
+    enclosures (``None`` when no certified evaluation exists: then the claim can never be
+    *refuted*, only found *undecided* at a violation).
+    """
+
+    precise: Callable
+    ball: Callable | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """One checkable statement. See the module docstring for the verdicts.
+
+    ``statement`` is a sympy relation over the variables and the functions of
+    :mod:`dpproofs.vocabulary`, evaluated by the shared evaluator unless ``sides`` is given.
+    ``hypotheses`` are sympy relations every point must satisfy (coupled conditions included).
+    ``extra`` maps names to Hypothesis strategies for structured parameters (distributions,
+    mechanisms) that ``sides`` consumes. ``pinned`` points are always evaluated first (every
+    counterexample ever found is pinned). ``prover()`` returns evidence text when sympy proves the
+    statement, else None. ``certify`` asks for ball-arithmetic branch and bound on the domain.
+    """
+
+    id: str
+    source: str
+    statement: sympy.Basic
+    variables: tuple = ()
+    hypotheses: tuple = ()
+    expected: str = "holds"
+    kind: str = "statement"
+    title: str = ""
+    explanation: str = ""
+    sides: Sides | None = None
+    extra: Mapping = dataclasses.field(default_factory=dict)
+    pinned: tuple = ()
+    prover: Callable | None = None
+    certify: bool = False
+    cost: float = 1.0
+
+    def __post_init__(self):
+        if self.expected not in EXPECTATIONS:
+            raise InvalidArgument(f"expected={self.expected!r} is not one of {EXPECTATIONS}")
+        if self.kind not in KINDS:
+            raise InvalidArgument(f"kind={self.kind!r} is not one of {KINDS}")
+        relation_of(self.statement)
+        names = [v.name for v in self.variables] + list(self.extra)
+        if len(set(names)) != len(names):
+            raise InvalidArgument(f"claim {self.id!r}: duplicate variable names {names}")
+        if self.sides is None:
+            free = {s.name for s in self.statement.free_symbols}
+            for h in self.hypotheses:
+                free |= {s.name for s in h.free_symbols}
+            unknown = free - set(names)
+            if unknown:
+                raise InvalidArgument(f"claim {self.id!r}: no domain for {sorted(unknown)}")
+
+    @property
+    def relation(self):
+        return relation_of(self.statement)
+
+    @property
+    def lhs(self):
+        return self.statement.lhs
+
+    @property
+    def rhs(self):
+        return self.statement.rhs
+
+    def strategy(self):
+        """Hypothesis strategy for the points of this claim's domain (see dpproofs.search)."""
+        from dpproofs import search
+
+        return search.point_strategy(self.variables, self.extra)
+
+    def hypotheses_at(self, point, dps):
+        """Whether every hypothesis holds at ``point``: an :class:`Outcome`."""
+        worst = Outcome.HOLDS
+        for hypothesis in self.hypotheses:
+            lhs = vocabulary.evaluate_mp(hypothesis.lhs, point, dps)
+            rhs = vocabulary.evaluate_mp(hypothesis.rhs, point, dps)
+            outcome = compare(lhs, rhs, relation_of(hypothesis), dps=dps)
+            if outcome is Outcome.VIOLATED:
+                return Outcome.VIOLATED
+            if outcome is Outcome.UNDECIDED:
+                worst = Outcome.UNDECIDED
+        return worst
+
+    def hypotheses_ball(self, point, prec):
+        """Like :meth:`hypotheses_at`, in ball arithmetic (points may hold intervals)."""
+        worst = Outcome.HOLDS
+        for hypothesis in self.hypotheses:
+            lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, prec)
+            rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, prec)
+            outcome = compare(lhs, rhs, relation_of(hypothesis))
+            if outcome is Outcome.VIOLATED:
+                return Outcome.VIOLATED
+            if outcome is Outcome.UNDECIDED:
+                worst = Outcome.UNDECIDED
+        return worst
+
+    def evaluate(self, point, dps):
+        """``(lhs, rhs)`` at ``point`` in mpmath, each to about ``dps`` digits."""
+        if self.sides is not None:
+            return self.sides.precise(point, dps)
+        return (
+            vocabulary.evaluate_mp(self.lhs, point, dps),
+            vocabulary.evaluate_mp(self.rhs, point, dps),
+        )
+
+    @property
+    def has_ball(self):
+        if self.sides is not None:
+            return self.sides.ball is not None
+        return vocabulary.ball_supported(self.statement.lhs) and vocabulary.ball_supported(
+            self.statement.rhs
+        )
+
+    def evaluate_ball(self, point, prec):
+        """``(lhs, rhs)`` as arb enclosures at ``point``."""
+        if self.sides is not None:
+            if self.sides.ball is None:
+                raise vocabulary.UnsupportedExpression(f"claim {self.id!r} has no ball evaluation")
+            return self.sides.ball(point, prec)
+        return (
+            vocabulary.evaluate_ball(self.lhs, point, prec),
+            vocabulary.evaluate_ball(self.rhs, point, prec),
+        )
+
+    def mutant(self, suffix, *, statement=None, hypotheses=None, explanation, pinned=(), sides=None):
+        """A deliberately false variant (tighter constant, dropped hypothesis, flipped relation)."""
+        return dataclasses.replace(
+            self,
+            id=f"{self.id}.mutant.{suffix}",
+            statement=self.statement if statement is None else statement,
+            hypotheses=self.hypotheses if hypotheses is None else tuple(hypotheses),
+            sides=self.sides if sides is None else sides,
+            expected="fails",
+            kind="mutant",
+            explanation=explanation,
+            pinned=tuple(pinned),
+            prover=None,
+            certify=False,
+        )
+
+    def describe(self):
+        """Plain-text statement with its hypotheses and domain."""
+        parts = [sympy.sstr(self.statement)]
+        conditions = [v.interval_text() for v in self.variables]
+        conditions += [sympy.sstr(h) for h in self.hypotheses]
+        conditions += [f"{name} drawn by a strategy" for name in self.extra]
+        if conditions:
+            parts.append("for " + ", ".join(conditions))
+        return " ".join(parts)
+
+
+@dataclasses.dataclass
+class Verdict:
+    """The answer of :func:`check`. ``to_dict()`` gives the plain-JSON form."""
+
+    claim_id: str
+    expected: str
+    status: str
+    examples: int = 0
+    certified: bool = False
+    closest: dict | None = None
+    counterexample: dict | None = None
+    evidence: str = ""
+    seconds: float = 0.0
+    boxes: int = 0
+
+    @property
+    def matches_expectation(self):
+        if self.expected == "holds":
+            return self.status in ("proved", "holds")
+        return self.status == "refuted"
+
+    def to_dict(self):
+        data = dataclasses.asdict(self)
+        data["id"] = data.pop("claim_id")
+        data["matches_expectation"] = self.matches_expectation
+        return data
+
+
+class ClaimError(DPProofsError):
+    """A claim could not be checked at all (empty domain, unevaluable statement)."""
+
+
+def check(claim, *, examples=100, seed=0, dps=50, time_budget=None):
+    """Check ``claim``: pinned points, a Hypothesis search with local refinement, certification.
+
+    ``examples`` is the number of Hypothesis draws (scaled by ``claim.cost``); ``time_budget``
+    (seconds) stops the search early. Deterministic for a given seed.
+    """
+    from dpproofs import search
+
+    started = time.perf_counter()
+    verdict = search.run(claim, examples=examples, seed=seed, dps=dps, time_budget=time_budget)
+    verdict.seconds = round(time.perf_counter() - started, 3)
+    return verdict
