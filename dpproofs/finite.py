@@ -1,0 +1,237 @@
+"""Finite mechanisms with exact (rational) probabilities: pairs, adaptive compositions, strategies.
+
+The ground truth for claims "for every mechanism / every pair of distributions": a pair
+``Pair(p, q)`` holds the output distributions ``M(d)`` and ``M(d')`` of a finite mechanism on a
+neighbouring pair, as tuples of ``fractions.Fraction`` (full support, exact sums of 1).
+An :class:`AdaptiveComposition` is a tree: step ``i`` maps each prefix of earlier outputs to a
+pair, and the joint distribution over output tuples is enumerated exactly.
+
+Quantities come in a precise (mpmath, ``dps``) and a ball (arb, ``prec``) flavour, both exact up
+to the final transcendental operations.
+"""
+
+import dataclasses
+import itertools
+import math
+from fractions import Fraction
+
+from flint import arb
+from hypothesis import strategies as st
+from mpmath import mp
+
+from dpproofs.evaluator import ball, precise
+
+__all__ = [
+    "Pair",
+    "AdaptiveComposition",
+    "pairs",
+    "adaptive_compositions",
+    "epsilon_dp",
+    "epsilon_dp_ball",
+    "rdp",
+    "rdp_ball",
+    "delta",
+    "delta_ball",
+    "log_moment",
+    "log_moment_ball",
+    "events",
+    "neyman_pearson_events",
+    "probability",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair:
+    """Distributions ``p = M(d)`` and ``q = M(d')`` over outcomes ``0..n-1`` (Fractions)."""
+
+    p: tuple
+    q: tuple
+
+    def __post_init__(self):
+        if len(self.p) != len(self.q) or not self.p:
+            raise ValueError("p and q must be non-empty and of equal length")
+        if sum(self.p) != 1 or sum(self.q) != 1:
+            raise ValueError("p and q must each sum to exactly 1")
+        if any(x <= 0 for x in self.p + self.q):
+            raise ValueError("p and q must have full support")
+
+    def swapped(self):
+        return Pair(self.q, self.p)
+
+    def __len__(self):
+        return len(self.p)
+
+
+def _normalise(weights):
+    total = sum(weights)
+    return tuple(Fraction(w) / total for w in weights)
+
+
+@st.composite
+def pairs(draw, min_size=2, max_size=6, max_log_ratio=None):
+    """Pairs of full-support distributions with rational probabilities.
+
+    With ``max_log_ratio = eps``, every ``|log(p_i/q_i)| <= eps``: each ratio is drawn as
+    ``e^{t eps}`` with ``t in [-1, 1]``, rounded *inward* to a rational, and ``p`` is renormalised
+    by mixing with ``q`` until the bound holds exactly (checked in rational arithmetic against
+    rational enclosures of ``e^{+-eps}``).
+    """
+    size = draw(st.integers(min_size, max_size))
+    weights = st.integers(1, 1000)
+    q = _normalise([draw(weights) for _ in range(size)])
+    if max_log_ratio is None:
+        p = _normalise([draw(weights) for _ in range(size)])
+        return Pair(p, q)
+    eps = float(max_log_ratio)
+    low = Fraction(math.exp(-eps)) * Fraction(1 + 10**-12)  # strictly inside [e^-eps, e^eps]
+    high = Fraction(math.exp(eps)) * Fraction(1 - 10**-12)
+    ratios = [Fraction(math.exp(draw(st.floats(-1, 1)) * eps)) for _ in range(size)]
+    ratios = [min(max(r, low), high) for r in ratios]
+    raw = [r * qi for r, qi in zip(ratios, q)]
+    p = _normalise(raw)
+    # renormalising divides every ratio by sum(raw); mix p with q until ratios are in range
+    mix = Fraction(1)
+    while not all(low <= pi / qi <= high for pi, qi in zip(p, q)):
+        mix /= 2
+        p = tuple(mix * a + (1 - mix) * b for a, b in zip(_normalise(raw), q))
+    return Pair(p, q)
+
+
+@dataclasses.dataclass(frozen=True)
+class AdaptiveComposition:
+    """``steps[i]`` maps each prefix (tuple of earlier outcomes) to the step-``i`` Pair."""
+
+    steps: tuple
+
+    def prefixes(self, i):
+        return list(self.steps[i].keys())
+
+    def step_pairs(self, i):
+        """Every pair step ``i`` may run, over all prefixes."""
+        return list(self.steps[i].values())
+
+    def joint(self):
+        """The exact joint distributions of the output tuples under d and d'."""
+        outcomes = [()]
+        probabilities = {(): (Fraction(1), Fraction(1))}
+        for step in self.steps:
+            new = {}
+            for prefix in outcomes:
+                pair = step[prefix]
+                p0, q0 = probabilities[prefix]
+                for o in range(len(pair)):
+                    new[prefix + (o,)] = (p0 * pair.p[o], q0 * pair.q[o])
+            outcomes = list(new)
+            probabilities = new
+        return Pair(
+            tuple(probabilities[o][0] for o in outcomes),
+            tuple(probabilities[o][1] for o in outcomes),
+        )
+
+
+@st.composite
+def adaptive_compositions(draw, steps=2, max_outcomes=3, max_log_ratio=None):
+    """Adaptive compositions: each step's pair may depend on every earlier outcome."""
+    tree = []
+    prefixes = [()]
+    for _ in range(steps):
+        step = {}
+        next_prefixes = []
+        for prefix in prefixes:
+            pair = draw(pairs(min_size=2, max_size=max_outcomes, max_log_ratio=max_log_ratio))
+            step[prefix] = pair
+            next_prefixes += [prefix + (o,) for o in range(len(pair))]
+        tree.append(step)
+        prefixes = next_prefixes
+    return AdaptiveComposition(tuple(tree))
+
+
+# --- quantities --------------------------------------------------------------------------------
+
+
+def epsilon_dp(pair, dps=precise.DEFAULT_DPS):
+    """The pure-DP level of the pair: ``max_i |log(p_i / q_i)|`` (D_inf in both directions)."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        return max(abs(mp.log(precise.to_mpf(a / b))) for a, b in zip(pair.p, pair.q))
+
+
+def epsilon_dp_ball(pair, prec=ball.DEFAULT_PREC):
+    with ball.precision(prec):
+        values = [abs(ball.to_arb(a / b).log()) for a, b in zip(pair.p, pair.q)]
+        top = values[0]
+        for v in values[1:]:
+            top = top.max(v)
+        return top
+
+
+def rdp(pair, alpha, dps=precise.DEFAULT_DPS):
+    """``D_alpha(P || Q)``; ``alpha = 1`` is KL."""
+    return precise.rdp_finite(alpha, pair.p, pair.q, dps=dps)
+
+
+def rdp_ball(pair, alpha, prec=ball.DEFAULT_PREC):
+    """Enclosure of ``D_alpha(P || Q)`` for ``alpha > 1`` (an exact rational alpha or a ball)."""
+    with ball.precision(prec):
+        a = ball.to_arb(alpha)
+        total = sum(
+            (a * ball.to_arb(pi).log() + (1 - a) * ball.to_arb(qi).log()).exp()
+            for pi, qi in zip(pair.p, pair.q)
+        )
+        return total.log() / (a - 1)
+
+
+def delta(pair, epsilon, dps=precise.DEFAULT_DPS):
+    """Hockey-stick divergence ``sum_i (p_i - e^eps q_i)_+``."""
+    return precise.delta_finite(epsilon, pair.p, pair.q, dps=dps)
+
+
+def delta_ball(pair, epsilon, prec=ball.DEFAULT_PREC):
+    with ball.precision(prec):
+        factor = ball.to_arb(epsilon).exp()
+        return sum(
+            (ball.positive_part(ball.to_arb(pi) - factor * ball.to_arb(qi)) for pi, qi in zip(pair.p, pair.q)),
+            arb(0),
+        )
+
+
+def log_moment(pair, lam, dps=precise.DEFAULT_DPS):
+    """Abadi's log moment for one ordering: ``log E_P[(P/Q)^lam] = lam * D_{lam+1}(P || Q)``."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        lam = precise.to_mpf(lam)
+        return mp.log(
+            mp.fsum(
+                mp.exp((lam + 1) * mp.log(precise.to_mpf(pi)) - lam * mp.log(precise.to_mpf(qi)))
+                for pi, qi in zip(pair.p, pair.q)
+            )
+        )
+
+
+def log_moment_ball(pair, lam, prec=ball.DEFAULT_PREC):
+    with ball.precision(prec):
+        lam = ball.to_arb(lam)
+        return sum(
+            ((lam + 1) * ball.to_arb(pi).log() - lam * ball.to_arb(qi).log()).exp()
+            for pi, qi in zip(pair.p, pair.q)
+        ).log()
+
+
+def events(pair, limit=2**12):
+    """Every event (subset of outcomes) as a tuple of indices; refuses more than ``limit``."""
+    n = len(pair)
+    if 2**n > limit:
+        raise ValueError(f"{2**n} events exceed limit={limit}; use neyman_pearson_events")
+    return [s for r in range(n + 1) for s in itertools.combinations(range(n), r)]
+
+
+def neyman_pearson_events(pair):
+    """The likelihood-ratio threshold sets ``{i : p_i/q_i >= t}`` (and the empty set).
+
+    For any ``c``, ``max_S P(S) - c Q(S)`` is attained by one of them (Neyman-Pearson).
+    """
+    order = sorted(range(len(pair)), key=lambda i: pair.p[i] / pair.q[i], reverse=True)
+    return [tuple(sorted(order[:k])) for k in range(len(order) + 1)]
+
+
+def probability(distribution, event):
+    """Exact probability (a Fraction) of an event under ``distribution`` (a tuple of Fractions)."""
+    return sum((distribution[i] for i in event), Fraction(0))
