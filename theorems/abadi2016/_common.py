@@ -1,0 +1,108 @@
+"""Helpers shared by the Abadi et al. 2016 modules: the source string and ways to build Sides.
+
+* :func:`expression_sides`: the default mp evaluation of two sympy expressions, with a ball
+  evaluation that encloses each side over a *box* by evaluating it at the box's corners, which is
+  valid only when the caller has proved the side monotone in each variable (say why, at the call).
+* :func:`kl_ball`: arb enclosure of ``KL(P || Q)`` for a finite pair (the finite module encloses
+  only orders ``alpha > 1``).
+"""
+
+import sympy
+from flint import arb
+
+from dpproofs import vocabulary
+from dpproofs.claims import Sides
+from dpproofs.decide import Outcome, compare
+from dpproofs.evaluator import ball
+
+__all__ = ["SOURCE", "source", "expression_sides", "kl_ball", "symbol", "outcome_at", "ball_outcome_at"]
+
+SOURCE = "Abadi et al. 2016 (arXiv 1607.00133v2)"
+
+
+def source(item):
+    """``"Abadi et al. 2016 (arXiv 1607.00133v2), <item>"``."""
+    return f"{SOURCE}, {item}"
+
+
+def symbol(name):
+    """A real sympy symbol (placeholder names in statements evaluated through ``Sides``)."""
+    return sympy.Symbol(name, real=True)
+
+
+def _corner(point, side):
+    """The point at the lower (side=-1) or upper (side=+1) end of every interval coordinate."""
+    out = {}
+    for name, value in point.items():
+        if isinstance(value, arb) and not value.is_exact():
+            out[name] = arb(value.lower() if side < 0 else value.upper())
+        else:
+            out[name] = value
+    return out
+
+
+def expression_sides(lhs, rhs, *, monotone=None):
+    """Sides evaluating sympy ``lhs``/``rhs`` (vocabulary functions allowed).
+
+    ``monotone`` maps ``"lhs"``/``"rhs"`` to a dict ``{variable: +1 | -1}``: the side is
+    non-decreasing (+1) or non-increasing (-1) in that variable on the whole domain. When given,
+    the ball evaluation of that side over a box is the union of its enclosures at the two extreme
+    corners, which encloses the side on the box *because* of the monotonicity, and avoids the
+    dependency blow-up of naive interval evaluation. Without ``monotone`` the ball evaluation is
+    the plain interval evaluation.
+    """
+    monotone = monotone or {}
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+
+    def precise(point, dps):
+        return vocabulary.evaluate_mp(lhs, point, dps), vocabulary.evaluate_mp(rhs, point, dps)
+
+    def enclose(expr, point, prec, directions):
+        if not directions:
+            return vocabulary.evaluate_ball(expr, point, prec)
+        low, high = {}, {}
+        for name, value in point.items():
+            sign = directions.get(name)
+            if isinstance(value, arb) and not value.is_exact():
+                if sign is None:
+                    raise ValueError(f"no monotonicity stated for the interval variable {name!r}")
+                a, b = arb(value.lower()), arb(value.upper())
+                low[name], high[name] = (a, b) if sign > 0 else (b, a)
+            else:
+                low[name] = high[name] = value
+        with ball.precision(prec):
+            return vocabulary.evaluate_ball(expr, low, prec).union(
+                vocabulary.evaluate_ball(expr, high, prec)
+            )
+
+    def in_balls(point, prec):
+        return (
+            enclose(lhs, point, prec, monotone.get("lhs")),
+            enclose(rhs, point, prec, monotone.get("rhs")),
+        )
+
+    return Sides(precise=precise, ball=in_balls)
+
+
+def kl_ball(pair, prec=ball.DEFAULT_PREC):
+    """Enclosure of ``KL(P || Q) = sum_i p_i log(p_i / q_i)`` for a finite pair (exact Fractions)."""
+    with ball.precision(prec):
+        return sum(
+            (ball.to_arb(p) * ball.to_arb(p / q).log() for p, q in zip(pair.p, pair.q)), arb(0)
+        )
+
+
+def outcome_at(claim, point, dps=50):
+    """The claim's relation at ``point`` in mpmath (an Outcome), or None outside its hypotheses."""
+    if claim.hypotheses_at(point, dps) is not Outcome.HOLDS:
+        return None
+    lhs, rhs = claim.evaluate(point, dps)
+    return compare(lhs, rhs, claim.relation, dps=dps)
+
+
+def ball_outcome_at(claim, point, prec=256):
+    """The claim's relation at ``point`` in ball arithmetic (an Outcome), hypotheses included."""
+    if claim.hypotheses and claim.hypotheses_ball(point, prec) is not Outcome.HOLDS:
+        return None
+    lhs, rhs = claim.evaluate_ball(point, prec)
+    return compare(lhs, rhs, claim.relation)

@@ -1,0 +1,329 @@
+"""Abadi et al. 2016 (arXiv 1607.00133v2), Lemma C.1: log moments of an eps-DP mechanism.
+
+Statement: if ``M`` is eps-DP then for every ``lam > 0``
+``alpha_M(lam) <= lam eps (e^eps - 1) + lam^2 eps^2 e^{2 eps} / 2``.
+
+Checked on the worst case, eps-randomized response (``alpha = lam D_{lam+1}(RR_eps)``, the exact
+maximum over eps-DP pairs, THEOREMS.md s.2), and on random finite pairs whose log-ratios are
+bounded by eps (both orderings). With ``Z = c(o)``, ``o ~ M(d)``, the printed proof uses
+``E Z <= eps (e^eps - 1)``, ``|Z| <= eps``, ``|Z - E Z| <= eps e^eps`` and Hoeffding's lemma.
+
+Ids -> printed items:
+
+* ``abadi2016.lemma_c1`` -- the statement, worst case RR, lam in [1e-3, 64], eps in [1e-3, 5];
+* ``abadi2016.lemma_c1.certified_box`` -- the same, certified by ball arithmetic on a box;
+* ``abadi2016.lemma_c1.finite`` -- the statement on random finite eps-DP pairs;
+* ``abadi2016.lemma_c1.step.mean[.finite]`` -- ``E Z <= eps (e^eps - 1)`` (``E Z`` = KL);
+* ``abadi2016.lemma_c1.step.range.finite`` -- ``|Z| <= eps``;
+* ``abadi2016.lemma_c1.step.centred_range[.finite]`` -- ``|Z - E Z| <= eps e^eps``;
+* ``abadi2016.lemma_c1.step.hoeffding[.finite]`` -- ``log E e^{lam (Z - E Z)} <= lam^2 eps^2 e^{2 eps}/2``;
+* ``abadi2016.lemma_c1.variant.range_2eps[.finite]`` -- a sharper true bound: ``Z - E Z`` lies in an
+  interval of length ``2 eps``, so Hoeffding gives ``lam eps (e^eps - 1) + lam^2 eps^2 / 2``;
+* mutants (expected to fail): the second term halved; the first term dropped.
+"""
+
+import sympy
+from hypothesis import strategies as st
+from mpmath import mp
+
+from dpproofs import finite
+from dpproofs.claims import Claim, Sides, Variable
+from dpproofs.evaluator import ball, precise
+from dpproofs.vocabulary import NAMESPACE
+from theorems.abadi2016._common import expression_sides, kl_ball, source, symbol
+
+__all__ = ["CLAIMS", "SOURCE", "bound", "tight_bound"]
+
+SOURCE = source("Lemma C.1")
+
+lam, eps = sympy.symbols("lam eps", positive=True)
+_rr = NAMESPACE["rdp_randomized_response"]
+
+#: The log moment of eps-RR, the worst case over eps-DP mechanisms.
+RR_LOG_MOMENT = lam * _rr(lam + 1, eps)
+#: ``E Z = KL(RR_eps)`` = ``eps tanh(eps / 2)`` (THEOREMS.md s.2, the alpha -> 1 limit).
+RR_MEAN = eps * sympy.tanh(eps / 2)
+
+
+def bound(lam_, eps_):
+    """The printed bound ``lam eps (e^eps - 1) + lam^2 eps^2 e^{2 eps} / 2`` (any number type)."""
+    return lam_ * eps_ * (sympy.exp(eps_) - 1) + lam_**2 * eps_**2 * sympy.exp(2 * eps_) / 2
+
+
+def tight_bound(lam_, eps_):
+    """The sharper Hoeffding bound ``lam eps (e^eps - 1) + lam^2 eps^2 / 2``."""
+    return lam_ * eps_ * (sympy.exp(eps_) - 1) + lam_**2 * eps_**2 / 2
+
+
+LAM = Variable("lam", 1e-3, 64)
+EPS = Variable("eps", 1e-3, 5)
+
+# Every side below is non-decreasing in lam and eps: lam D_{lam+1}(RR_eps) because D_alpha is
+# non-decreasing in alpha (Mironov 2017 Prop. 9) and in eps (RR_eps is a post-processing of RR_eps'
+# for eps' > eps); the bounds because each term is a product of non-decreasing positive factors.
+_UP = {"lam": 1, "eps": 1}
+
+
+def _rr_sides(lhs, rhs):
+    return expression_sides(lhs, rhs, monotone={"lhs": _UP, "rhs": _UP})
+
+
+# --- finite pairs: eps is the pair's own pure-DP level, both orderings --------------------------
+
+# p == q is left out: there every side is exactly 0 and finite.log_moment returns a rounding
+# residue (~1e-131) with no relative accuracy, which the relative-radius comparison would call a
+# violation.
+_PAIR = {
+    "pair": st.floats(0.01, 3)
+    .flatmap(lambda e: finite.pairs(max_log_ratio=e))
+    .filter(lambda pair: pair.p != pair.q)
+}
+
+
+def _finite_sides(lhs_of, rhs_of, lhs_ball_of, rhs_ball_of):
+    """Sides over ``point["pair"]`` and both of its orderings (max over them of lhs - rhs)."""
+
+    def precise(point, dps):
+        pair, lam_ = point["pair"], point.get("lam")
+        e = finite.epsilon_dp(pair, dps + 15)
+        with mp.workdps(dps + 15):
+            left = max(lhs_of(p, lam_, e, dps + 15) for p in (pair, pair.swapped()))
+            return left, rhs_of(lam_, e)
+
+    def in_balls(point, prec):
+        pair, lam_ = point["pair"], point.get("lam")
+        with ball.precision(prec):
+            e = finite.epsilon_dp_ball(pair, prec)
+            left = [lhs_ball_of(p, lam_, e, prec) for p in (pair, pair.swapped())]
+            top = left[0].max(left[1])
+            return top, rhs_ball_of(lam_, e)
+
+    return Sides(precise=precise, ball=in_balls)
+
+
+def _mp_bound(lam_, e, *, tight=False):
+    second = lam_**2 * e**2 / 2 if tight else lam_**2 * e**2 * mp.exp(2 * e) / 2
+    return lam_ * e * mp.expm1(e) + second
+
+
+def _ball_bound(lam_, e, *, tight=False):
+    lam_ = ball.to_arb(lam_)
+    second = lam_**2 * e**2 / 2 if tight else lam_**2 * e**2 * (2 * e).exp() / 2
+    return lam_ * e * e.expm1() + second
+
+
+def _lm(p, lam_, e, dps):
+    return finite.log_moment(p, lam_, dps)
+
+
+def _lm_ball(p, lam_, e, prec):
+    return finite.log_moment_ball(p, lam_, prec)
+
+
+def _kl(p, lam_, e, dps):
+    return finite.rdp(p, 1, dps)
+
+
+def _centred(p, lam_, e, dps):
+    kl = finite.rdp(p, 1, dps)
+    return max(abs(mp.log(precise.to_mpf(a / b)) - kl) for a, b in zip(p.p, p.q))
+
+
+def _centred_ball(p, lam_, e, prec):
+    kl = kl_ball(p, prec)
+    values = [abs(ball.to_arb(a / b).log() - kl) for a, b in zip(p.p, p.q)]
+    top = values[0]
+    for v in values[1:]:
+        top = top.max(v)
+    return top
+
+
+def _hoeffding(p, lam_, e, dps):
+    return finite.log_moment(p, lam_, dps) - lam_ * finite.rdp(p, 1, dps)
+
+
+def _hoeffding_ball(p, lam_, e, prec):
+    return finite.log_moment_ball(p, lam_, prec) - ball.to_arb(lam_) * kl_ball(p, prec)
+
+
+_N = symbol("n")  # placeholder symbols for statements evaluated through Sides
+_FINITE_LAM = (Variable("lam", 1e-3, 64),)
+
+statement = Claim(
+    id="abadi2016.lemma_c1",
+    source=SOURCE,
+    title="Log moment of an eps-DP mechanism (worst case: randomized response)",
+    statement=sympy.Le(RR_LOG_MOMENT, bound(lam, eps)),
+    variables=(LAM, EPS),
+    sides=_rr_sides(RR_LOG_MOMENT, bound(lam, eps)),
+    explanation="eps-RR is the exact worst case over eps-DP pairs at every order (THEOREMS.md s.2)",
+)
+
+certified_box = Claim(
+    id="abadi2016.lemma_c1.certified_box",
+    source=SOURCE,
+    title="Lemma C.1 on RR, certified by ball arithmetic on lam in [1, 8], eps in [0.01, 4]",
+    statement=sympy.Le(RR_LOG_MOMENT, bound(lam, eps)),
+    variables=(Variable("lam", 1, 8, log_scale=True), Variable("eps", 0.01, 4)),
+    sides=_rr_sides(RR_LOG_MOMENT, bound(lam, eps)),
+    certify=True,
+    cost=0.3,
+    explanation="corner enclosures are valid because both sides are non-decreasing in lam and eps",
+)
+
+statement_finite = Claim(
+    id="abadi2016.lemma_c1.finite",
+    source=SOURCE,
+    title="Lemma C.1 on random finite pairs (both orderings), eps = the pair's max |log p/q|",
+    statement=sympy.Le(symbol("alpha_M"), symbol("bound")),
+    variables=_FINITE_LAM,
+    extra=_PAIR,
+    sides=_finite_sides(_lm, _mp_bound, _lm_ball, _ball_bound),
+)
+
+step_mean = Claim(
+    id="abadi2016.lemma_c1.step.mean",
+    source=SOURCE + ", proof: E[Z] <= eps (e^eps - 1)",
+    kind="step",
+    title="E Z = KL(RR_eps) = eps tanh(eps/2) <= eps (e^eps - 1)",
+    statement=sympy.Le(RR_MEAN, eps * (sympy.exp(eps) - 1)),
+    variables=(Variable("eps", 1e-3, 5),),
+    sides=expression_sides(RR_MEAN, eps * (sympy.exp(eps) - 1),
+                           monotone={"lhs": {"eps": 1}, "rhs": {"eps": 1}}),
+    certify=True,
+)
+
+step_mean_finite = Claim(
+    id="abadi2016.lemma_c1.step.mean.finite",
+    source=SOURCE + ", proof: E[Z] <= eps (e^eps - 1)",
+    kind="step",
+    title="E Z = KL(P || Q) <= eps (e^eps - 1) on random finite eps-DP pairs",
+    statement=sympy.Le(symbol("E_Z"), symbol("bound")),
+    extra=_PAIR,
+    sides=_finite_sides(_kl, lambda lam_, e: e * mp.expm1(e),
+                        lambda p, lam_, e, prec: kl_ball(p, prec), lambda lam_, e: e * e.expm1()),
+)
+
+step_range_finite = Claim(
+    id="abadi2016.lemma_c1.step.range.finite",
+    source=SOURCE + ", proof: |Z| <= eps",
+    kind="step",
+    title="|Z| <= eps: every |log p_i/q_i| of a pair drawn with bound eps is at most eps",
+    statement=sympy.Le(symbol("max_abs_Z"), symbol("eps")),
+    extra={"bounded": st.floats(0.01, 3).flatmap(
+        lambda e: finite.pairs(max_log_ratio=e).map(lambda pair: (e, pair)))},
+    sides=Sides(
+        precise=lambda point, dps: (finite.epsilon_dp(point["bounded"][1], dps),
+                                    mp.mpf(point["bounded"][0])),
+        ball=lambda point, prec: (finite.epsilon_dp_ball(point["bounded"][1], prec),
+                                  ball.to_arb(point["bounded"][0])),
+    ),
+    explanation="the definition of eps-DP; checks that the finite-pair generator honours it",
+)
+
+step_centred_range = Claim(
+    id="abadi2016.lemma_c1.step.centred_range",
+    source=SOURCE + ", proof: |Z - E Z| <= eps e^eps",
+    kind="step",
+    title="RR: Z = +-eps, so max |Z - E Z| = eps + eps tanh(eps/2) <= eps e^eps (divided by eps > 0)",
+    statement=sympy.Le(1 + sympy.tanh(eps / 2), sympy.exp(eps)),
+    variables=(Variable("eps", 1e-3, 5),),
+    sides=expression_sides(1 + sympy.tanh(eps / 2), sympy.exp(eps),
+                           monotone={"lhs": {"eps": 1}, "rhs": {"eps": 1}}),
+    certify=True,
+)
+
+step_centred_range_finite = Claim(
+    id="abadi2016.lemma_c1.step.centred_range.finite",
+    source=SOURCE + ", proof: |Z - E Z| <= eps e^eps",
+    kind="step",
+    title="max_i |log(p_i/q_i) - KL(P || Q)| <= eps e^eps on random finite eps-DP pairs",
+    statement=sympy.Le(symbol("max_abs_centred_Z"), symbol("bound")),
+    extra=_PAIR,
+    sides=_finite_sides(_centred, lambda lam_, e: e * mp.exp(e), _centred_ball,
+                        lambda lam_, e: e * e.exp()),
+)
+
+_RR_CENTRED_LOG_MGF = RR_LOG_MOMENT - lam * RR_MEAN
+_HOEFFDING = lam**2 * eps**2 * sympy.exp(2 * eps) / 2
+
+step_hoeffding = Claim(
+    id="abadi2016.lemma_c1.step.hoeffding",
+    source=SOURCE + ", proof: Hoeffding's lemma on |Z - E Z| <= eps e^eps",
+    kind="step",
+    title="RR: log E e^{lam (Z - E Z)} = alpha(lam) - lam E Z <= lam^2 eps^2 e^{2 eps} / 2",
+    statement=sympy.Le(_RR_CENTRED_LOG_MGF, _HOEFFDING),
+    variables=(LAM, EPS),
+)
+
+step_hoeffding_finite = Claim(
+    id="abadi2016.lemma_c1.step.hoeffding.finite",
+    source=SOURCE + ", proof: Hoeffding's lemma on |Z - E Z| <= eps e^eps",
+    kind="step",
+    title="log E_P e^{lam (Z - E Z)} <= lam^2 eps^2 e^{2 eps} / 2 on random finite eps-DP pairs",
+    statement=sympy.Le(symbol("centred_log_mgf"), symbol("bound")),
+    variables=_FINITE_LAM,
+    extra=_PAIR,
+    sides=_finite_sides(_hoeffding, lambda lam_, e: lam_**2 * e**2 * mp.exp(2 * e) / 2,
+                        _hoeffding_ball, lambda lam_, e: ball.to_arb(lam_)**2 * e**2 * (2 * e).exp() / 2),
+)
+
+variant_range_2eps = Claim(
+    id="abadi2016.lemma_c1.variant.range_2eps",
+    source=SOURCE + " (sharpened: Z - E Z lies in [-eps - E Z, eps - E Z], of length 2 eps)",
+    kind="variant",
+    title="alpha(lam) <= lam eps (e^eps - 1) + lam^2 eps^2 / 2 (the factor e^{2 eps} is not needed)",
+    statement=sympy.Le(RR_LOG_MOMENT, tight_bound(lam, eps)),
+    variables=(LAM, EPS),
+    sides=_rr_sides(RR_LOG_MOMENT, tight_bound(lam, eps)),
+    explanation="Hoeffding's lemma needs the length of the range (2 eps), not twice its radius "
+    "bound (2 eps e^eps); so dropping e^{2 eps} is a true sharpening, not a mutant",
+)
+
+variant_range_2eps_finite = Claim(
+    id="abadi2016.lemma_c1.variant.range_2eps.finite",
+    source=variant_range_2eps.source,
+    kind="variant",
+    title="the sharpened bound on random finite eps-DP pairs (both orderings)",
+    statement=sympy.Le(symbol("alpha_M"), symbol("bound")),
+    variables=_FINITE_LAM,
+    extra=_PAIR,
+    sides=_finite_sides(_lm, lambda lam_, e: _mp_bound(lam_, e, tight=True), _lm_ball,
+                        lambda lam_, e: _ball_bound(lam_, e, tight=True)),
+)
+
+_HALVED = lam * eps * (sympy.exp(eps) - 1) + lam**2 * eps**2 * sympy.exp(2 * eps) / 4
+mutant_second_term_halved = statement.mutant(
+    "second_term_halved",
+    statement=sympy.Le(RR_LOG_MOMENT, _HALVED),
+    sides=_rr_sides(RR_LOG_MOMENT, _HALVED),
+    explanation="for small eps alpha(lam) ~ lam (lam + 1) eps^2 / 2 exceeds lam eps^2 + lam^2 eps^2 / 4 "
+    "once lam > 2",
+    pinned=({"lam": 64.0, "eps": 0.01},),
+)
+
+_FIRST_DROPPED = lam**2 * eps**2 * sympy.exp(2 * eps) / 2
+mutant_first_term_dropped = statement.mutant(
+    "first_term_dropped",
+    statement=sympy.Le(RR_LOG_MOMENT, _FIRST_DROPPED),
+    sides=_rr_sides(RR_LOG_MOMENT, _FIRST_DROPPED),
+    explanation="for small lam the mean term lam E Z ~ lam eps^2 / 2 dominates lam^2 eps^2 / 2",
+    pinned=({"lam": 0.01, "eps": 0.01},),
+)
+
+CLAIMS = [
+    statement,
+    certified_box,
+    statement_finite,
+    step_mean,
+    step_mean_finite,
+    step_range_finite,
+    step_centred_range,
+    step_centred_range_finite,
+    step_hoeffding,
+    step_hoeffding_finite,
+    variant_range_2eps,
+    variant_range_2eps_finite,
+    mutant_second_term_halved,
+    mutant_first_term_dropped,
+]
