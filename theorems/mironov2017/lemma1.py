@@ -1,0 +1,421 @@
+"""Mironov 2017 (arXiv 1702.07476v3), Lemma 1: pure DP implies RDP with ``D_alpha <= 2 alpha eps^2``.
+
+Statement: if ``D_inf(P||Q) <= eps`` and ``D_inf(Q||P) <= eps`` then ``D_alpha(P||Q) <= 2 alpha eps^2``
+for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (THEOREMS.md s.2), so
+the statement is checked on RR (certified on a box, using that ``D_alpha`` of RR is
+non-decreasing in alpha, Prop. 9, and in eps, by post-processing) and on random finite pairs.
+
+Ids -> printed items:
+
+* ``mironov2017.lemma1`` (RR, alpha in (1, 64]); ``.certified`` (RR, ball branch and bound on
+  alpha in [1, 64], eps in [1e-4, 5]); ``.at_order_one`` (alpha = 1: KL = eps tanh(eps/2));
+  ``.finite_pairs`` (random pairs with bounded likelihood ratio, both orders).
+* ``.rr_sinh_identity``: the sinh form of RR's divergence (THEOREMS.md s.2).
+* Proof, case ``alpha >= 1 + 1/eps``: ``.step.large_order_dinf`` (``D_alpha <= D_inf = eps``),
+  ``.step.large_order_algebra`` (``eps <= (alpha-1) eps^2``, sympy).
+* ``.step.eq2`` (Eq. 2), ``.step.eq3_exp`` and ``.step.eq3_log`` (Eq. 3, on RR and on finite
+  pairs: ``.step.eq3_exp_finite``), ``.step.l1_bound`` (``||P-Q||_1 <= min(2, e^eps - 1)``).
+* Findings: ``.step.min_bound_printed`` (``min(2, e^eps - 1) <= 2 eps^2`` as printed: false for
+  small eps) and ``.step.l1_eps_squared_printed`` (``||P-Q||_1 <= 2 eps^2`` on RR: false);
+  corrected ``.variant.eps_times_min_bound`` (``eps min(2, e^eps-1) <= 2 eps^2``, proved), which
+  is what the final sum ``2(alpha-1)eps^2 + 2eps^2 = 2 alpha eps^2`` needs.
+* Bun & Steinke constant: ``.bun_steinke`` (``D_alpha <= alpha eps^2 / 2``, RR),
+  ``.bun_steinke.certified`` (box), ``.bun_steinke.finite_pairs``.
+* Mutants: ``.mutant.alpha_minus_one`` (``2(alpha-1)eps^2``), ``.bun_steinke.mutant.constant_0_49``.
+"""
+
+import sympy
+from flint import arb
+
+from dpproofs import finite
+from dpproofs.claims import Claim, Sides, Variable
+from dpproofs.evaluator import ball, precise
+from dpproofs.vocabulary import NAMESPACE
+
+from theorems.mironov2017._common import l1_distance, monotone_ball, mp_of, arb_of, source, sym, eps_pairs
+
+__all__ = ["CLAIMS", "bun_steinke", "rr_ball"]
+
+SOURCE = source("Lemma 1")
+BS_SOURCE = "Bun & Steinke 2016 (arXiv 1605.02065v1), Prop. 3.3, cited in " + SOURCE
+
+rdp_rr = NAMESPACE["rdp_randomized_response"]
+alpha, eps, x, y, beta, s = (sym(n) for n in ("alpha", "eps", "x", "y", "beta", "s"))
+
+ALPHA = Variable("alpha", 1, 64, low_open=True)
+EPS = Variable("eps", 1e-4, 5)
+
+
+def rr_ball(alpha_value, eps_value, prec):
+    """Ball of ``D_alpha`` of eps-RR, including the alpha = 1 limit ``eps tanh(eps/2)``."""
+    with ball.precision(prec):
+        a = ball.to_arb(alpha_value)
+        e = ball.to_arb(eps_value)
+        if a.is_exact() and a == 1:
+            return e * (e / 2).tanh()
+        return ball.rdp_randomized_response(a, e, prec=prec)
+
+
+def _rr_box_sides(constant, shift=0):
+    """Sides of ``D_alpha(RR_eps) <= constant (alpha - shift) eps^2``, monotone box enclosures."""
+
+    def precise_sides(point, dps):
+        lhs = precise.rdp_randomized_response(point["alpha"], point["eps"], dps=dps)
+        with precise.mp.workdps(dps + precise.GUARD_DPS):
+            a, e = precise.to_mpf(point["alpha"]), precise.to_mpf(point["eps"])
+            return lhs, precise.to_mpf(constant) * (a - shift) * e**2
+
+    def ball_sides(point, prec):
+        # D_alpha(RR_eps) is non-decreasing in alpha (Prop. 9) and in eps (post-processing)
+        lhs = monotone_ball(lambda a, e: rr_ball(a, e, prec), (point["alpha"], point["eps"]), prec, (True, True))
+        rhs = monotone_ball(
+            lambda a, e: arb_of(constant, prec) * (a - shift) * e**2, (point["alpha"], point["eps"]), prec, (True, True)
+        )
+        return lhs, rhs
+
+    return Sides(precise_sides, ball_sides)
+
+
+def bun_steinke(eps_value, alpha_value=None):
+    """The Bun-Steinke bound ``alpha eps^2 / 2`` on ``D_alpha`` of an eps-DP pair (the zCDP
+    parameter ``eps^2/2`` times alpha); with ``alpha_value=None`` returns the rho ``eps^2/2``."""
+    rho = sympy.Rational(1, 2) * sympy.sympify(eps_value) ** 2
+    return rho if alpha_value is None else alpha_value * rho
+
+
+def _finite_sides(constant):
+    """``max(D_alpha(P||Q), D_alpha(Q||P)) <= constant alpha eps^2`` with eps = the pair's D_inf."""
+
+    def precise_sides(point, dps):
+        pair, a = point["pair"], point["alpha"]
+        lhs = max(finite.rdp(pair, a, dps), finite.rdp(pair.swapped(), a, dps))
+        e = finite.epsilon_dp(pair, dps)
+        with precise.mp.workdps(dps + precise.GUARD_DPS):
+            return lhs, precise.to_mpf(constant) * precise.to_mpf(a) * e**2
+
+    def ball_sides(point, prec):
+        pair, a = point["pair"], point["alpha"]
+        with ball.precision(prec):
+            lhs = finite.rdp_ball(pair, a, prec).max(finite.rdp_ball(pair.swapped(), a, prec))
+            e = finite.epsilon_dp_ball(pair, prec)
+            return lhs, arb_of(constant, prec) * ball.to_arb(a) * e**2
+
+    return Sides(precise_sides, ball_sides)
+
+
+def _prove_large_order_algebra():
+    """``(alpha-1) eps^2 - eps = eps^2 t >= 0`` where ``alpha = 1 + 1/eps + t``, t >= 0, eps > 0."""
+    e, t = sympy.symbols("e t", positive=True)
+    a = 1 + 1 / e + t
+    difference = sympy.expand((a - 1) * e**2 - e)
+    if sympy.simplify(difference - e**2 * t) == 0 and (e**2 * t).is_nonnegative:
+        return "with alpha = 1 + 1/eps + t (t >= 0): (alpha-1) eps^2 - eps = eps^2 t >= 0"
+    return None
+
+
+def _eq3_finite_sides(form):
+    """Eq. 3 on a finite eps-DP pair; alpha = 1 + s/eps with s in (0, 1) (the case alpha < 1 + 1/eps)."""
+
+    def precise_sides(point, dps):
+        pair, s_value = point["pair"], point["s"]
+        e = finite.epsilon_dp(pair, dps)
+        with precise.mp.workdps(dps + precise.GUARD_DPS):
+            a = 1 + precise.to_mpf(s_value) / e
+            d = finite.rdp(pair, a, dps)
+            norm = mp_of(l1_distance(pair), dps)
+            if form == "exp":
+                return precise.mp.exp((a - 1) * d), 1 + 2 * (a - 1) ** 2 * e**2 + (a - 1) * e * norm
+            return d, 2 * (a - 1) * e**2 + e * norm
+
+    def ball_sides(point, prec):
+        pair, s_value = point["pair"], point["s"]
+        with ball.precision(prec):
+            e = finite.epsilon_dp_ball(pair, prec)
+            a = 1 + ball.to_arb(s_value) / e
+            d = finite.rdp_ball(pair, a, prec)
+            norm = arb_of(l1_distance(pair), prec)
+            if form == "exp":
+                return ((a - 1) * d).exp(), 1 + 2 * (a - 1) ** 2 * e**2 + (a - 1) * e * norm
+            return d, 2 * (a - 1) * e**2 + e * norm
+
+    return Sides(precise_sides, ball_sides)
+
+
+def _l1_finite_sides():
+    def precise_sides(point, dps):
+        pair = point["pair"]
+        e = finite.epsilon_dp(pair, dps)
+        with precise.mp.workdps(dps + precise.GUARD_DPS):
+            return mp_of(l1_distance(pair), dps), min(precise.mp.mpf(2), precise.mp.expm1(e))
+
+    def ball_sides(point, prec):
+        pair = point["pair"]
+        with ball.precision(prec):
+            e = finite.epsilon_dp_ball(pair, prec)
+            return arb_of(l1_distance(pair), prec), arb(2).min(e.expm1())
+
+    return Sides(precise_sides, ball_sides)
+
+
+PAIRS = {"pair": eps_pairs(0.001, 2.0)}
+RR_L1 = 2 * sympy.tanh(eps / 2)  # ||P - Q||_1 of eps-RR: 2 (2p - 1), p = e^eps / (1 + e^eps)
+
+statement = Claim(
+    id="mironov2017.lemma1",
+    source=SOURCE,
+    statement=sympy.Le(rdp_rr(alpha, eps), 2 * alpha * eps**2),
+    variables=(ALPHA, EPS),
+    kind="statement",
+    title="eps-DP implies (alpha, 2 alpha eps^2)-RDP, on the worst case (randomized response)",
+    sides=_rr_box_sides(2),
+    pinned=({"alpha": 1.1, "eps": 0.1}, {"alpha": 1.5, "eps": 0.01}),
+)
+
+certified = Claim(
+    id="mironov2017.lemma1.certified",
+    source=SOURCE,
+    statement=sympy.Le(rdp_rr(alpha, eps), 2 * alpha * eps**2),
+    variables=(Variable("alpha", 1, 64), Variable("eps", 1e-4, 5)),
+    kind="statement",
+    title="Lemma 1 on RR, certified by ball branch and bound (monotone in alpha and eps)",
+    sides=_rr_box_sides(2),
+    certify=True,
+    cost=0.3,
+)
+
+at_order_one = Claim(
+    id="mironov2017.lemma1.at_order_one",
+    source=SOURCE + " (alpha = 1, 'by continuity')",
+    statement=sympy.Le(eps * sympy.tanh(eps / 2), 2 * eps**2),
+    variables=(Variable("eps", 1e-4, 10),),
+    kind="statement",
+    title="alpha = 1: KL of eps-RR, eps tanh(eps/2) <= 2 eps^2",
+    certify=True,
+)
+
+finite_pairs = Claim(
+    id="mironov2017.lemma1.finite_pairs",
+    source=SOURCE,
+    statement=sympy.Le(sympy.Symbol("D_alpha"), 2 * alpha * eps**2),
+    variables=(ALPHA,),
+    extra=PAIRS,
+    kind="statement",
+    title="Lemma 1 on random finite pairs with bounded likelihood ratio (both orders)",
+    sides=_finite_sides(2),
+)
+
+rr_sinh_identity = Claim(
+    id="mironov2017.lemma1.rr_sinh_identity",
+    source="THEOREMS.md s.2 (RR divergence, sinh form); " + source("Prop. 5"),
+    statement=sympy.Eq(
+        rdp_rr(alpha, eps),
+        sympy.log((sympy.sinh(alpha * eps) - sympy.sinh((alpha - 1) * eps)) / sympy.sinh(eps)) / (alpha - 1),
+    ),
+    # alpha >= 1.001: the sinh form cancels catastrophically as alpha -> 1 (it is a limit there)
+    variables=(Variable("alpha", 1.001, 64), Variable("eps", 1e-3, 5)),
+    kind="support",
+    title="D_alpha(RR_eps) = log[(sinh(alpha eps) - sinh((alpha-1) eps)) / sinh eps] / (alpha-1)",
+)
+
+step_large_order_dinf = Claim(
+    id="mironov2017.lemma1.step.large_order_dinf",
+    source=SOURCE + ", proof, case alpha >= 1 + 1/eps",
+    statement=sympy.Le(rdp_rr(alpha, eps), eps),
+    variables=(ALPHA, EPS),
+    hypotheses=(sympy.Ge(alpha, 1 + 1 / eps),),
+    kind="step",
+    title="D_alpha <= D_inf = eps (on RR)",
+)
+
+step_large_order_algebra = Claim(
+    id="mironov2017.lemma1.step.large_order_algebra",
+    source=SOURCE + ", proof, case alpha >= 1 + 1/eps",
+    statement=sympy.Le(eps, (alpha - 1) * eps**2),
+    variables=(ALPHA, EPS),
+    hypotheses=(sympy.Ge(alpha, 1 + 1 / eps),),
+    kind="step",
+    title="eps <= (alpha-1) eps^2 when alpha >= 1 + 1/eps",
+    prover=_prove_large_order_algebra,
+)
+
+step_eq2 = Claim(
+    id="mironov2017.lemma1.step.eq2",
+    source=SOURCE + ", proof, Eq. (2)",
+    statement=sympy.Le(
+        x ** (beta + 1) * y ** (-beta) + x ** (-beta) * y ** (beta + 1),
+        (1 + (beta * sympy.log(x / y)) ** 2) * (x + y) + beta * sympy.log(x / y) * (x - y),
+    ),
+    variables=(Variable("x", 1e-6, 1), Variable("y", 1e-6, 1), Variable("beta", 0, 20)),
+    hypotheses=(sympy.Gt(x, y), sympy.Le(beta * sympy.log(x / y), 1)),
+    kind="step",
+    title="x^(b+1) y^-b + x^-b y^(b+1) <= (1 + (b l)^2)(x + y) + b l (x - y), l = log(x/y), 0 <= b <= 1/l",
+)
+
+_case_two = (sympy.Lt(alpha, 1 + 1 / eps),)
+
+step_eq3_exp = Claim(
+    id="mironov2017.lemma1.step.eq3_exp",
+    source=SOURCE + ", proof, Eq. (3) (first form)",
+    statement=sympy.Le(
+        sympy.exp((alpha - 1) * rdp_rr(alpha, eps)),
+        1 + 2 * (alpha - 1) ** 2 * eps**2 + (alpha - 1) * eps * RR_L1,
+    ),
+    variables=(ALPHA, EPS),
+    hypotheses=_case_two,
+    kind="step",
+    title="exp((alpha-1) D_alpha) <= 1 + 2(alpha-1)^2 eps^2 + (alpha-1) eps ||P-Q||_1 (on RR)",
+)
+
+step_eq3_exp_finite = Claim(
+    id="mironov2017.lemma1.step.eq3_exp_finite",
+    source=SOURCE + ", proof, Eq. (3) (first form)",
+    statement=sympy.Le(sympy.Symbol("lhs"), sympy.Symbol("rhs")),
+    variables=(Variable("s", 0, 1, low_open=True, high_open=True),),
+    extra=PAIRS,
+    kind="step",
+    title="Eq. (3) first form on random finite eps-DP pairs, alpha = 1 + s/eps, s in (0, 1)",
+    sides=_eq3_finite_sides("exp"),
+)
+
+step_eq3_log = Claim(
+    id="mironov2017.lemma1.step.eq3_log",
+    source=SOURCE + ", proof, Eq. (3)",
+    statement=sympy.Le(rdp_rr(alpha, eps), 2 * (alpha - 1) * eps**2 + eps * RR_L1),
+    variables=(ALPHA, EPS),
+    hypotheses=_case_two,
+    kind="step",
+    title="D_alpha <= 2(alpha-1) eps^2 + eps ||P-Q||_1 (on RR)",
+)
+
+step_eq3_log_finite = Claim(
+    id="mironov2017.lemma1.step.eq3_log_finite",
+    source=SOURCE + ", proof, Eq. (3)",
+    statement=sympy.Le(sympy.Symbol("lhs"), sympy.Symbol("rhs")),
+    variables=(Variable("s", 0, 1, low_open=True, high_open=True),),
+    extra=PAIRS,
+    kind="step",
+    title="D_alpha <= 2(alpha-1) eps^2 + eps ||P-Q||_1 on random finite eps-DP pairs",
+    sides=_eq3_finite_sides("log"),
+)
+
+step_l1_bound = Claim(
+    id="mironov2017.lemma1.step.l1_bound",
+    source=SOURCE + ", proof, after Eq. (3)",
+    statement=sympy.Le(sympy.Symbol("l1"), sympy.Min(2, sympy.exp(eps) - 1)),
+    extra=PAIRS,
+    kind="step",
+    title="||P-Q||_1 <= min(2, e^eps - 1) on random finite eps-DP pairs",
+    sides=_l1_finite_sides(),
+)
+
+step_min_bound_printed = Claim(
+    id="mironov2017.lemma1.step.min_bound_printed",
+    source=SOURCE + ", proof, after Eq. (3), as printed",
+    statement=sympy.Le(sympy.Min(2, sympy.exp(eps) - 1), 2 * eps**2),
+    variables=(Variable("eps", 1e-4, 5),),
+    expected="fails",
+    kind="finding",
+    title="min(2, e^eps - 1) <= 2 eps^2 (as printed)",
+    explanation="false for eps < ~0.77: e^eps - 1 ~ eps is much larger than 2 eps^2 (eps = 0.1: "
+    "0.105 > 0.02); the proof needs eps * min(2, e^eps - 1) <= 2 eps^2, which is true",
+    pinned=({"eps": 0.1},),
+)
+
+step_l1_eps_squared_printed = Claim(
+    id="mironov2017.lemma1.step.l1_eps_squared_printed",
+    source=SOURCE + ", proof, after Eq. (3), as printed",
+    statement=sympy.Le(RR_L1, 2 * eps**2),
+    variables=(Variable("eps", 1e-4, 5),),
+    expected="fails",
+    kind="finding",
+    title="||P-Q||_1 <= 2 eps^2 (as printed), on RR where ||P-Q||_1 = 2 tanh(eps/2)",
+    explanation="false for small eps: RR has ||P-Q||_1 = 2 tanh(eps/2) ~ eps > 2 eps^2 (eps = 0.1: "
+    "0.0999 > 0.02); the bound on ||P-Q||_1 is first order in eps, not second",
+    pinned=({"eps": 0.1},),
+)
+
+variant_eps_times_min_bound = Claim(
+    id="mironov2017.lemma1.variant.eps_times_min_bound",
+    source=SOURCE + ", proof, after Eq. (3), corrected",
+    statement=sympy.Le(eps * sympy.Min(2, sympy.exp(eps) - 1), 2 * eps**2),
+    variables=(Variable("eps", 1e-6, 20),),
+    kind="variant",
+    title="eps min(2, e^eps - 1) <= 2 eps^2: with Eq. (3), D_alpha <= 2(alpha-1)eps^2 + 2eps^2 = 2 alpha eps^2",
+    certify=True,
+)
+
+bun_steinke_claim = Claim(
+    id="mironov2017.lemma1.bun_steinke",
+    source=BS_SOURCE,
+    statement=sympy.Le(rdp_rr(alpha, eps), alpha * eps**2 / 2),
+    variables=(ALPHA, EPS),
+    kind="constant",
+    title="the constant improved to 1/2: D_alpha <= alpha eps^2 / 2 (RR, the worst case)",
+    sides=_rr_box_sides(sympy.Rational(1, 2)),
+)
+
+bun_steinke_certified = Claim(
+    id="mironov2017.lemma1.bun_steinke.certified",
+    source=BS_SOURCE,
+    statement=sympy.Le(rdp_rr(alpha, eps), alpha * eps**2 / 2),
+    variables=(Variable("alpha", 1, 16), Variable("eps", 0.5, 4)),
+    kind="constant",
+    title="D_alpha <= alpha eps^2 / 2 on RR, certified on alpha in [1, 16], eps in [0.5, 4]",
+    sides=_rr_box_sides(sympy.Rational(1, 2)),
+    certify=True,
+    cost=0.3,
+)
+
+bun_steinke_finite = Claim(
+    id="mironov2017.lemma1.bun_steinke.finite_pairs",
+    source=BS_SOURCE,
+    statement=sympy.Le(sympy.Symbol("D_alpha"), alpha * eps**2 / 2),
+    variables=(ALPHA,),
+    extra=PAIRS,
+    kind="constant",
+    title="D_alpha <= alpha eps^2 / 2 on random finite eps-DP pairs (both orders)",
+    sides=_finite_sides(sympy.Rational(1, 2)),
+)
+
+MUTANT_ALPHA_PIN = {"alpha": 1.1, "eps": 0.1}
+mutant_alpha_minus_one = statement.mutant(
+    "alpha_minus_one",
+    statement=sympy.Le(rdp_rr(alpha, eps), 2 * (alpha - 1) * eps**2),
+    sides=_rr_box_sides(2, shift=1),
+    explanation="2(alpha-1) eps^2 -> 0 as alpha -> 1 while D_alpha -> KL = eps tanh(eps/2) > 0",
+    pinned=(MUTANT_ALPHA_PIN,),
+)
+
+BS_MUTANT_PIN = {"alpha": 1.5, "eps": 0.01}
+bun_steinke_mutant = bun_steinke_claim.mutant(
+    "constant_0_49",
+    statement=sympy.Le(rdp_rr(alpha, eps), sympy.Rational(49, 100) * alpha * eps**2),
+    sides=_rr_box_sides(sympy.Rational(49, 100)),
+    explanation="1/2 is sharp: D_alpha(RR_eps) / (alpha eps^2 / 2) -> 1 as eps -> 0 "
+    "(alpha = 1.5, eps = 0.01: ratio 0.99998)",
+    pinned=(BS_MUTANT_PIN,),
+)
+
+CLAIMS = [
+    statement,
+    certified,
+    at_order_one,
+    finite_pairs,
+    rr_sinh_identity,
+    step_large_order_dinf,
+    step_large_order_algebra,
+    step_eq2,
+    step_eq3_exp,
+    step_eq3_exp_finite,
+    step_eq3_log,
+    step_eq3_log_finite,
+    step_l1_bound,
+    step_min_bound_printed,
+    step_l1_eps_squared_printed,
+    variant_eps_times_min_bound,
+    bun_steinke_claim,
+    bun_steinke_certified,
+    bun_steinke_finite,
+    mutant_alpha_minus_one,
+    bun_steinke_mutant,
+]
