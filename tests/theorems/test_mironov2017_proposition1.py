@@ -1,0 +1,47 @@
+"""Mironov 2017 (arXiv 1702.07476v3), Prop. 1: property and verdict tests."""
+
+import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+
+from dpproofs.claims import check
+from dpproofs.decide import Outcome, compare
+from theorems.mironov2017 import proposition1
+
+DPS = 50
+CLAIMS = proposition1.CLAIMS
+HOLDING = [c for c in CLAIMS if c.expected == "holds"]
+FAILING = [c for c in CLAIMS if c.expected == "fails"]
+
+
+def assert_not_violated(claim, point):
+    assume(claim.hypotheses_at(point, DPS) is Outcome.HOLDS)
+    lhs, rhs = claim.evaluate(point, DPS)
+    assert compare(lhs, rhs, claim.relation, dps=DPS) is not Outcome.VIOLATED, (point, lhs, rhs)
+
+
+@settings(max_examples=20)
+@given(point=proposition1.statement.strategy())
+@example(point=proposition1.MUTANT_PIN)
+def test_proposition1_joint_divergence_is_at_most_the_sum_of_step_budgets(point):
+    assert_not_violated(proposition1.statement, point)
+
+
+def test_proposition1_mutant_with_max_instead_of_sum_is_refuted():
+    verdict = check(proposition1.mutant_max_instead_of_sum, examples=5)
+    assert verdict.status == "refuted" and verdict.certified
+
+
+@pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
+@settings(max_examples=10)
+@given(data=st.data())
+def test_every_expected_to_hold_claim_survives_random_points(claim, data):
+    assert_not_violated(claim, data.draw(claim.strategy()))
+
+
+@pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
+def test_mutants_are_refuted_with_certified_pinned_counterexample(claim):
+    assert claim.pinned
+    verdict = check(claim, examples=5)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+    assert verdict.counterexample["alpha"] == claim.pinned[0]["alpha"]

@@ -1,0 +1,54 @@
+"""Mironov 2017 (arXiv 1702.07476v3), Prop. 10: property and verdict tests."""
+
+import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+
+from dpproofs.claims import check
+from dpproofs.decide import Outcome, compare
+from theorems.mironov2017 import proposition10
+
+DPS = 50
+CLAIMS = proposition10.CLAIMS
+HOLDING = [c for c in CLAIMS if c.expected == "holds"]
+FAILING = [c for c in CLAIMS if c.expected == "fails"]
+
+
+def assert_not_violated(claim, point):
+    assume(claim.hypotheses_at(point, DPS) is Outcome.HOLDS)
+    lhs, rhs = claim.evaluate(point, DPS)
+    assert compare(lhs, rhs, claim.relation, dps=DPS) is not Outcome.VIOLATED, (point, lhs, rhs)
+
+
+@settings(max_examples=20)
+@given(point=proposition10.statement.strategy())
+def test_proposition10_holds_on_every_event_of_random_finite_pairs(point):
+    assert_not_violated(proposition10.statement, point)
+
+
+@settings(max_examples=30)
+@given(point=proposition10.gaussian.strategy())
+@example(point=proposition10.GAUSSIAN_MUTANT_PIN)
+def test_proposition10_holds_on_gaussian_half_lines(point):
+    assert_not_violated(proposition10.gaussian, point)
+
+
+def test_proposition10_mutant_without_the_exponent_is_refuted():
+    verdict = check(proposition10.mutant_exponent_dropped, examples=5)
+    assert verdict.status == "refuted" and verdict.certified
+
+
+
+@pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
+@settings(max_examples=10)
+@given(data=st.data())
+def test_every_expected_to_hold_claim_survives_random_points(claim, data):
+    assert_not_violated(claim, data.draw(claim.strategy()))
+
+
+@pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
+def test_mutants_are_refuted_with_certified_pinned_counterexample(claim):
+    assert claim.pinned
+    verdict = check(claim, examples=5)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+    assert verdict.counterexample["alpha"] == claim.pinned[0]["alpha"]
