@@ -8,6 +8,7 @@ mechanisms, exact quantities (``rdp``, ``log_moment``), the accountant, and ``ve
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
 from dpproofs.quantities import log_moment, rdp
+from dpproofs.verify import Verdict, verify
 
 __all__ = [
     "DPProofsError",
@@ -20,6 +21,8 @@ __all__ = [
     "RandomizedResponse",
     "rdp",
     "log_moment",
+    "verify",
+    "Verdict",
 ]
 
 __version__ = "0.1.0"
