@@ -1,0 +1,556 @@
+"""Abadi et al. 2016 (arXiv 1607.00133v2), Theorem 2: composability and tail bound of log moments.
+
+Statement: (1) for an adaptive sequence ``M_1..M_k``, ``alpha_M(lam) <= sum_i alpha_{M_i}(lam)``;
+(2) for any eps > 0, ``M`` is (eps, delta)-DP for ``delta = min_lam exp(alpha_M(lam) - lam eps)``.
+Part (2) is checked in its stronger per-order form ``delta_M(eps) <= exp(alpha_M(lam) - lam eps)``
+for every lam > 0, against exact privacy profiles (THEOREMS.md s.2).
+
+Ids -> printed items:
+
+* ``abadi2016.theorem2.composability.finite`` -- (1) on exactly enumerated adaptive compositions
+  of finite mechanisms: joint log moment (both orderings) vs the sum over steps of the max over
+  prefixes and orderings;
+* ``abadi2016.theorem2.composability.gaussian_product`` -- (1) with equality for T independent
+  Gaussians (sympy);
+* ``abadi2016.theorem2.step.loss_is_sum.finite`` -- proof (1): the composite loss is the sum of the
+  per-step losses given the prefix (exact, in rationals);
+* ``abadi2016.theorem2.step.factorisation.finite`` -- proof (1): conditioning on the prefix
+  factorises the MGF (an equality, checked by recursion over the prefix tree);
+* ``abadi2016.theorem2.tail.{randomized_response,gaussian,laplace,sampled_gaussian,
+  sampled_gaussian.add,finite}`` -- (2) against exact profiles;
+* ``abadi2016.theorem2.tail.gaussian.min_lambda`` -- (2) with the minimum over lam in closed form;
+* ``abadi2016.theorem2.step.markov.{gaussian,sampled_gaussian.add,finite}`` -- proof (2):
+  ``Pr[c >= eps] <= exp(alpha - lam eps)``;
+* ``abadi2016.theorem2.step.event_split.{gaussian,finite}`` -- proof (2): with ``B = {c >= eps}``,
+  ``P(S) <= e^eps Q(S) + P(B)``, i.e. ``delta(eps) <= P(B)``;
+* ``abadi2016.theorem2.step.final.finite`` -- ``P(S) <= e^eps Q(S) + exp(alpha - lam eps)`` over
+  every event S of random finite pairs;
+* mutants: ``exp(alpha - 2 lam eps)``; the final inequality without ``+ delta``; composability with
+  the min over prefixes instead of the max.
+"""
+
+from fractions import Fraction
+
+import sympy
+from flint import arb
+from hypothesis import strategies as st
+from mpmath import mp
+
+from dpproofs import finite
+from dpproofs.claims import Claim, Sides, Variable
+from dpproofs.evaluator import ball, precise
+from dpproofs.vocabulary import NAMESPACE
+from theorems.abadi2016._common import expression_sides, source, symbol
+
+__all__ = ["CLAIMS", "SOURCE"]
+
+SOURCE = source("Theorem 2")
+SOURCE_1 = SOURCE + ".1 (composability)"
+SOURCE_2 = SOURCE + ".2 (tail bound)"
+PROOF = source("Theorem 2, proof (App. A)")
+
+lam, eps, eps0, sigma, b, q = sympy.symbols("lam eps eps0 sigma b q", positive=True)
+T = sympy.Symbol("T", positive=True, integer=True)
+F = NAMESPACE
+
+LAM = Variable("lam", 1e-3, 64)
+LAM_INT = Variable("lam", 1, 64, integer=True)
+EPS = Variable("eps", 1e-3, 10)
+SIGMA = Variable("sigma", 0.1, 20)
+Q = Variable("q", 1e-4, 1, high_open=True)
+
+# ------------------------------------------------------------------------------------------------
+# (1) composability on finite adaptive compositions
+# ------------------------------------------------------------------------------------------------
+
+# Compositions in which every step is the identity pair are left out: every side is then exactly
+# 0 and finite.log_moment returns a rounding residue (~1e-131) with no relative accuracy.
+_COMPOSITIONS = st.integers(2, 3).flatmap(
+    lambda k: finite.adaptive_compositions(steps=k, max_outcomes=3 if k == 2 else 2)
+).filter(lambda c: any(pair.p != pair.q for step in c.steps for pair in step.values()))
+
+
+def _reversed(composition):
+    """The same composition on (d', d): every step pair swapped."""
+    return finite.AdaptiveComposition(
+        tuple({prefix: pair.swapped() for prefix, pair in step.items()} for step in composition.steps)
+    )
+
+
+def _max(values):
+    top = values[0]
+    for v in values[1:]:
+        top = top.max(v) if isinstance(top, arb) else max(top, v)
+    return top
+
+
+def _step_alpha(composition, i, lam_, moment, reducer=_max):
+    """``alpha_{M_i}(lam)``: over prefixes (``reducer``) of the max over both orderings."""
+    return reducer([_max([moment(p, lam_), moment(p.swapped(), lam_)]) for p in composition.step_pairs(i)])
+
+
+def _composability_sides(reducer_mp=max, reducer_ball=_max):
+    def precise_sides(point, dps):
+        comp, lam_ = point["composition"], point["lam"]
+        joint = comp.joint()
+        with mp.workdps(dps + 15):
+            lhs = max(finite.log_moment(joint, lam_, dps + 15), finite.log_moment(joint.swapped(), lam_, dps + 15))
+            rhs = mp.fsum(
+                _step_alpha(comp, i, lam_, lambda p, l: finite.log_moment(p, l, dps + 15), reducer_mp)
+                for i in range(len(comp.steps))
+            )
+        return lhs, rhs
+
+    def ball_sides(point, prec):
+        comp, lam_ = point["composition"], point["lam"]
+        joint = comp.joint()
+        with ball.precision(prec):
+            lhs = finite.log_moment_ball(joint, lam_, prec).max(finite.log_moment_ball(joint.swapped(), lam_, prec))
+            rhs = sum(
+                (_step_alpha(comp, i, lam_, lambda p, l: finite.log_moment_ball(p, l, prec), reducer_ball)
+                 for i in range(len(comp.steps))),
+                arb(0),
+            )
+        return lhs, rhs
+
+    return Sides(precise=precise_sides, ball=ball_sides)
+
+
+composability_finite = Claim(
+    id="abadi2016.theorem2.composability.finite",
+    source=SOURCE_1,
+    title="alpha_M(lam) <= sum_i alpha_{M_i}(lam) on exact adaptive compositions of finite mechanisms",
+    statement=sympy.Le(symbol("alpha_M"), symbol("sum_alpha_Mi")),
+    variables=(Variable("lam", 1e-2, 32),),
+    extra={"composition": _COMPOSITIONS},
+    sides=_composability_sides(),
+)
+
+
+def _min(values):
+    bottom = values[0]
+    for v in values[1:]:
+        bottom = bottom.min(v) if isinstance(bottom, arb) else min(bottom, v)
+    return bottom
+
+
+# Step 1 is the identity pair on two outcomes, step 2 is identical after outcome 0 and far apart
+# after outcome 1: the min over prefixes of step 2 is 0 while the composition leaks.
+_HALF = (Fraction(1, 2), Fraction(1, 2))
+_ADAPTIVE_COUNTEREXAMPLE = finite.AdaptiveComposition((
+    {(): finite.Pair(_HALF, _HALF)},
+    {(0,): finite.Pair(_HALF, _HALF),
+     (1,): finite.Pair((Fraction(9, 10), Fraction(1, 10)), (Fraction(1, 10), Fraction(9, 10)))},
+))
+
+mutant_min_over_prefixes = composability_finite.mutant(
+    "min_over_prefixes",
+    sides=_composability_sides(min, _min),
+    explanation="alpha_{M_i} is a max over the aux input (the prefix); an adaptive step that leaks "
+    "only after some prefixes breaks the bound with the min",
+    pinned=({"lam": 1.0, "composition": _ADAPTIVE_COUNTEREXAMPLE},),
+)
+
+
+def _loss_gap(comp, dps):
+    """``max_o |c(o; M) - sum_i c(o_i; M_i, o_<i)|`` in exact rationals (then 0 or > 0)."""
+    joint = comp.joint()
+    outcomes = []
+    prefixes = [()]
+    for step in comp.steps:
+        prefixes = [pre + (o,) for pre in prefixes for o in range(len(step[pre]))]
+    outcomes = prefixes
+    worst = Fraction(0)
+    for index, outcome in enumerate(outcomes):
+        ratio = Fraction(1)
+        for i, step in enumerate(comp.steps):
+            pair = step[outcome[:i]]
+            ratio *= pair.p[outcome[i]] / pair.q[outcome[i]]
+        joint_ratio = joint.p[index] / joint.q[index]
+        worst = max(worst, abs(joint_ratio - ratio))  # exp of both losses agree iff the losses do
+    return worst
+
+
+step_loss_is_sum = Claim(
+    id="abadi2016.theorem2.step.loss_is_sum.finite",
+    source=PROOF + ", (1): the loss of the composite is the sum of per-step losses",
+    kind="step",
+    title="c(o; M) = sum_i c(o_i; M_i, o_<i): max_o |e^{c(o;M)} - prod_i e^{c_i}| = 0 in rationals",
+    statement=sympy.Eq(symbol("gap"), 0),
+    extra={"composition": _COMPOSITIONS},
+    sides=Sides(
+        precise=lambda point, dps: (precise.to_mpf(_loss_gap(point["composition"], dps)), mp.zero),
+        ball=lambda point, prec: (ball.to_arb(_loss_gap(point["composition"], prec)), arb(0)),
+    ),
+)
+
+
+def _conditional_mgf_log(comp, lam_, prefix, i, log, exp, to, dps_or_prec):
+    """``log E[(P/Q)^lam | prefix]`` from step ``i`` on, by the printed factorisation."""
+    if i == len(comp.steps):
+        return to(0)
+    pair = comp.steps[i][prefix]
+    terms = []
+    for o in range(len(pair)):
+        rest = _conditional_mgf_log(comp, lam_, prefix + (o,), i + 1, log, exp, to, dps_or_prec)
+        terms.append(exp((lam_ + 1) * log(to(pair.p[o])) - lam_ * log(to(pair.q[o])) + rest))
+    return log(sum(terms[1:], terms[0]))
+
+
+def _factorisation_precise(point, dps):
+    comp, lam_ = point["composition"], point["lam"]
+    with mp.workdps(dps + 15):
+        lam_ = precise.to_mpf(lam_)
+        lhs = finite.log_moment(comp.joint(), lam_, dps + 15)
+        rhs = _conditional_mgf_log(comp, lam_, (), 0, mp.log, mp.exp, precise.to_mpf, dps)
+    return lhs, rhs
+
+
+def _factorisation_ball(point, prec):
+    comp, lam_ = point["composition"], point["lam"]
+    with ball.precision(prec):
+        lam_ = ball.to_arb(lam_)
+        lhs = finite.log_moment_ball(comp.joint(), lam_, prec)
+        rhs = _conditional_mgf_log(comp, lam_, (), 0, lambda x: x.log(), lambda x: x.exp(), ball.to_arb, prec)
+    return lhs, rhs
+
+
+step_factorisation = Claim(
+    id="abadi2016.theorem2.step.factorisation.finite",
+    source=PROOF + ", (1): conditioning on the prefix factorises the MGF",
+    kind="step",
+    title="E_P[(P/Q)^lam] = sum_{o1} P1(o1)^{lam+1} Q1(o1)^{-lam} E[(P/Q)^lam | o1] (recursively): equality",
+    statement=sympy.Eq(symbol("log_mgf_joint"), symbol("log_mgf_factorised")),
+    variables=(Variable("lam", 1e-2, 32),),
+    extra={"composition": _COMPOSITIONS},
+    sides=Sides(precise=_factorisation_precise, ball=_factorisation_ball),
+)
+
+_GAUSS_T = lam * F["rdp_gaussian"](lam + 1, sigma / sympy.sqrt(T))
+_GAUSS_SUM = T * lam * F["rdp_gaussian"](lam + 1, sigma)
+
+
+def _prove_gaussian_product():
+    a = lam * (lam + 1) / (2 * (sigma / sympy.sqrt(T)) ** 2)
+    c = T * lam * (lam + 1) / (2 * sigma**2)
+    return "lam (lam+1) / (2 (sigma/sqrt T)^2) - T lam (lam+1) / (2 sigma^2) simplifies to 0" if sympy.simplify(
+        a - c
+    ) == 0 else None
+
+
+composability_gaussian_product = Claim(
+    id="abadi2016.theorem2.composability.gaussian_product",
+    source=SOURCE_1 + " (equality for a non-adaptive product of Gaussians)",
+    title="log moment of T independent N(0, sigma^2) steps = that of one step with noise sigma/sqrt(T) "
+    "= T alpha(lam)",
+    statement=sympy.Eq(_GAUSS_T, _GAUSS_SUM),
+    variables=(LAM, Variable("sigma", 0.1, 20), Variable("T", 1, 10**4, integer=True)),
+    prover=_prove_gaussian_product,
+)
+
+# ------------------------------------------------------------------------------------------------
+# (2) tail bound against exact privacy profiles
+# ------------------------------------------------------------------------------------------------
+
+_RR_MOMENT = lam * F["rdp_randomized_response"](lam + 1, eps0)
+_GAUSS_MOMENT = lam * F["rdp_gaussian"](lam + 1, sigma)
+_LAPLACE_MOMENT = lam * F["rdp_laplace"](lam + 1, b)
+
+tail_rr = Claim(
+    id="abadi2016.theorem2.tail.randomized_response",
+    source=SOURCE_2,
+    title="delta_RR(eps) <= exp(alpha(lam) - lam eps) for eps0-randomized response",
+    statement=sympy.Le(F["delta_randomized_response"](eps, eps0), sympy.exp(_RR_MOMENT - lam * eps)),
+    variables=(LAM, EPS, Variable("eps0", 1e-3, 5)),
+)
+
+tail_gaussian = Claim(
+    id="abadi2016.theorem2.tail.gaussian",
+    source=SOURCE_2,
+    title="delta_Gauss(eps) <= exp(lam (lam + 1) / (2 sigma^2) - lam eps)",
+    statement=sympy.Le(F["delta_gaussian"](eps, sigma), sympy.exp(_GAUSS_MOMENT - lam * eps)),
+    variables=(LAM, EPS, SIGMA),
+)
+
+mutant_two_lambda_eps = tail_gaussian.mutant(
+    "two_lambda_eps",
+    statement=sympy.Le(F["delta_gaussian"](eps, sigma), sympy.exp(_GAUSS_MOMENT - 2 * lam * eps)),
+    explanation="doubling the exponent's lam eps is too optimistic: at sigma = 1, eps = 3 the exact "
+    "delta is about 1.5e-3 while min_lam exp(lam(lam+1)/2 - 6 lam) is about 2.7e-7",
+    pinned=({"lam": 5.5, "eps": 3.0, "sigma": 1.0},),
+)
+
+_LAMBDA_STAR = sigma**2 * eps - sympy.Rational(1, 2)
+tail_gaussian_min = Claim(
+    id="abadi2016.theorem2.tail.gaussian.min_lambda",
+    source=SOURCE_2 + " (delta = min over lam, in closed form for the Gaussian)",
+    title="delta_Gauss(eps) <= min_lam exp(alpha(lam) - lam eps) = exp(-(sigma eps - 1/(2 sigma))^2 / 2)",
+    statement=sympy.Le(F["delta_gaussian"](eps, sigma), sympy.exp(-((sigma * eps - 1 / (2 * sigma)) ** 2) / 2)),
+    variables=(EPS, SIGMA),
+    hypotheses=(sympy.Gt(_LAMBDA_STAR, 0),),
+    explanation="the minimiser lam* = sigma^2 eps - 1/2 is positive under the hypothesis",
+)
+
+tail_laplace = Claim(
+    id="abadi2016.theorem2.tail.laplace",
+    source=SOURCE_2,
+    title="delta_Laplace(eps) <= exp(lam D_{lam+1}(Laplace_b) - lam eps)",
+    statement=sympy.Le(F["delta_laplace"](eps, b), sympy.exp(_LAPLACE_MOMENT - lam * eps)),
+    variables=(LAM, EPS, Variable("b", 0.1, 20)),
+)
+
+tail_sampled_gaussian = Claim(
+    id="abadi2016.theorem2.tail.sampled_gaussian",
+    source=SOURCE_2,
+    title="delta_SG(eps) <= exp(log max(E1, E2) - lam eps), both directions (E1 needs an integral)",
+    statement=sympy.Le(F["delta_sampled_gaussian"](eps, q, sigma), sympy.exp(F["log_moment"](lam, q, sigma) - lam * eps)),
+    variables=(LAM_INT, Variable("eps", 1e-3, 5), Variable("q", 1e-3, 1, high_open=True), Variable("sigma", 0.5, 10)),
+    cost=0.15,
+)
+
+
+def _sg_add_precise(point, dps):
+    with mp.workdps(dps + 15):
+        l, e, qq, s = (precise.to_mpf(point[k]) for k in ("lam", "eps", "q", "sigma"))
+        delta = precise.delta_sampled_gaussian(e, qq, s, dps=dps + 15, direction="add")
+        moment = precise.log_a_integer(l + 1, qq, s, dps=dps + 15)
+        return delta, mp.exp(moment - l * e)
+
+
+def _sg_add_ball(point, prec):
+    with ball.precision(prec):
+        l, e, qq, s = (ball.to_arb(point[k]) for k in ("lam", "eps", "q", "sigma"))
+        delta = ball.delta_sampled_gaussian(e, qq, s, prec=prec, direction="add")
+        moment = ball.log_a_integer(l + 1, qq, s, prec=prec)
+        return delta, (moment - l * e).exp()
+
+
+tail_sampled_gaussian_add = Claim(
+    id="abadi2016.theorem2.tail.sampled_gaussian.add",
+    source=SOURCE_2 + " (add direction: P = mu, Q = mu0, E2 = A_{lam+1})",
+    title="delta_SG,add(eps) <= exp(log A_{lam+1} - lam eps), integer lam (exact binomial sum)",
+    statement=sympy.Le(symbol("delta_add"), symbol("exp_logA_minus_lam_eps")),
+    variables=(LAM_INT, Variable("eps", 1e-3, 5), Variable("q", 1e-4, 1, high_open=True), Variable("sigma", 0.3, 20)),
+    sides=Sides(precise=_sg_add_precise, ball=_sg_add_ball),
+)
+
+# --- finite pairs ---------------------------------------------------------------------------------
+
+_PAIRS = {"pair": finite.pairs(min_size=2, max_size=6).filter(lambda pr: pr.p != pr.q)}
+
+
+def _tail_event_mp(pair, e):
+    """``Pr_P[c >= eps]`` with ``c = log(p_i / q_i)``: membership decided in mpmath at the caller's dps."""
+    threshold = mp.exp(e)
+    return mp.fsum(precise.to_mpf(pi) for pi, qi in zip(pair.p, pair.q) if precise.to_mpf(pi / qi) >= threshold)
+
+
+def _tail_event_ball(pair, e):
+    """Enclosure of ``Pr_P[c >= eps]``; raises ValueError when a membership cannot be decided."""
+    threshold = ball.to_arb(e).exp()
+    total = arb(0)
+    for pi, qi in zip(pair.p, pair.q):
+        ratio = ball.to_arb(pi / qi)
+        if ratio.overlaps(threshold):
+            raise ValueError("an outcome's loss cannot be separated from eps")
+        if (ratio - threshold).lower() > 0:
+            total += ball.to_arb(pi)
+    return total
+
+
+def _finite_point(point):
+    return point["pair"], precise.to_mpf(point["eps"]), point.get("lam")
+
+
+def _tail_finite_precise(point, dps):
+    pair, e, l = _finite_point(point)
+    with mp.workdps(dps + 15):
+        return finite.delta(pair, e, dps + 15), mp.exp(finite.log_moment(pair, l, dps + 15) - precise.to_mpf(l) * e)
+
+
+def _tail_finite_ball(point, prec):
+    pair, l = point["pair"], point["lam"]
+    with ball.precision(prec):
+        e = ball.to_arb(point["eps"])
+        return finite.delta_ball(pair, e, prec), (finite.log_moment_ball(pair, l, prec) - ball.to_arb(l) * e).exp()
+
+
+FIN_EPS = Variable("eps", 1e-3, 5)
+FIN_LAM = Variable("lam", 1e-2, 32)
+
+tail_finite = Claim(
+    id="abadi2016.theorem2.tail.finite",
+    source=SOURCE_2,
+    title="delta_{P,Q}(eps) <= exp(lam D_{lam+1}(P || Q) - lam eps) on random finite pairs",
+    statement=sympy.Le(symbol("delta"), symbol("exp_alpha_minus_lam_eps")),
+    variables=(FIN_LAM, FIN_EPS),
+    extra=_PAIRS,
+    sides=Sides(precise=_tail_finite_precise, ball=_tail_finite_ball),
+)
+
+# --- printed steps of (2) -------------------------------------------------------------------------
+
+def _normal_sf(x):
+    """``1 - Phi(x)`` as ``erfc(x / sqrt 2) / 2``: accurate in the far tail (``1 - Phi`` cancels)."""
+    return sympy.erfc(x / sympy.sqrt(2)) / 2
+
+
+_GAUSS_TAIL = _normal_sf(sigma * eps - 1 / (2 * sigma))  # Pr_{z ~ N(1, s^2)}[(2z - 1)/(2 s^2) >= eps]
+
+markov_gaussian = Claim(
+    id="abadi2016.theorem2.step.markov.gaussian",
+    source=PROOF + ", (2): Markov on e^{lam c}",
+    kind="step",
+    title="Gaussian: Pr[c >= eps] = 1 - Phi(sigma eps - 1/(2 sigma)) <= exp(alpha(lam) - lam eps)",
+    statement=sympy.Le(_GAUSS_TAIL, sympy.exp(_GAUSS_MOMENT - lam * eps)),
+    variables=(LAM, EPS, SIGMA),
+)
+
+event_split_gaussian = Claim(
+    id="abadi2016.theorem2.step.event_split.gaussian",
+    source=PROOF + ", (2): P(S) <= e^eps Q(S \\ B) + P(B) with B = {c >= eps}",
+    kind="step",
+    title="Gaussian: delta(eps) = sup_S P(S) - e^eps Q(S) <= P(B) = Pr[c >= eps]",
+    statement=sympy.Le(F["delta_gaussian"](eps, sigma), _GAUSS_TAIL),
+    variables=(EPS, SIGMA),
+)
+
+# add direction of the sampled Gaussian: c(z) = log r(z) >= eps iff z >= z* (see precise)
+_Z_STAR = sigma**2 * sympy.log((sympy.exp(eps) - 1 + q) / q) + sympy.Rational(1, 2)
+_SG_TAIL = (1 - q) * _normal_sf(_Z_STAR / sigma) + q * _normal_sf((_Z_STAR - 1) / sigma)
+
+
+def _markov_sg_precise(point, dps):
+    with mp.workdps(dps + 15):
+        from dpproofs.vocabulary import evaluate_mp
+
+        tail = evaluate_mp(_SG_TAIL, point, dps)
+        l = precise.to_mpf(point["lam"])
+        moment = precise.log_a_integer(l + 1, point["q"], point["sigma"], dps=dps + 15)
+        return tail, mp.exp(moment - l * precise.to_mpf(point["eps"]))
+
+
+def _markov_sg_ball(point, prec):
+    from dpproofs.vocabulary import evaluate_ball
+
+    with ball.precision(prec):
+        tail = evaluate_ball(_SG_TAIL, point, prec)
+        l = ball.to_arb(point["lam"])
+        moment = ball.log_a_integer(l + 1, point["q"], point["sigma"], prec=prec)
+        return tail, (moment - l * ball.to_arb(point["eps"])).exp()
+
+
+markov_sampled_gaussian_add = Claim(
+    id="abadi2016.theorem2.step.markov.sampled_gaussian.add",
+    source=PROOF + ", (2): Markov on e^{lam c}",
+    kind="step",
+    title="sampled Gaussian (add): Pr_mu[log r(z) >= eps] <= exp(log A_{lam+1} - lam eps), integer lam",
+    statement=sympy.Le(symbol("tail"), symbol("exp_logA_minus_lam_eps")),
+    variables=(LAM_INT, Variable("eps", 1e-3, 5), Variable("q", 1e-4, 1, high_open=True), Variable("sigma", 0.3, 20)),
+    sides=Sides(precise=_markov_sg_precise, ball=_markov_sg_ball),
+)
+
+markov_finite = Claim(
+    id="abadi2016.theorem2.step.markov.finite",
+    source=PROOF + ", (2): Markov on e^{lam c}",
+    kind="step",
+    title="finite pairs: Pr_P[log(p/q) >= eps] <= exp(lam D_{lam+1}(P || Q) - lam eps)",
+    statement=sympy.Le(symbol("tail"), symbol("exp_alpha_minus_lam_eps")),
+    variables=(FIN_LAM, FIN_EPS),
+    extra=_PAIRS,
+    sides=Sides(
+        precise=lambda point, dps: (_tail_event_mp(point["pair"], precise.to_mpf(point["eps"])),
+                                    _tail_finite_precise(point, dps)[1]),
+        ball=lambda point, prec: (_tail_event_ball(point["pair"], point["eps"]), _tail_finite_ball(point, prec)[1]),
+    ),
+)
+
+event_split_finite = Claim(
+    id="abadi2016.theorem2.step.event_split.finite",
+    source=event_split_gaussian.source,
+    kind="step",
+    title="finite pairs: delta(eps) <= Pr_P[log(p/q) >= eps]",
+    statement=sympy.Le(symbol("delta"), symbol("tail")),
+    variables=(FIN_EPS,),
+    extra=_PAIRS,
+    sides=Sides(
+        precise=lambda point, dps: (finite.delta(point["pair"], point["eps"], dps + 15),
+                                    _tail_event_mp(point["pair"], precise.to_mpf(point["eps"]))),
+        ball=lambda point, prec: (finite.delta_ball(point["pair"], point["eps"], prec),
+                                  _tail_event_ball(point["pair"], point["eps"])),
+    ),
+)
+
+
+def _worst_event_precise(point, dps, with_delta=True):
+    """``max_S P(S) - e^eps Q(S)`` over *every* event S, and ``exp(alpha - lam eps)`` (or 0)."""
+    pair, l = point["pair"], point["lam"]
+    with mp.workdps(dps + 15):
+        e = precise.to_mpf(point["eps"])
+        factor = mp.exp(e)
+        worst = max(
+            precise.to_mpf(finite.probability(pair.p, s)) - factor * precise.to_mpf(finite.probability(pair.q, s))
+            for s in finite.events(pair)
+        )
+        slack = mp.exp(finite.log_moment(pair, l, dps + 15) - precise.to_mpf(l) * e) if with_delta else mp.zero
+        return worst, slack
+
+
+def _worst_event_ball(point, prec, with_delta=True):
+    pair, l = point["pair"], point["lam"]
+    with ball.precision(prec):
+        e = ball.to_arb(point["eps"])
+        factor = e.exp()
+        values = [
+            ball.to_arb(finite.probability(pair.p, s)) - factor * ball.to_arb(finite.probability(pair.q, s))
+            for s in finite.events(pair)
+        ]
+        slack = (finite.log_moment_ball(pair, l, prec) - ball.to_arb(l) * e).exp() if with_delta else arb(0)
+        return _max(values), slack
+
+
+final_finite = Claim(
+    id="abadi2016.theorem2.step.final.finite",
+    source=PROOF + ", (2): Pr[M(d) in S] <= e^eps Pr[M(d') in S] + exp(alpha - lam eps)",
+    kind="step",
+    title="finite pairs: max over every event S of P(S) - e^eps Q(S) <= exp(alpha(lam) - lam eps)",
+    statement=sympy.Le(symbol("max_S_P_minus_eeps_Q"), symbol("exp_alpha_minus_lam_eps")),
+    variables=(FIN_LAM, FIN_EPS),
+    extra=_PAIRS,
+    sides=Sides(precise=_worst_event_precise, ball=_worst_event_ball),
+)
+
+mutant_delta_dropped = final_finite.mutant(
+    "delta_dropped",
+    sides=Sides(
+        precise=lambda point, dps: _worst_event_precise(point, dps, with_delta=False),
+        ball=lambda point, prec: _worst_event_ball(point, prec, with_delta=False),
+    ),
+    explanation="without the + delta the inequality is pure eps-DP, false whenever eps is below "
+    "max log(p/q)",
+    pinned=({"lam": 1.0, "eps": 0.5,
+             "pair": finite.Pair((Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4)))},),
+)
+
+CLAIMS = [
+    composability_finite,
+    composability_gaussian_product,
+    step_loss_is_sum,
+    step_factorisation,
+    tail_rr,
+    tail_gaussian,
+    tail_gaussian_min,
+    tail_laplace,
+    tail_sampled_gaussian,
+    tail_sampled_gaussian_add,
+    tail_finite,
+    markov_gaussian,
+    markov_sampled_gaussian_add,
+    markov_finite,
+    event_split_gaussian,
+    event_split_finite,
+    final_finite,
+    mutant_two_lambda_eps,
+    mutant_delta_dropped,
+    mutant_min_over_prefixes,
+]
