@@ -1,0 +1,82 @@
+"""``dpproofs epsilon`` and ``dpproofs sigma``: results, JSON output and bad-argument handling."""
+
+import json
+
+import pytest
+
+import dpproofs as dp
+from dpproofs.cli import main
+
+
+def run_cli(capsys, *argv):
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_epsilon_reproduces_the_abadi_number_with_the_classic_conversion(capsys):
+    status, out, err = run_cli(capsys, "epsilon", "--q", "0.01", "--sigma", "4", "--steps", "10000",
+                               "--delta", "1e-5", "--conversion", "classic", "--json")
+    result = json.loads(out)
+    assert status == 0 and err == ""
+    assert result["epsilon"] == dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 10000).epsilon(1e-5, "classic")
+    assert result["conversion"] == "classic" and result["steps"] == 10000
+
+
+def test_epsilon_prints_one_readable_line_without_json(capsys):
+    status, out, _ = run_cli(capsys, "epsilon", "--q", "0.01", "--sigma", "4", "--steps", "1e4", "--delta", "1e-5")
+    assert status == 0 and out.count("\n") == 1 and out.startswith("epsilon = 1.03549")
+
+
+def test_steps_of_a_billion_and_more_are_accepted_exactly(capsys):
+    status, out, _ = run_cli(capsys, "epsilon", "--q", "1e-7", "--sigma", "3", "--steps", "100000000000000000001",
+                             "--delta", "1e-5", "--json")
+    assert status == 0 and json.loads(out)["steps"] == 10**20 + 1
+
+
+def test_sigma_is_one_sided_and_reports_the_epsilon_it_achieves(capsys):
+    status, out, err = run_cli(capsys, "sigma", "--epsilon", "1", "--delta", "1e-5", "--q", "0.01", "--steps", "10000", "--json")
+    result = json.loads(out)
+    assert status == 0 and err == ""
+    assert result["achieved_epsilon"] <= 1.0
+    assert result["sigma"] == dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10000)
+
+
+def test_sigma_prints_one_readable_line_without_json(capsys):
+    status, out, _ = run_cli(capsys, "sigma", "--epsilon", "2", "--delta", "1e-5", "--q", "0.01", "--steps", "1000")
+    assert status == 0 and out.startswith("sigma = ") and out.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv, name",
+    [
+        (["epsilon", "--q", "nan", "--sigma", "4", "--steps", "10", "--delta", "1e-5"], "q="),
+        (["epsilon", "--q", "1.5", "--sigma", "4", "--steps", "10", "--delta", "1e-5"], "q="),
+        (["epsilon", "--q", "0.1", "--sigma", "0", "--steps", "10", "--delta", "1e-5"], "sigma="),
+        (["epsilon", "--q", "0.1", "--sigma=-inf", "--steps", "10", "--delta", "1e-5"], "sigma="),
+        (["epsilon", "--q", "0.1", "--sigma", "1", "--steps", "-3", "--delta", "1e-5"], "steps="),
+        (["epsilon", "--q", "0.1", "--sigma", "1", "--steps", "2.5", "--delta", "1e-5"], "steps="),
+        (["epsilon", "--q", "0.1", "--sigma", "1", "--steps", "ten", "--delta", "1e-5"], "steps="),
+        (["epsilon", "--q", "0.1", "--sigma", "1", "--steps", "10", "--delta", "0"], "delta="),
+        (["epsilon", "--q", "0.1", "--sigma", "1", "--steps", "10", "--delta", "1"], "delta="),
+        (["epsilon", "--q", "0.1", "--sigma", "1", "--steps", "10", "--delta", "1e-5", "--conversion", "exact"], "conversion="),
+        (["sigma", "--epsilon", "-1", "--delta", "1e-5", "--q", "0.01", "--steps", "10"], "epsilon="),
+        (["sigma", "--epsilon", "1", "--delta", "1e-5", "--q", "0", "--steps", "10"], "q="),
+        (["sigma", "--epsilon", "1", "--delta", "1e-5", "--q", "0.01", "--steps", "0"], "steps="),
+        (["sigma", "--epsilon", "1e-9", "--delta", "1e-5", "--q", "0.01", "--steps", "10"], "epsilon="),
+        (["sigma", "--epsilon", "1", "--delta", "nan", "--q", "0.01", "--steps", "10"], "delta="),
+    ],
+)
+def test_a_bad_argument_gives_one_line_on_stderr_and_exit_status_2(capsys, argv, name):
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and name in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["epsilon", "--q", "x", "--sigma", "1", "--steps", "1", "--delta", "0.1"],
+                                  ["sigma", "--epsilon", "1", "--q", "0.1", "--steps", "1"]])
+def test_unparsable_or_missing_arguments_exit_2_through_argparse(capsys, argv):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
