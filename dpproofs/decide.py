@@ -45,9 +45,10 @@ def mp_ball(value, dps):
     """An arb ball around an mpmath value, of relative radius :func:`relative_radius`."""
     if value == mpmath.inf or value == -mpmath.inf:
         return arb.pos_inf() if value > 0 else arb.neg_inf()
-    centre = to_arb(mpmath.mpf(value))
-    radius = to_arb(abs(mpmath.mpf(value)) * relative_radius(dps))
-    return centre + arb(0, 1) * radius
+    with mpmath.mp.workdps(dps + 10):  # mpf() would round to the ambient (global) precision
+        value = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
+        radius = to_arb(abs(value) * relative_radius(dps)) * 2  # x2 covers rounding of the radius
+    return to_arb(value) + arb(0, 1) * radius
 
 
 def _as_ball(value, dps):
@@ -118,7 +119,17 @@ def normalised_margin(lhs, rhs, relation):
     minus the relative difference. Returns an mpf; 0 when both sides are 0. Used to steer the
     search (``hypothesis.target``) and to report the closest approach, never to decide.
     """
-    lhs, rhs = mpmath.mpf(lhs), mpmath.mpf(rhs)
+    with mpmath.mp.workprec(max(mpmath.mp.prec, _precision_of(lhs), _precision_of(rhs))):
+        return _margin(lhs, rhs, relation)
+
+
+def _precision_of(value):
+    """Bits of the mantissa of an mpf (its ``_mpf_`` bit count), so no digit is rounded away."""
+    return value._mpf_[3] + 16 if isinstance(value, mpmath.mpf) else 53
+
+
+def _margin(lhs, rhs, relation):
+    lhs, rhs = +mpmath.mpf(lhs), +mpmath.mpf(rhs)
     if mpmath.isinf(lhs) or mpmath.isinf(rhs):
         if lhs == rhs:
             return mpmath.mpf(0)

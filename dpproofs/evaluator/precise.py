@@ -314,11 +314,15 @@ def _log_integral_of_r_power(power, q, sigma, dps):
     sigma_f = float(sigma)
     modes = _modes(power, q, sigma)
 
+    two_s2 = 2 * sigma**2
+    one_minus_q = 1 - q
+
     def log_integrand(z):
-        return -(z**2) / (2 * sigma**2) + power * _log_r(z, q, sigma)
+        # r(z) is at most q e^{(2z-1)/(2s^2)} + 1: no overflow in mpmath's exponent range
+        return -(z**2) / two_s2 + power * mp.log(one_minus_q + q * mp.exp((2 * z - 1) / two_s2))
 
     peak = max(log_integrand(mp.mpf(m)) for m in modes)
-    offsets = (-40, -20, -10, -6, -3, -1.5, 0, 1.5, 3, 6, 10, 20, 40)
+    offsets = (-40, -12, -6, -3, 0, 3, 6, 12, 40)
     points = {mp.mpf(m) + k * sigma_f for m in modes for k in offsets}
     s2 = float(sigma) ** 2
     points.add(mp.mpf(s2 * (math.log1p(-float(q)) - math.log(float(q))) + 0.5))
@@ -358,7 +362,8 @@ def log_a_series(alpha, q, sigma, *, dps, max_terms=None):
 
     Convergence criterion: past ``i > a + 1`` each series is alternating; once the magnitudes of
     its terms have decreased for 3 consecutive terms we stop when the next term is below
-    ``10^-(dps+2)`` of the running total (the alternating-series remainder bound). Raises
+    ``10^-(dps+2)`` of ``min(A, A - 1)`` (the alternating-series remainder bound; ``A - 1`` so
+    that ``log A`` keeps its digits when ``A`` is close to 1). Raises
     NumericalError if ``max_terms`` terms (default ``alpha + 2000``) do not reach that: near
     ``q = 1/2`` the terms decay only like ``i^-(alpha+2)``, and the caller then uses the integral.
     """
@@ -390,7 +395,8 @@ def log_a_series(alpha, q, sigma, *, dps, max_terms=None):
             for k, term in enumerate((term0, term1)):
                 decreasing[k] = decreasing[k] + 1 if abs(term) < previous[k] else 0
                 previous[k] = abs(term)
-                converged &= decreasing[k] >= 3 and abs(term) <= threshold * abs(total)
+                # relative to A - 1 too: log A ~ A - 1 when A is close to 1
+                converged &= decreasing[k] >= 3 and abs(term) <= threshold * min(abs(total), abs(total - 1))
             if converged:
                 if total <= 0:
                     break
