@@ -43,6 +43,7 @@ fractional-order enclosures need rigorous integrals that take seconds each; and 
 (the exact binomial sums in ball arithmetic). ``refine`` is not available in certified mode.
 """
 
+import functools
 import math
 import numbers
 
@@ -110,6 +111,15 @@ def _check_orders(orders, certified):
         ) from None
     if not items:
         raise InvalidArgument(f"orders={orders!r} must contain at least one order")
+    if all(type(value) in (float, int, np.float64) for value in items):  # fast path: plain numbers
+        values = np.array(items, dtype=np.float64)
+        if (
+            np.all(np.isfinite(values))
+            and np.all((values >= MIN_ORDER) & (values <= MAX_ORDER))
+            and len(np.unique(values)) == len(values)
+            and (not certified or np.all(values == np.floor(values)))
+        ):
+            return values
     values = []
     for index, value in enumerate(items):
         if isinstance(value, np.generic):
@@ -133,6 +143,15 @@ def _check_conversion(conversion):
 
 def _check_delta(delta):
     return _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_rdp(mechanism, orders_bytes):
+    """:func:`_fast_rdp` memoised per (mechanism, orders): repeated queries in a training loop or a
+    sweep cost a dictionary look-up. The array is read-only."""
+    values = _fast_rdp(mechanism, np.frombuffer(orders_bytes, dtype=np.float64))
+    values.setflags(write=False)
+    return values
 
 
 def _fast_rdp(mechanism, orders):
@@ -220,10 +239,9 @@ class Accountant:
         steps = _validate.integer("steps", steps, 0)
         rdp = self._per_mechanism.get(mechanism)
         if rdp is None:
-            rdp = _fast_rdp(mechanism, self._orders)
+            rdp = _cached_rdp(mechanism, self._orders.tobytes())
             if not np.all(rdp >= 0):  # never expected: fast never returns nan or negatives
                 raise NumericalError(f"RDP of {mechanism!r} is not a non-negative number: {rdp!r}")
-            rdp.setflags(write=False)
         if steps == 0:
             return self
         self._per_mechanism[mechanism] = rdp

@@ -368,7 +368,7 @@ def _scalar_log_ndtr(y):
 
 
 def _series_log_a_minus_1(alphas, q, sigma, n_terms):
-    """``(log(A-1), converged)`` arrays, by the signed series of Mironov, Talwar & Zhang 2019.
+    """``(log(A-1), converged, hopeless)`` arrays, by the signed series of Mironov, Talwar & Zhang 2019.
 
     (arXiv 1908.10530 section 3.3; the mpmath twin is ``precise.log_a_series``.) ``alphas`` are
     fractional orders, all summed to ``i < n_terms``. With ``z0 = s^2 log(1/q - 1) + 1/2`` and
@@ -458,10 +458,13 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
         log_a = np.logaddexp(0.0, log_am1)
         damping = np.exp(log_am1 - log_a) / np.where(log_a > 0, log_a, 1.0)
         damping = np.where(log_a > 0, np.minimum(damping, 1.0), 1.0)
-    relative_error = (truncation + rounding) / np.where(total > 0, total, 1.0) * damping
+    positive_total = np.where(total > 0, total, 1.0)
+    relative_error = (truncation + rounding) / positive_total * damping
     converged = finite & past & tail_shape_ok & (total > 0) & (relative_error <= _SERIES_RTOL)
+    # more terms cannot help when rounding alone is too large (A - 1 cancels too much)
+    hopeless = ~finite | (total <= 0) | (rounding / positive_total * damping > _SERIES_RTOL / 2)
     log_am1 = np.where(converged, log_am1, -np.inf)
-    return log_am1, converged
+    return log_am1, converged, hopeless
 
 
 @functools.lru_cache(maxsize=8)
@@ -527,33 +530,43 @@ def _precise_log_a(alpha, q, sigma):
     return math.nextafter(float(value), math.inf)
 
 
+def _initial_terms(alphas):
+    """Series length to try first, a power of two: the tail decays like ``i^-(alpha+2)``, so
+    orders near 1 need the most terms (measured: 256 suffice for alpha = 1.01 at q <= 0.1)."""
+    base = np.where(alphas < 1.5, 256, np.where(alphas < 2.5, 128, np.floor(alphas) + 64))
+    return (2 ** np.ceil(np.log2(base))).astype(np.int64)
+
+
 def _log_a_fractional(alphas, q, sigma):
     """``log A`` for fractional orders, ``0 < q < 1``: series, then quadrature, then precise.
 
-    Orders are batched by the number of series terms they need (``floor(a) + 100`` rounded up to
-    a power of two); unconverged ones are retried with 8 times as many terms (up to
-    ``floor(a) + 8192``), then handed to the float quadrature, then to ``precise``.
+    Orders are batched by the series length they are tried with first (:func:`_initial_terms`);
+    an unconverged order is retried with twice as many terms, up to 32 times its first length
+    (unless the series says more terms cannot help), then handed to the float quadrature, then to ``precise``.
     """
     alphas = np.asarray(alphas, dtype=np.float64)
     out = np.full(len(alphas), np.nan)
-    sizes = 2 ** np.ceil(np.log2(np.floor(alphas) + 100)).astype(np.int64)
-    pending = []
-    for size in np.unique(sizes):
-        rows = np.flatnonzero(sizes == size)
-        log_am1, converged = _series_log_a_minus_1(alphas[rows], q, sigma, int(size))
-        out[rows[converged]] = np.logaddexp(0.0, log_am1[converged])
-        pending.extend(rows[~converged].tolist())
-    for row in pending:
-        alpha = float(alphas[row])
-        n_terms = 8 * int(sizes[row])
-        log_am1, converged = _series_log_a_minus_1([alpha], q, sigma, n_terms)
-        if not converged[0]:
-            quad = _quad_log_a_minus_1(alpha, q, sigma)
-            if quad is None:
-                out[row] = _precise_log_a(alpha, q, sigma)
+    sizes = _initial_terms(alphas)
+    limits = 32 * sizes
+    pending = np.arange(len(alphas))
+    while len(pending):
+        retry = []
+        for size in np.unique(sizes[pending]):
+            rows = pending[sizes[pending] == size]
+            log_am1, converged, hopeless = _series_log_a_minus_1(alphas[rows], q, sigma, int(size))
+            out[rows[converged]] = np.logaddexp(0.0, log_am1[converged])
+            limits[rows[hopeless]] = 0
+            retry.extend(rows[~converged].tolist())
+        pending = []
+        for row in retry:
+            sizes[row] *= 2
+            if sizes[row] <= limits[row]:
+                pending.append(row)
                 continue
-            log_am1 = [quad]
-        out[row] = float(np.logaddexp(0.0, log_am1[0]))
+            alpha = float(alphas[row])
+            quad = _quad_log_a_minus_1(alpha, q, sigma)
+            out[row] = float(np.logaddexp(0.0, quad)) if quad is not None else _precise_log_a(alpha, q, sigma)
+        pending = np.array(pending, dtype=np.int64)
     return out
 
 

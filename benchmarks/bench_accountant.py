@@ -1,0 +1,118 @@
+"""Side-by-side timings of the dpproofs accountant against its peers, in one process.
+
+    python benchmarks/bench_accountant.py [--repeats N]
+
+(a) one epsilon query: compose T steps of a Poisson-subsampled Gaussian into a fresh accountant,
+    then ask epsilon at delta; dpproofs vs dp_accounting.rdp.RdpAccountant at dp_accounting's
+    default orders (and dpproofs at its own default orders). dpproofs memoises the RDP curve per
+    (mechanism, orders), as a training loop or a sweep would hit it: "warm" is that case; "cold"
+    changes sigma by 1e-12 relative on every repeat, so every query evaluates the curve anew.
+(b) calibrate_sigma vs dp_accounting.mechanism_calibration.calibrate_dp_mechanism (Brent's method,
+    tol 1e-6 absolute in sigma; dpproofs: 1e-6 relative, one-sided). "cold q" changes q by 1e-12
+    relative per repeat, defeating the per-(orders, q) tables.
+prv_accountant is timed for information only (a different, PRV-based bound).
+Medians over the repeats; ratio = peer median / dpproofs median. Not a unit test.
+"""
+
+import argparse
+import logging
+import statistics
+import time
+import warnings
+
+import dpproofs as dp
+from dpproofs import accountant as accountant_module
+
+Q, SIGMA, STEPS, DELTA, TARGET_EPSILON = 0.01, 1.1, 10000, 1e-5, 1.0
+
+
+def median_seconds(function, repeats):
+    function()  # warm-up (imports, tables)
+    times = []
+    for index in range(repeats):
+        start = time.perf_counter()
+        function(index)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def line(label, seconds, reference=None):
+    ratio = f"  ratio {reference / seconds:8.1f}x" if reference else ""
+    print(f"  {label:58s} {seconds * 1e3:10.3f} ms{ratio}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=21)
+    repeats = parser.parse_args().repeats
+    logging.getLogger("absl").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+
+    import dp_accounting
+    from dp_accounting import mechanism_calibration
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    their_orders = list(rdp_privacy_accountant.DEFAULT_RDP_ORDERS)
+
+    def event(sigma, q=Q):
+        return dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma))
+
+    print(f"(a) one epsilon query: q={Q}, sigma={SIGMA}, T={STEPS}, delta={DELTA}; {repeats} repeats")
+
+    def theirs_query(index=0):
+        accountant = rdp_privacy_accountant.RdpAccountant(their_orders)
+        accountant.compose(event(SIGMA), STEPS)
+        return accountant.get_epsilon(DELTA)
+
+    def ours_query(index=0, orders=their_orders, cold=False):
+        sigma = SIGMA * (1 + 1e-12 * (index + 1)) if cold else SIGMA
+        return dp.Accountant(orders).compose(dp.SampledGaussian(Q, sigma), STEPS).epsilon(DELTA)
+
+    theirs = median_seconds(theirs_query, repeats)
+    line("dp_accounting RdpAccountant (its default orders)", theirs)
+    line("dpproofs Accountant, same orders, warm", median_seconds(lambda i=0: ours_query(i), repeats), theirs)
+    line("dpproofs Accountant, same orders, cold", median_seconds(lambda i=0: ours_query(i, cold=True), repeats), theirs)
+    line("dpproofs Accountant, default orders, warm", median_seconds(lambda i=0: ours_query(i, None), repeats), theirs)
+    line("dpproofs Accountant, default orders, cold", median_seconds(lambda i=0: ours_query(i, None, True), repeats), theirs)
+    print(f"  epsilon: dp_accounting {theirs_query():.10f}, dpproofs {ours_query():.10f} (same orders), "
+          f"{ours_query(0, None):.10f} (default orders)")
+    try:
+        from prv_accountant import Accountant as PrvAccountant
+
+        def prv_query(index=0):
+            accountant = PrvAccountant(noise_multiplier=SIGMA, sampling_probability=Q, delta=DELTA,
+                                       max_compositions=STEPS, eps_error=0.01)
+            return accountant.compute_epsilon(STEPS)
+
+        line("prv_accountant (info: PRV bound, eps_error 0.01)", median_seconds(prv_query, max(3, repeats // 4)), theirs)
+        print(f"  prv_accountant (lower, estimate, upper) = {tuple(round(x, 6) for x in prv_query())}")
+    except ImportError:
+        print("  prv_accountant not installed")
+
+    print(f"\n(b) calibrate sigma: epsilon={TARGET_EPSILON}, delta={DELTA}, q={Q}, T={STEPS}")
+
+    def theirs_calibrate(index=0):
+        return mechanism_calibration.calibrate_dp_mechanism(
+            rdp_privacy_accountant.RdpAccountant,
+            lambda sigma: dp_accounting.SelfComposedDpEvent(event(sigma), STEPS),
+            TARGET_EPSILON, DELTA,
+            bracket_interval=mechanism_calibration.ExplicitBracketInterval(0.1, 100.0),
+        )
+
+    def ours_calibrate(index=0, orders=None, cold=False):
+        q = Q * (1 + 1e-12 * (index + 1)) if cold else Q
+        return dp.calibrate_sigma(epsilon=TARGET_EPSILON, delta=DELTA, q=q, steps=STEPS, orders=orders)
+
+    calibration_repeats = max(3, repeats // 3)
+    theirs = median_seconds(theirs_calibrate, calibration_repeats)
+    line("dp_accounting calibrate_dp_mechanism (its default orders)", theirs)
+    line("dpproofs calibrate_sigma, default orders", median_seconds(ours_calibrate, repeats), theirs)
+    line("dpproofs calibrate_sigma, default orders, cold q", median_seconds(lambda i=0: ours_calibrate(i, None, True), repeats), theirs)
+    line("dpproofs calibrate_sigma, dp_accounting's orders", median_seconds(lambda i=0: ours_calibrate(i, their_orders), repeats), theirs)
+    print(f"  sigma: dp_accounting {theirs_calibrate():.8f}, dpproofs {ours_calibrate():.8f} (default orders), "
+          f"{ours_calibrate(0, their_orders):.8f} (dp_accounting's orders)")
+    accountant_module._cached_rdp.cache_clear()
+
+
+if __name__ == "__main__":
+    main()
