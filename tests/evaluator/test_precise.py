@@ -122,3 +122,15 @@ def test_the_signed_series_converges_and_matches_the_integral_in_the_dp_sgd_regi
     series = precise.log_a_series(alpha, q, sigma, dps=40)
     integral = precise.log_a_integral(alpha, q, sigma, dps=40)
     assert abs(series / integral - 1) <= mp.mpf(10) ** -35
+
+
+def test_finite_renyi_divergence_keeps_its_digits_when_the_distributions_nearly_agree():
+    from fractions import Fraction
+
+    tiny = Fraction(1, 10**30)
+    p = (Fraction(1, 2) + tiny, Fraction(1, 2) - tiny)
+    q = (Fraction(1, 2), Fraction(1, 2))
+    # D_2 = log(1 + 4 tiny^2) exactly here
+    value = precise.rdp_finite(2, p, q, dps=30)
+    assert abs(value / mp.log1p(4 * mp.mpf(tiny) ** 2) - 1) < mp.mpf(10) ** -25
+    assert precise.rdp_finite(2, q, q) == 0
