@@ -13,6 +13,7 @@ more than ``MAX_DPS`` digits) a :class:`~dpproofs.errors.NumericalError` is rais
 Conventions: sensitivity 1; natural logarithms; neighbours by add/remove of one record.
 """
 
+import fractions
 import functools
 import math
 
@@ -498,34 +499,39 @@ def delta_sampled_gaussian(epsilon, q, sigma, *, dps, direction="max"):
 # --- finite distributions -------------------------------------------------------------------
 
 
+def _ratio_minus_one(a, b):
+    """``a/b - 1``, exact before rounding when both are rationals (ints or Fractions)."""
+    if isinstance(a, (int, fractions.Fraction)) and isinstance(b, (int, fractions.Fraction)):
+        return to_mpf(fractions.Fraction(a) / fractions.Fraction(b) - 1)
+    a, b = to_mpf(a), to_mpf(b)
+    return (a - b) / b
+
+
 def rdp_finite(alpha, p, q, *, dps=DEFAULT_DPS):
     """``D_alpha(P || Q)`` for finite distributions given as sequences of probabilities.
 
     ``alpha = 1`` gives KL; ``alpha = mp.inf`` gives ``max log(p/q)``. Infinite when P is not
-    absolutely continuous with respect to Q.
+    absolutely continuous with respect to Q. Keeps ``dps`` digits even when ``P`` is close to
+    ``Q`` (rational inputs give ``p/q - 1`` exactly; see the comment in the body).
     """
-    with mp.workdps(dps + GUARD_DPS):
+    # sum q (p/q)^a - 1 = sum q [expm1(a l) - a (p/q - 1)] with l = log(p/q) = log1p(p/q - 1),
+    # because sum q (p/q - 1) = sum p - sum q = 0. Each bracket is >= 0 for a > 1 (convexity),
+    # so there is no cancellation between terms, and log1p keeps the digits when P ~ Q. Inside a
+    # bracket the two terms cancel to O(l^2): 30 extra digits cover |l| down to 1e-30.
+    with mp.workdps(dps + GUARD_DPS + 30):
         alpha = alpha if alpha == mp.inf else to_mpf(alpha)
-        pairs = [(to_mpf(a), to_mpf(b)) for a, b in zip(p, q, strict=True)]
-        if any(a > 0 and b == 0 for a, b in pairs):
+        terms = [(to_mpf(a), to_mpf(b), a, b) for a, b in zip(p, q, strict=True)]
+        if any(a > 0 and b == 0 for a, b, _, _ in terms):
             return mp.inf
-        support = [(a, b) for a, b in pairs if a > 0]
+        support = [(a, b, _ratio_minus_one(ra, rb)) for a, b, ra, rb in terms if a > 0]
         if alpha == mp.inf:
-            return max(mp.log(a / b) for a, b in support)
+            return max(mp.log1p(excess) for _, _, excess in support)
         if alpha == 1:
-            return mp.fsum(a * mp.log(a / b) for a, b in support)
-        # sum q (p/q)^a - 1 = sum q [expm1(a l) - a expm1(l)] with l = log(p/q), because
-        # sum q expm1(l) = sum p - sum q = 0. Each bracket is >= 0 for a > 1 (convexity), so
-        # there is no cancellation between terms, and log1p keeps the digits when P ~ Q.
-        # The brackets themselves cancel to O(l^2): 30 extra digits cover |l| >= 1e-15.
-        with mp.workdps(mp.dps + 30):
-            excess = mp.fsum(
-                b * (mp.expm1(alpha * mp.log(a / b)) - alpha * mp.expm1(mp.log(a / b)))
-                for a, b in support
-            )
-            # outcomes with p = 0 < q contribute q [0 - 1 - a (0 - 1)] = q (a - 1) >= 0
-            excess += mp.fsum(b * (alpha - 1) for a, b in pairs if a == 0 and b > 0)
-            return mp.log1p(excess) / (alpha - 1)
+            return mp.fsum(a * mp.log1p(excess) for a, _, excess in support)
+        total = mp.fsum(b * (mp.expm1(alpha * mp.log1p(x)) - alpha * x) for _, b, x in support)
+        # outcomes with p = 0 < q contribute q [0 - 1 - a (0 - 1)] = q (a - 1) >= 0
+        total += mp.fsum(b * (alpha - 1) for a, b, _, _ in terms if a == 0 and b > 0)
+        return mp.log1p(total) / (alpha - 1)
 
 
 def delta_finite(epsilon, p, q, *, dps=DEFAULT_DPS):
