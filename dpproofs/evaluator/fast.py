@@ -125,17 +125,20 @@ def log_erfc(x):
 
 
 #: Arrays up to this size go through :func:`_log_erfc_scalar` (less overhead than numpy).
-_SMALL_ARRAY = 1024
+_SMALL_ARRAY = 512
 
 
 def _log_erfc_scalar(x):
     """``log(erfc(x))`` for one float: ``math.erfc`` (glibc, ~1 ulp) while ``x < 25``, else the
-    continued fraction of :func:`log_erfc` (12 levels suffice past 20)."""
+    continued fraction of :func:`log_erfc` (6 levels: 5 suffice for 2e-16 past 20)."""
     if x < 25.0:
         return math.log(math.erfc(x))
-    f = x
-    for k in range(12, 0, -1):
-        f = x + 0.5 * k / f
+    f = x + 3.0 / x  # 6 levels, unrolled
+    f = x + 2.5 / f
+    f = x + 2.0 / f
+    f = x + 1.5 / f
+    f = x + 1.0 / f
+    f = x + 0.5 / f
     return -x * x - _LOG_SQRT_PI - math.log(f)
 
 
