@@ -1,0 +1,58 @@
+"""``dpproofs verify CLAIM [--where COND]... [--integer NAME]...``: check one inequality.
+
+Exit status: 0 proved or holds, 1 refuted, 2 malformed claim or domain (raised as
+InvalidArgument, turned into status 2 by the dispatcher), 3 undecided.
+"""
+
+from dpproofs import _validate
+from dpproofs.verify import verify
+
+HELP = "check an inequality over DP quantities (proved/holds, or a certified counterexample)"
+
+__all__ = ["HELP", "EXIT_STATUS", "add_arguments", "run", "render"]
+
+#: verdict status -> exit status
+EXIT_STATUS = {"proved": 0, "holds": 0, "refuted": 1, "undecided": 3}
+
+
+def add_arguments(parser):
+    parser.add_argument("claim", metavar="CLAIM",
+                        help="one relation, e.g. 'rdp_gaussian(alpha, sigma) <= alpha/sigma**2'")
+    parser.add_argument("--where", action="append", default=[], metavar="COND",
+                        help="a condition bounding the variables, e.g. '1 < alpha <= 64' (repeatable)")
+    parser.add_argument("--integer", action="append", default=[], metavar="NAME",
+                        help="a variable that takes integer values (repeatable)")
+    parser.add_argument("--samples", type=int, default=500,
+                        help="search draws for a cheap claim (default 500; fewer when evaluation is slow)")
+    parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    parser.add_argument("--dps", type=int, default=50, help="decimal digits of the checks (default 50)")
+
+
+def run(args):
+    samples = _validate.integer("--samples", args.samples, 1, 10**7)
+    seed = _validate.integer("--seed", args.seed, 0, 2**32 - 1)
+    dps = _validate.integer("--dps", args.dps, 20, 1000)
+    verdict = verify(args.claim, args.where, integers=args.integer, samples=samples, seed=seed, dps=dps)
+    result = verdict.to_dict()
+    result.pop("expected", None)
+    result.pop("matches_expectation", None)
+    result["claim"] = result.pop("id")
+    result["where"] = list(args.where)
+    result["integers"] = list(args.integer)
+    return EXIT_STATUS[verdict.status], result
+
+
+def render(result):
+    lines = [f"{result['status'].upper()}: {result['claim']}"]
+    if result["where"]:
+        lines.append("  where " + ", ".join(result["where"]))
+    if result.get("counterexample"):
+        lines.append(f"  counterexample: {result['counterexample']}")
+    if result.get("closest") and result["status"] != "refuted":
+        closest = result["closest"]
+        lines.append(f"  closest approach: margin {closest['margin']:.3g} at {closest['point']} "
+                     f"(lhs {closest['lhs']}, rhs {closest['rhs']})")
+    lines.append(f"  {result['examples']} examples, certified: {result['certified']}, "
+                 f"{result['seconds']} s")
+    lines.append(f"  evidence: {result['evidence']}")
+    return "\n".join(lines)

@@ -1,0 +1,294 @@
+"""dpproofs.verify: parsing, domains, and verdicts on known true and false inequalities.
+
+The inequalities (see also the campaign set at the end):
+
+* true: Bun & Steinke's ``D_alpha <= alpha eps^2/2`` for randomized response and for Laplace,
+  ``D_alpha <= D_inf`` for Laplace, the improved RDP-to-DP conversion for the Gaussian, the
+  amplification-by-subsampling bound on delta, monotonicity of the optimal composition in n,
+  ``delta_gaussian <= 1`` (proved on the whole box), q = 1 reducing the sampled Gaussian to the
+  Gaussian (an identity: equality everywhere);
+* false, each with a certified counterexample: Bun & Steinke with the constant halved; the
+  Gaussian's total variation under-estimated in the fourth digit (only visible at eps below
+  about 1e-6 and sigma above about 60); ``D_alpha <= 4 (alpha-1) eps^2`` for randomized response
+  (only for alpha below 8/7); the leading Taylor term of the log moment taken as an upper bound
+  (relative margin below 1e-11 on the domain); the q^2-scaled Gaussian RDP with a cubic
+  correction (only for q below about 1e-3 e^{1/sigma^2}); a violation of relative size 1e-60,
+  below the resolution of 50 digits (caught by the precision escalation).
+"""
+
+import math
+
+import pytest
+import sympy
+from flint import arb
+
+import dpproofs as dp
+from dpproofs import vocabulary
+from dpproofs.decide import Outcome, compare
+from dpproofs.verify import build_claim, parse_claim, parse_condition
+
+#: Budget for the default-run verifications (seconds): the search and a short box proof.
+QUICK = 8.0
+
+
+def _certified_violation(verdict, claim, where=(), integers=()):
+    """Re-check a counterexample independently: plain ball arithmetic on both sides, from 600
+    bits up to 4800 (counterexamples at eps = 5e-324 need about 2200 bits)."""
+    user_claim, _, _ = build_claim(claim, where, integers=integers)
+    point = {v.name: verdict.counterexample[v.name] for v in user_claim.variables}
+    for bits in (600, 1200, 2400, 4800):
+        assert user_claim.hypotheses_ball(point, bits) is Outcome.HOLDS
+        lhs = vocabulary.evaluate_ball(user_claim.lhs, point, bits)
+        rhs = vocabulary.evaluate_ball(user_claim.rhs, point, bits)
+        if compare(lhs, rhs, user_claim.relation) is Outcome.VIOLATED:
+            return True, lhs, rhs
+    return False, lhs, rhs
+
+
+# --- parsing and domains -------------------------------------------------------------------
+
+
+def test_chained_conditions_give_a_box_with_strict_bounds_honoured():
+    claim, problem, _ = build_claim("rdp_gaussian(alpha, sigma) <= alpha", ["1 < alpha <= 64", "0.5 <= sigma < 10"])
+    box = {v.name: v for v in claim.variables}
+    assert (box["alpha"].low, box["alpha"].low_open, box["alpha"].high, box["alpha"].high_open) == (1, True, 64, False)
+    assert (box["sigma"].low, box["sigma"].low_open, box["sigma"].high, box["sigma"].high_open) == (0.5, False, 10, True)
+    assert claim.hypotheses == ()
+
+
+def test_decimal_bounds_are_exact_and_rounded_inside_the_domain():
+    claim, _, _ = build_claim("q <= 1", ["0 < q < 0.1"])
+    (q,) = claim.variables
+    # 0.1 is 1/10 exactly; the largest double below it is a closed bound inside q < 1/10
+    assert q.high < 0.1 and not q.high_open and sympy.Rational(q.high) < sympy.Rational(1, 10)
+    assert math.nextafter(q.high, 1) == 0.1
+
+
+def test_a_bound_through_another_bounded_variable_is_propagated_and_kept_as_hypothesis():
+    claim, _, _ = build_claim(
+        "log_moment(lam, q, sigma) >= 0",
+        ["1 <= lam <= 32", "0 < q < 1/(16*sigma)", "1 <= sigma <= 20", "lam <= sigma**2*log(1/(q*sigma))"],
+        integers=["lam"],
+    )
+    box = {v.name: v for v in claim.variables}
+    assert box["q"].high == pytest.approx(1 / 16) and box["q"].high >= 1 / 16
+    assert box["lam"].integer and (box["lam"].low, box["lam"].high) == (1, 32)
+    assert len(claim.hypotheses) == 2  # q < 1/(16 sigma) and the lam condition stay hypotheses
+
+
+def test_a_linear_condition_with_a_constant_coefficient_becomes_a_bound():
+    claim, _, _ = build_claim("q <= 1", ["0 < 16*q", "2*q - 1 <= 0"])
+    (q,) = claim.variables
+    assert (q.low, q.low_open, q.high, q.high_open) == (0, True, 0.5, False)
+
+
+def test_parse_accepts_caret_as_power_and_exact_decimals():
+    statement = parse_claim("x^2 <= 0.25")
+    assert statement.rhs == sympy.Rational(1, 4)
+    assert statement.lhs == sympy.Symbol("x", real=True) ** 2
+
+
+def test_a_chained_condition_gives_two_relations():
+    assert len(parse_condition("0 < q <= 1")) == 2
+
+
+MALFORMED = [
+    # (claim, where, integers, words the message must contain)
+    ("rdp_gaussian(alpha, sigma) <= ", ["1 < alpha < 2", "1 < sigma < 2"], [], ["empty"]),
+    ("rdp_gaussian(alpha, sigma <= 1", ["1 < alpha < 2", "1 < sigma < 2"], [], ["parenthes"]),
+    ("foo(alpha) <= 1", ["1 < alpha < 2"], [], ["unknown function", "foo"]),
+    ("rdp_gaussian(alpha) <= 1", ["1 < alpha < 2"], [], ["rdp_gaussian", "argument"]),
+    ("q <= 1", ["0 < q"], [], ["q", "no upper bound"]),
+    ("q + r <= 1", ["0 < q < 1"], [], ["r", "no lower and no upper bound"]),
+    ("q <= 1", ["0.5 < q < 0.25"], [], ["q", "empty"]),
+    ("q <= 1", ["0 < q < 1", "1 <= sigma <= 2", "q > 2*sigma"], [], ["q", "empty"]),
+    ("q <= 1", ["0 < q < 1", "2 < 1"], [], ["false", "empty"]),
+    ("q == 1", ["0 < q < 1"], [], ["=="]),
+    ("0 < q < 1", ["0 < q < 1"], [], ["exactly one relation"]),
+    ("q + 1", ["0 < q < 1"], [], ["exactly one relation"]),
+    ("rdp_gaussian(alpha, sigma) <= 1", ["1 <= alpha <= 2", "1 < sigma < 2"], [], ["rdp_gaussian", "alpha", "> 1"]),
+    ("rdp_gaussian(alpha, sigma) <= 1", ["0.5 <= alpha <= 1", "1 < sigma < 2"], [], ["rdp_gaussian", "everywhere"]),
+    ("rdp_sampled_gaussian(3, q, 1) <= 1", ["0 < q < 2"], [], ["rdp_sampled_gaussian", "q", "<= 1"]),
+    ("log(q) <= 0", ["0 <= q <= 1"], [], ["log", "q"]),
+    ("delta_composed_pure(1, 0.1, n) <= 1", ["1 <= n <= 10"], [], ["integer"]),
+    ("delta_composed_pure(1, 0.1, n) <= 1", ["1 <= n <= 10"], ["m"], ["m"]),
+    ("__import__('os').system('true') <= 1", [], [], ["__import__"]),
+    ("q.real <= 1", ["0 < q < 1"], [], ["."]),
+    ("(lambda: 1)() <= 1", [], [], ["lambda"]),
+    ("[q][0] <= 1", ["0 < q < 1"], [], ["["]),
+    ("'q' <= 1", [], [], ["'q'"]),
+    ("2**10**7 <= q", ["0 < q < 1"], [], ["too large"]),
+    ("1/0 <= q", ["0 < q < 1"], [], ["not finite"]),
+    ("sqrt(-1) <= q", ["0 < q < 1"], [], ["not finite and real"]),
+    ("log <= q", ["0 < q < 1"], [], ["log", "must be called"]),
+]
+
+
+@pytest.mark.parametrize("claim, where, integers, words", MALFORMED)
+def test_malformed_claims_and_domains_are_clear_errors(claim, where, integers, words):
+    with pytest.raises(dp.InvalidArgument) as error:
+        dp.verify(claim, where, integers=integers, time_budget=QUICK)
+    message = str(error.value)
+    for word in words:
+        assert word in message, message
+
+
+def test_bad_settings_are_rejected():
+    with pytest.raises(dp.InvalidArgument):
+        dp.verify("q <= 1", ["0 < q < 1"], samples=0)
+    with pytest.raises(dp.InvalidArgument):
+        dp.verify("q <= 1", ["0 < q < 1"], dps=5)
+
+
+# --- verdicts: true inequalities -----------------------------------------------------------
+
+TRUE = [
+    ("rdp_randomized_response(alpha, eps) <= alpha*eps**2/2", ["1 < alpha <= 64", "0 < eps <= 5"], []),
+    ("rdp_laplace(alpha, b) <= 1/b", ["1 < alpha <= 100", "0.1 <= b <= 10"], []),
+    ("rdp_laplace(alpha, b) <= alpha/(2*b**2)", ["1 < alpha <= 64", "0.2 <= b <= 20"], []),
+    (
+        "delta_gaussian(eps, sigma) <= exp((alpha-1)*(rdp_gaussian(alpha, sigma) - eps))/alpha*(1-1/alpha)**(alpha-1)",
+        ["1 < alpha <= 64", "0 <= eps <= 10", "0.5 <= sigma <= 10"],
+        [],
+    ),
+    (
+        "delta_sampled_gaussian(log(1 + q*(exp(eps) - 1)), q, sigma) <= q*delta_gaussian(eps, sigma)",
+        ["0 < q <= 1", "0 <= eps <= 5", "0.5 <= sigma <= 5"],
+        [],
+    ),
+    (
+        "delta_composed_pure(eps_prime, eps, n) >= delta_composed_pure(eps_prime, eps, n - 1)",
+        ["0 <= eps_prime <= 5", "0 <= eps <= 1", "2 <= n <= 40"],
+        ["n"],
+    ),
+]
+
+
+@pytest.mark.parametrize("claim, where, integers", TRUE)
+def test_true_inequalities_hold(claim, where, integers):
+    verdict = dp.verify(claim, where, integers=integers, time_budget=QUICK)
+    assert verdict.status in ("proved", "holds"), verdict.evidence
+    assert verdict.examples >= 100 and verdict.counterexample is None
+
+
+def test_delta_gaussian_at_most_one_is_proved_on_the_whole_box():
+    verdict = dp.verify("delta_gaussian(eps, sigma) <= 1", ["0 <= eps <= 5", "0.5 <= sigma <= 4"], time_budget=QUICK)
+    assert verdict.status == "proved" and verdict.certified and verdict.boxes > 0
+
+
+def test_an_identity_at_q_one_holds_with_the_tie_named():
+    verdict = dp.verify(
+        "rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
+        ["2 <= alpha <= 8", "1 <= q <= 1", "1 <= sigma <= 4"], integers=["alpha"], samples=60, time_budget=QUICK,
+    )
+    assert verdict.status == "holds", verdict.evidence
+    assert "equal to" in verdict.evidence
+
+
+def test_an_identity_under_a_strict_relation_is_undecided():
+    verdict = dp.verify("rdp_gaussian(alpha, sigma) < alpha/(2*sigma**2)", ["1 < alpha <= 8", "1 <= sigma <= 4"],
+                        samples=50, time_budget=QUICK)
+    assert verdict.status == "undecided", verdict.evidence
+    assert verdict.counterexample is None
+
+
+# --- verdicts: false inequalities, each with a certified counterexample ---------------------
+
+
+def _assert_refuted(claim, where, integers=(), **kwargs):
+    verdict = dp.verify(claim, where, integers=integers, time_budget=kwargs.pop("time_budget", QUICK), **kwargs)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+    assert {"lhs", "rhs"} <= set(verdict.counterexample)
+    violated, lhs, rhs = _certified_violation(verdict, claim, where, integers)
+    assert violated, (lhs, rhs)
+    return verdict, lhs, rhs
+
+
+def test_bun_steinke_with_the_constant_halved_is_refuted():
+    _assert_refuted("rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", ["1 < alpha <= 64", "0 < eps <= 5"])
+
+
+def test_gaussian_total_variation_underestimated_is_refuted_only_at_small_eps():
+    claim, where = "delta_gaussian(eps, sigma) <= 0.3989/sigma", ["0 <= eps <= 10", "1 <= sigma <= 100"]
+    verdict, _, _ = _assert_refuted(claim, where)
+    assert verdict.counterexample["eps"] < 1e-6 and verdict.counterexample["sigma"] > 60
+    # the same claim away from small eps holds
+    assert dp.verify(claim, ["1e-5 <= eps <= 10", "1 <= sigma <= 100"], time_budget=QUICK).status in ("holds", "proved")
+
+
+def test_randomized_response_bound_failing_only_near_alpha_one_is_refuted():
+    claim = "rdp_randomized_response(alpha, eps) <= 4*(alpha - 1)*eps**2"
+    verdict, _, _ = _assert_refuted(claim, ["1.01 <= alpha <= 64", "0 < eps <= 2"])
+    assert verdict.counterexample["alpha"] < 8 / 7
+    assert dp.verify(claim, ["1.2 <= alpha <= 64", "0 < eps <= 2"], time_budget=QUICK).status in ("holds", "proved")
+
+
+def test_leading_taylor_term_of_the_log_moment_is_refuted_with_margin_below_1e_10():
+    claim = "log_moment(lam, q, sigma) <= lam*(lam+1)*q**2*(exp(1/sigma**2) - 1)/2"
+    _, lhs, rhs = _assert_refuted(claim, ["1 <= lam <= 32", "0 < q <= 1e-14", "1 <= sigma <= 10"], integers=["lam"])
+    relative = (lhs - rhs) / rhs
+    assert relative.upper() < 1e-10 and relative.lower() > 0
+
+
+def test_q_squared_scaling_of_gaussian_rdp_is_refuted_only_at_small_q():
+    claim = "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3"
+    verdict, _, _ = _assert_refuted(claim, ["0 < q <= 1", "1 <= sigma <= 4"])
+    assert verdict.counterexample["q"] < 2e-3
+
+
+def test_a_violation_below_the_resolution_of_50_digits_is_caught_by_precision_escalation():
+    verdict, _, _ = _assert_refuted(
+        "rdp_gaussian(alpha, sigma)*(1 + 10**(-60)) <= alpha/(2*sigma**2)", ["1 < alpha <= 8", "1 <= sigma <= 4"],
+        samples=50,
+    )
+    assert "digits" in verdict.evidence
+
+
+def test_a_false_claim_on_a_coupled_domain_is_refuted_inside_the_coupled_condition():
+    claim, where = "rdp_laplace(alpha, b) <= alpha/(4*b**2)", ["1 < alpha <= 64", "0.2 <= b <= 20", "alpha < 10*b"]
+    verdict, _, _ = _assert_refuted(claim, where)
+    assert verdict.counterexample["alpha"] < 10 * verdict.counterexample["b"]
+
+
+@pytest.mark.campaign
+def test_lemma3_main_term_without_its_o_term_is_refuted_on_the_coupled_domain():
+    claim = "log_moment(lam, q, sigma) <= q**2*lam*(lam+1)/((1-q)*sigma**2)"
+    where = ["1 <= lam <= 32", "0 < q < 1/(16*sigma)", "1 <= sigma <= 20", "lam <= sigma**2*log(1/(q*sigma))"]
+    verdict, _, _ = _assert_refuted(claim, where, integers=["lam"], time_budget=45)
+    point = verdict.counterexample
+    assert point["q"] < 1 / (16 * point["sigma"])
+
+
+def test_verdicts_are_deterministic_for_a_seed():
+    args = ("rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", ["1.5 <= alpha <= 64", "0.1 <= eps <= 5"])
+    first = dp.verify(*args, seed=3, time_budget=QUICK)
+    second = dp.verify(*args, seed=3, time_budget=QUICK)
+    assert first.counterexample == second.counterexample
+
+
+# --- heavier: fractional orders and integrals ---------------------------------------------
+
+
+@pytest.mark.campaign
+def test_sampling_never_increases_gaussian_rdp_at_fractional_orders():
+    verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
+                        ["1 < alpha <= 32", "0 < q <= 1", "0.5 <= sigma <= 10"])
+    assert verdict.status in ("holds", "proved"), verdict.evidence
+    assert verdict.seconds < 60
+
+
+@pytest.mark.campaign
+def test_half_the_gaussian_rdp_is_refuted_at_fractional_orders():
+    _assert_refuted("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)/2",
+                    ["1 < alpha <= 32", "0.5 <= q <= 1", "0.5 <= sigma <= 10"], time_budget=45)
+
+
+@pytest.mark.campaign
+def test_lemma3_with_doubled_main_term_holds_on_the_coupled_domain():
+    verdict = dp.verify(
+        "log_moment(lam, q, sigma) <= 2*q**2*lam*(lam+1)/((1-q)*sigma**2)",
+        ["1 <= lam <= 32", "0 < q < 1/(16*sigma)", "1 <= sigma <= 20", "lam <= sigma**2*log(1/(q*sigma))"],
+        integers=["lam"],
+    )
+    assert verdict.status in ("holds", "proved"), verdict.evidence
+    assert verdict.seconds < 60
