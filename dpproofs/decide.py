@@ -45,10 +45,11 @@ def mp_ball(value, dps):
     """An arb ball around an mpmath value, of relative radius :func:`relative_radius`."""
     if value == mpmath.inf or value == -mpmath.inf:
         return arb.pos_inf() if value > 0 else arb.neg_inf()
-    with mpmath.mp.workdps(dps + 10):  # mpf() would round to the ambient (global) precision
+    # mpf() and arb arithmetic would round to the ambient (global) precision: work at dps
+    with mpmath.mp.workdps(dps + 10), precision(max(ctx.prec, int(3.33 * dps) + 64)):
         value = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
         radius = to_arb(abs(value) * relative_radius(dps)) * 2  # x2 covers rounding of the radius
-    return to_arb(value) + arb(0, 1) * radius
+        return to_arb(value) + arb(0, 1) * radius
 
 
 def _as_ball(value, dps):

@@ -75,8 +75,9 @@ def to_arb(value):
     if isinstance(value, mpmath.mpf):
         if not mpmath.isfinite(value):
             raise ValueError(f"value={value!r} is not finite")
-        sign, mantissa, exponent, _ = value._mpf_  # man_exp drops the sign: use the raw tuple
-        return (-1) ** sign * arb(int(mantissa)) * arb(2) ** int(exponent)
+        sign, mantissa, exponent, bits = value._mpf_  # man_exp drops the sign: use the raw tuple
+        with precision(max(ctx.prec, int(bits) + 16)):  # the product must not round the mantissa
+            return (-1) ** sign * arb(int(mantissa)) * arb(2) ** int(exponent)
     if isinstance(value, fractions.Fraction) or hasattr(value, "denominator"):
         return arb(int(value.numerator)) / arb(int(value.denominator))
     if isinstance(value, str):
