@@ -365,8 +365,12 @@ def log_a_series(alpha, q, sigma, *, dps, max_terms=None):
     its terms have decreased for 3 consecutive terms we stop when the next term is below
     ``10^-(dps+2)`` of ``min(A, A - 1)`` (the alternating-series remainder bound; ``A - 1`` so
     that ``log A`` keeps its digits when ``A`` is close to 1). Raises
-    NumericalError if ``max_terms`` terms (default ``alpha + 2000``) do not reach that: near
-    ``q = 1/2`` the terms decay only like ``i^-(alpha+2)``, and the caller then uses the integral.
+    NumericalError if ``max_terms`` terms (default ``alpha + 2000``) do not reach that. The terms
+    decay only like ``i^-(alpha+2)`` (the ``q^i`` factor and the Gaussian tail cancel), so at 50
+    digits this converges in practice only for large orders or where the constant in front is
+    tiny (small q with large sigma); callers use :func:`log_a_integral` otherwise, which is why
+    :func:`log_a` never calls this. It is kept as the documented formula the fast evaluator
+    accelerates, and is tested against the integral.
     """
     if max_terms is None:
         max_terms = int(alpha) + 2000
