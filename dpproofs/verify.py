@@ -12,38 +12,47 @@ by the shared evaluator (mpmath reference in :mod:`dpproofs.evaluator.precise`, 
 naming the function and the argument (an argument that must be an integer must be an integer
 expression, e.g. a variable declared in ``integers``).
 
-============================================  ===============================================  ================================
-function                                      definition                                       domain
-============================================  ===============================================  ================================
-``rdp_gaussian(alpha, sigma)``                ``D_alpha(N(1,s^2) || N(0,s^2)) = alpha/(2 s^2)``  alpha > 1, sigma > 0
-``rdp_laplace(alpha, b)``                     ``D_alpha`` of Laplace(scale b):                 alpha > 1, b > 0
-                                              ``log[a/(2a-1) e^((a-1)/b) + (a-1)/(2a-1)
-                                              e^(-a/b)]/(a-1)``
-``rdp_randomized_response(alpha, eps)``       ``D_alpha`` of eps-randomized response, the      alpha > 1, eps >= 0
-                                              worst case over all eps-DP pairs:
-                                              ``log[p^a (1-p)^(1-a) + (1-p)^a p^(1-a)]/(a-1)``,
-                                              ``p = e^eps/(1+e^eps)``
-``rdp_sampled_gaussian(alpha, q, sigma)``     Poisson-subsampled Gaussian, one step:           alpha > 1 (integer or not),
-                                              ``log max(A_alpha, B_alpha)/(alpha-1)``,         0 <= q <= 1, sigma > 0
-                                              ``A = E_mu0[(mu/mu0)^alpha]`` (add),
-                                              ``B = E_mu[(mu0/mu)^alpha]`` (remove),
-                                              ``mu0 = N(0,s^2)``, ``mu = (1-q) mu0 + q N(1,s^2)``
-``log_moment(lam, q, sigma)``                 Abadi et al. 2016 Eqs. 3-4:                      lam > 0, 0 <= q <= 1, sigma > 0
-                                              ``alpha(lam) = log max(A_(lam+1), B_(lam+1))``
-``delta_gaussian(eps, sigma)``                exact privacy profile of the Gaussian:           eps >= 0, sigma > 0
-                                              ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)``
-``delta_laplace(eps, b)``                     exact Laplace profile ``(1 - e^((eps-1/b)/2))_+``  eps >= 0, b > 0
-``delta_randomized_response(eps_prime, eps)`` exact eps-RR profile at eps_prime:               eps_prime >= 0, eps >= 0
-                                              ``(e^eps - e^eps_prime)_+/(1 + e^eps)``
-``delta_sampled_gaussian(eps, q, sigma)``     exact one-step sampled-Gaussian profile          eps >= 0, 0 <= q <= 1, sigma > 0
-                                              ``sup_S mu(S) - e^eps mu0(S)`` and reverse, max
-``delta_composed_pure(eps_prime, eps, n)``    optimal n-fold composition of eps-DP (Kairouz,   eps_prime >= 0, eps >= 0,
-                                              Oh & Viswanath 2015, Thm 3.3) at eps_prime       n integer >= 1
-``Phi(x)``                                    standard normal CDF                              x real
-``log(x)``, ``exp(x)``, ``sqrt(x)``           elementary functions                             log: x > 0; sqrt: x >= 0
-``erfc(x)``, ``Min``, ``Max``, ``Abs``        elementary functions                             x real
-``pi``, ``E``                                 constants
-============================================  ===============================================  ================================
+``rdp_gaussian(alpha, sigma)``
+    Rényi divergence of the Gaussian mechanism, ``D_alpha(N(1, s^2) || N(0, s^2)) =
+    alpha / (2 s^2)`` (Mironov 2017, Prop. 7). Domain: alpha > 1, sigma > 0.
+``rdp_laplace(alpha, b)``
+    Rényi divergence of Laplace(scale b), ``log[a/(2a-1) e^((a-1)/b) + (a-1)/(2a-1)
+    e^(-a/b)] / (a-1)`` (Mironov 2017, Prop. 6). Domain: alpha > 1, b > 0.
+``rdp_randomized_response(alpha, eps)``
+    Rényi divergence of eps-randomized response, the worst case over all eps-DP pairs:
+    ``log[p^a (1-p)^(1-a) + (1-p)^a p^(1-a)] / (a-1)`` with ``p = e^eps / (1 + e^eps)``
+    (Mironov 2017, Prop. 5). Domain: alpha > 1, eps >= 0.
+``rdp_sampled_gaussian(alpha, q, sigma)``
+    One step of the Poisson-subsampled Gaussian: ``log max(A_alpha, B_alpha) / (alpha - 1)`` with
+    ``A_alpha = E_mu0[(mu/mu0)^alpha]`` (add) and ``B_alpha = E_mu[(mu0/mu)^alpha]`` (remove),
+    ``mu0 = N(0, s^2)``, ``mu = (1-q) mu0 + q N(1, s^2)``; integer orders by the exact binomial
+    sum, fractional orders by a 1-D integral. Domain: alpha > 1 (integer or not), 0 <= q <= 1,
+    sigma > 0.
+``log_moment(lam, q, sigma)``
+    Abadi et al. 2016 (arXiv 1607.00133v2) Eqs. 3-4: ``alpha(lam) = log max(A_(lam+1),
+    B_(lam+1))``, i.e. ``lam`` times the sampled-Gaussian RDP at order ``lam + 1``.
+    Domain: lam > 0, 0 <= q <= 1, sigma > 0.
+``delta_gaussian(eps, sigma)``
+    Exact privacy profile of the Gaussian, ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)``
+    (Balle & Wang 2018). Domain: eps >= 0, sigma > 0.
+``delta_laplace(eps, b)``
+    Exact privacy profile of Laplace(scale b), ``(1 - e^((eps - 1/b)/2))_+``.
+    Domain: eps >= 0, b > 0.
+``delta_randomized_response(eps_prime, eps)``
+    Exact privacy profile of eps-randomized response at eps_prime,
+    ``(e^eps - e^eps_prime)_+ / (1 + e^eps)``. Domain: eps_prime >= 0, eps >= 0.
+``delta_sampled_gaussian(eps, q, sigma)``
+    Exact privacy profile of one sampled-Gaussian step, ``sup_S (mu(S) - e^eps mu0(S))`` and the
+    reverse pair, the larger (closed form). Domain: eps >= 0, 0 <= q <= 1, sigma > 0.
+``delta_composed_pure(eps_prime, eps, n)``
+    Optimal n-fold composition of eps-DP at eps_prime (Kairouz, Oh & Viswanath 2015, Thm 3.3):
+    ``sum_l C(n,l) [e^((n-l) eps) - e^(eps_prime + l eps)]_+ / (1 + e^eps)^n``.
+    Domain: eps_prime >= 0, eps >= 0, n an integer >= 1 (an integer expression).
+``Phi(x)``
+    Standard normal CDF. Domain: every real x.
+``log(x)``, ``exp(x)``, ``sqrt(x)``, ``erfc(x)``, ``Min(...)``, ``Max(...)``, ``Abs(x)``
+    Elementary functions. Domain: log needs x > 0, sqrt x >= 0, a negative power a non-zero
+    base; the others every real. Constants: ``pi``, ``E``.
 
 Domain: every free variable must be bounded below and above by the conditions, directly
 (``0 < q < 1``) or through other bounded variables (``q < 1/(16*sigma)`` with ``sigma`` bounded:
@@ -56,17 +65,28 @@ naming the culprit: never a vacuous "holds".
 
 Verdicts (see :mod:`dpproofs.claims`): **proved** (ball arithmetic on the whole domain),
 **holds** (no counterexample in the examples tried; the closest approach is reported),
-**refuted** (a counterexample whose violation is confirmed at twice the precision by the mpmath
-reference *and* by ball arithmetic), **undecided** (the numbers could not separate the sides, or
-the two evaluators disagree). A point where the sides cannot be separated at ``dps`` digits is
-re-evaluated at ``2 dps`` and ``4 dps`` digits; a violation found that way is certified like any
-other, and an equality that survives ``4 dps`` digits is consistent with a non-strict relation
-(reported *holds*, with the tie named in the evidence) but not with a strict one (*undecided*).
+**refuted** (a counterexample whose violation is certified in ball arithmetic *and* confirmed by
+the mpmath reference, independently of the ball path, at twice the precision or more),
+**undecided** (the numbers could not separate the sides, or the two evaluators disagree).
 
-Search evaluations use ball arithmetic at the precision of ``dps`` digits whenever its enclosure
-is tight enough (a rigorous value to more than ``dps`` digits, 10-40x faster than mpmath
-quadrature), and the mpmath evaluator otherwise. The number of examples is scaled down by the
-measured cost of one evaluation so that a verification stays within :data:`TIME_BUDGET` seconds.
+* A closest point where the sides cannot be separated at ``dps`` digits is re-evaluated with
+  doubling precision (up to :data:`MAX_REFERENCE_DPS` digits while cheap, at least ``4 dps``): a
+  violation found that way is certified like any other; an equality that survives is consistent
+  with a non-strict relation (*holds*, the tie and its digits named in the evidence) but not with
+  a strict one (*undecided*).
+* A counterexample that mpmath cannot confirm (its fixed precision loses every digit at extreme
+  values, e.g. the sampled Gaussian at q = 1e-38) is moved part of the way toward interior
+  points of the domain; one confirmed by both evaluators replaces it, else the verdict is
+  *undecided*.
+
+Search evaluations use ball arithmetic, at the precision of ``dps`` digits and doubling while the
+enclosures neither separate the two sides nor are tight to ``dps + 2`` digits (cancellations);
+the values returned are then rigorous and 10-40x cheaper than mpmath quadrature. A point whose
+finite enclosures stay unseparated within :data:`SEARCH_ESCALATION_SECONDS` is counted as
+unevaluable (mpmath at fixed precision would lose the same digits); where ball arithmetic fails,
+mpmath is used, accepted only when ``dps`` and ``2 dps`` digits agree. The number of examples is
+scaled down by the measured cost of one evaluation so that a verification stays within
+:data:`TIME_BUDGET` seconds.
 """
 
 import dataclasses
@@ -86,10 +106,19 @@ from sympy.parsing.sympy_parser import auto_number, convert_xor, parse_expr, rat
 
 from dpproofs import _validate, search, vocabulary
 from dpproofs.claims import Claim, Sides, Variable, Verdict, check, relation_of
-from dpproofs.decide import Outcome, compare, normalised_margin
+from dpproofs.decide import Outcome, compare
 from dpproofs.errors import DPProofsError, InvalidArgument, NumericalError
 
-__all__ = ["verify", "Verdict", "parse_claim", "parse_condition", "build_claim", "Problem", "TIME_BUDGET", "FUNCTION_DOMAINS"]
+__all__ = [
+    "verify",
+    "Verdict",
+    "parse_claim",
+    "parse_condition",
+    "build_claim",
+    "Problem",
+    "FUNCTION_DOMAINS",
+    "TIME_BUDGET",
+]
 
 #: Seconds a verification may spend (search, certification, box proof); keeps each under 60 s.
 TIME_BUDGET = 45.0
@@ -124,11 +153,10 @@ _FUNCTIONS.update(
     Min=sympy.Min, Max=sympy.Max, Abs=sympy.Abs,
 )
 _CONSTANTS = {"pi": sympy.pi, "E": sympy.E}
-_VOCABULARY_NAMES = frozenset(vocabulary.NAMESPACE)
 
-# (argument name, relation, bound) or (argument name, "integer", lowest)
-_REAL, _INTEGER = "real", "integer"
-#: Domain of each vocabulary function: per argument, a list of (relation, bound) conditions.
+_INTEGER = "integer"
+#: Domain of each function: per argument, its name and conditions ``(relation, bound)``, where
+#: ``(_INTEGER, None)`` asks for an integer-valued argument.
 FUNCTION_DOMAINS = {
     "rdp_gaussian": (("alpha", ((">", 1),)), ("sigma", ((">", 0),))),
     "rdp_laplace": (("alpha", ((">", 1),)), ("b", ((">", 0),))),
@@ -448,7 +476,7 @@ def _domain(statement, conditions, integers):
         raise InvalidArgument(f"integers: {unknown_integers} do not appear in the claim or its conditions")
     box = {name: _Interval() for name in names}
     hypotheses = []
-    coupled = []  # (name, "low"|"high", expression, strict)
+    coupled = []  # (name, c1, c0, op): the condition c1*name + c0 op 0
     for condition in conditions:
         op = relation_of(condition)
         free = condition.free_symbols
@@ -469,7 +497,7 @@ def _domain(statement, conditions, integers):
             c1, c0 = linear
             bound = -c0 / c1
             if not c1.free_symbols and not bound.free_symbols and len(free) == 1:
-                positive = bool(c1 > 0)
+                positive = _enclose(c1, {}).lower() > 0
                 this_op = op if positive else _MIRROR[op]
                 strict = this_op in ("<", ">")
                 interval = box[symbol.name]
