@@ -1,0 +1,64 @@
+"""Abadi et al. 2016, Theorem 1: explicit constants, findings and the c2-too-small mutant."""
+
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+
+from dpproofs.claims import check
+from dpproofs.decide import Outcome
+from theorems.abadi2016 import theorem1
+from theorems.abadi2016._common import ball_outcome_at, outcome_at
+
+DPS = 50
+BY_ID = {claim.id: claim for claim in theorem1.CLAIMS}
+HOLDING = [c for c in theorem1.CLAIMS if c.expected == "holds"]
+FAILING = [c for c in theorem1.CLAIMS if c.expected == "fails"]
+
+
+def _never_violated(claim, examples):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(claim.strategy())
+    def prop(point):
+        outcome = outcome_at(claim, point, DPS)
+        assume(outcome is not None)
+        assert outcome is not Outcome.VIOLATED, point
+
+    return prop
+
+
+@pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
+def test_theorem1_claims_expected_to_hold_are_never_violated_at_50_digits(claim):
+    _never_violated(claim, 4)()
+
+
+@pytest.mark.campaign
+@pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
+def test_theorem1_claims_expected_to_hold_in_a_campaign(claim):
+    _never_violated(claim, 60)()
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(theorem1.statement.strategy())
+@example(theorem1.C2_MUTANT_POINT)  # where c2 = 1.5 fails, c2 = 1.6 holds
+def test_theorem1_with_c1_1_and_c2_1_6_holds_including_where_c2_1_5_fails(point):
+    outcome = outcome_at(theorem1.statement, point, DPS)
+    assume(outcome is not None)
+    assert outcome is Outcome.HOLDS
+
+
+@pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
+def test_theorem1_mutant_or_finding_is_refuted_with_a_certified_counterexample(claim):
+    verdict = check(claim, examples=3)
+    assert verdict.status == "refuted" and verdict.certified
+
+
+@pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
+def test_theorem1_pinned_counterexample_is_violated_in_ball_arithmetic(claim):
+    assert claim.pinned
+    for point in claim.pinned:
+        assert ball_outcome_at(claim, point) is Outcome.VIOLATED
+
+
+@pytest.mark.parametrize("claim_id", ["abadi2016.theorem1.step.condition_i_algebra",
+                                      "abadi2016.theorem1.step.condition_iii_algebra"])
+def test_theorem1_algebra_of_the_conditions_is_proved_by_sympy(claim_id):
+    assert check(BY_ID[claim_id], examples=3).status == "proved"

@@ -1,0 +1,258 @@
+"""Abadi et al. 2016 (arXiv 1607.00133v2), Theorem 1: the noise level of DP-SGD.
+
+Statement: there are constants c1, c2 such that for any ``eps < c1 q^2 T`` DP-SGD (Poisson rate q,
+T steps) is (eps, delta)-DP for any delta > 0 if ``sigma >= c2 q sqrt(T log(1/delta)) / eps``.
+Proof as printed: by Thm 2.1 and Lemma 3, ``alpha(lam) <= T q^2 lam^2 / sigma^2``; it suffices that
+(i) ``T q^2 lam^2 / sigma^2 <= lam eps / 2``, (ii) ``exp(-lam eps / 2) <= delta``,
+(iii) ``lam <= sigma^2 log(1/(q sigma))``.
+
+Checked: with ``lam* = ceil(2 log(1/delta) / eps)`` (the proof's choice, (ii)), ``eps = u c1 q^2 T``
+(u in [0.05, 1]) and ``sigma = c2 q sqrt(T log(1/delta)) / eps``, the exact moments accountant
+certifies ``T alpha(lam*) - lam* eps <= log delta`` (``alpha`` = log max(E1, E2), both directions).
+Explicit constants: **c1 = 1, c2 = 1.6** on the domain q in [1e-3, 0.05], T in [100, 1e5],
+delta in [1e-10, 1e-2], *provided Lemma 3's hypotheses are carried over* (sigma >= 1,
+q sigma < 1/16, lam* <= sigma^2 ln(1/(q sigma))) and eps <= 1. c2 = 1.5 fails (pinned). Without
+the carried-over hypotheses the statement fails for every constant (pinned findings).
+
+Ids -> printed items:
+
+* ``abadi2016.theorem1`` -- the statement with c1 = 1, c2 = 1.6 (hypotheses carried over);
+* ``abadi2016.theorem1.mutant.c2_too_small`` -- c2 = 1.5;
+* ``abadi2016.theorem1.finding.without_sigma_ge_1`` -- eps up to c1 q^2 T with no lower bound on sigma;
+* ``abadi2016.theorem1.finding.eps_above_2_log_1_over_delta`` -- all of Lemma 3's hypotheses hold but
+  2 log(1/delta) / eps < 1: the integer lam* = 1 breaks (i);
+* ``abadi2016.theorem1.step.printed_bound`` -- finding: ``alpha(lam) <= q^2 lam^2 / sigma^2`` per step
+  (T cancels) is false on Lemma 3's domain; ``.variant.bound_e_minus_1`` -- with the factor e - 1;
+* ``abadi2016.theorem1.step.condition_i_algebra``, ``.step.condition_iii_algebra`` -- sympy.
+"""
+
+import math
+
+import sympy
+from flint import arb
+from mpmath import mp
+
+from dpproofs.claims import Claim, Sides, Variable
+from dpproofs.evaluator import ball, precise
+from dpproofs.vocabulary import NAMESPACE
+from theorems.abadi2016._common import source, symbol
+
+__all__ = ["CLAIMS", "SOURCE", "C1", "C2", "accountant_sides"]
+
+SOURCE = source("Theorem 1")
+PROOF = source("Theorem 1, proof")
+
+C1 = sympy.Integer(1)
+C2 = sympy.Rational(8, 5)
+
+q, T, delta, u, lam, sigma, eps, c1, c2 = sympy.symbols("q T delta u lam sigma eps c1 c2", positive=True)
+L = sympy.log(1 / delta)
+
+
+def _eps(c1_):
+    return u * c1_ * q**2 * T
+
+
+def _sigma(c1_, c2_):
+    return c2_ * q * sympy.sqrt(T * L) / _eps(c1_)
+
+
+def _hypotheses(c1_, c2_, *, lemma3=True, eps_cap=True):
+    e, s = _eps(c1_), _sigma(c1_, c2_)
+    hyps = [sympy.Ge(e, sympy.Rational(1, 20))]
+    if eps_cap:
+        hyps.append(sympy.Le(e, 1))
+    if lemma3:
+        hyps += [sympy.Ge(s, 1), sympy.Lt(q * s, sympy.Rational(1, 16)),
+                 sympy.Le(2 * L / e + 1, s**2 * sympy.log(1 / (q * s)))]
+    return tuple(hyps)
+
+
+def accountant_sides(c1_, c2_):
+    """Sides ``(T alpha(lam*) - lam* eps, log delta)`` with eps, sigma, lam* derived from the point."""
+    c1f, c2f = sympy.Rational(c1_), sympy.Rational(c2_)
+
+    def derived_mp(point, dps):
+        qq, tt, dd, uu = (precise.to_mpf(point[k]) for k in ("q", "T", "delta", "u"))
+        e = uu * (c1f.p / mp.mpf(c1f.q)) * qq**2 * tt
+        s = (c2f.p / mp.mpf(c2f.q)) * qq * mp.sqrt(tt * mp.log(1 / dd)) / e
+        lam_ = int(mp.ceil(2 * mp.log(1 / dd) / e))
+        return qq, tt, dd, e, s, lam_
+
+    def precise_sides(point, dps):
+        with mp.workdps(dps + 30):
+            qq, tt, dd, e, s, lam_ = derived_mp(point, dps)
+            alpha = precise.log_moment_sampled_gaussian(lam_, qq, s, dps=dps + 15)
+            return tt * alpha - lam_ * e, mp.log(dd)
+
+    def ball_sides(point, prec):
+        with mp.workdps(int(prec / 3.3) + 30):
+            lam_ = derived_mp(point, int(prec / 3.3))[-1]
+        with ball.precision(prec):
+            qq, tt, dd, uu = (ball.to_arb(point[k]) for k in ("q", "T", "delta", "u"))
+            e = uu * arb(int(c1f.p)) / int(c1f.q) * qq**2 * tt
+            s = arb(int(c2f.p)) / int(c2f.q) * qq * (tt * (1 / dd).log()).sqrt() / e
+            alpha = ball.log_moment_sampled_gaussian(lam_, qq, s, prec=prec)
+            return tt * alpha - lam_ * e, dd.log()
+
+    return Sides(precise=precise_sides, ball=ball_sides)
+
+
+Q = Variable("q", 1e-3, 0.05)
+TT = Variable("T", 100, 10**5, integer=True)
+DELTA = Variable("delta", 1e-10, 1e-2)
+U = Variable("u", 0.05, 1)
+DOMAIN = (Q, TT, DELTA, U)
+
+_STATEMENT = sympy.Le(symbol("T_alpha_lam_star_minus_lam_star_eps"), sympy.log(delta))
+
+statement = Claim(
+    id="abadi2016.theorem1",
+    source=SOURCE,
+    title="c1 = 1, c2 = 1.6: eps = u q^2 T <= 1, sigma = 1.6 q sqrt(T log(1/delta))/eps; the moments "
+    "accountant at lam* = ceil(2 log(1/delta)/eps) certifies (eps, delta), Lemma 3's hypotheses carried over",
+    statement=_STATEMENT,
+    variables=DOMAIN,
+    hypotheses=_hypotheses(C1, C2),
+    sides=accountant_sides(C1, C2),
+    cost=0.25,
+    explanation="c2 = 1.6 is the smallest of 2, 1.6, 1.5, 1.45, 1.42, 1.4 that held on a 3000-point "
+    "grid of the domain (checked there with E2 = A); c2 = 1.5 fails at the pinned point of the mutant",
+)
+
+C2_MUTANT_POINT = {"q": 0.004580392862058204, "T": 40150, "delta": math.exp(-4.886460288673526), "u": 1.0}
+
+mutant_c2_too_small = statement.mutant(
+    "c2_too_small",
+    hypotheses=_hypotheses(C1, sympy.Rational(3, 2)),
+    sides=accountant_sides(C1, sympy.Rational(3, 2)),
+    explanation="with c2 = 1.5 the accountant at lam* exceeds log delta (q = 0.00458, T = 40150, "
+    "delta = 7.5e-3, eps = 0.84, sigma = 3.61, lam* = 12)",
+    pinned=(C2_MUTANT_POINT,),
+)
+
+finding_without_sigma_ge_1 = Claim(
+    id="abadi2016.theorem1.finding.without_sigma_ge_1",
+    source=SOURCE + " (read literally: any eps < c1 q^2 T, no condition on sigma)",
+    kind="finding",
+    expected="fails",
+    title="c1 = 1, c2 = 2 without Lemma 3's hypotheses and without eps <= 1: large q^2 T allows huge eps "
+    "with sigma < 1",
+    statement=_STATEMENT,
+    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U),
+    hypotheses=_hypotheses(C1, 2, lemma3=False, eps_cap=False),
+    sides=accountant_sides(C1, 2),
+    pinned=({"q": 0.1, "T": 10**5, "delta": 0.01, "u": 1.0},),
+    cost=0.1,
+    explanation="for any c1, c2: with eps = c1 q^2 T the noise sigma = c2 sqrt(log(1/delta))/(c1 q sqrt T) "
+    "tends to 0 as q^2 T grows; at q = 0.1, T = 1e5, delta = 0.01: eps = 1000, sigma = 0.136, and "
+    "T alpha(1) - eps is about 1e8 > log delta. The theorem needs sigma >= 1 (or similar) as a hypothesis",
+)
+
+finding_eps_above = Claim(
+    id="abadi2016.theorem1.finding.eps_above_2_log_1_over_delta",
+    source=PROOF + " (lam must be a positive integer: Lemma 3)",
+    kind="finding",
+    expected="fails",
+    title="c1 = 1, c2 = 2 with Lemma 3's hypotheses but eps > 2 log(1/delta): lam* = 1 > 2 log(1/delta)/eps "
+    "and condition (i) fails",
+    statement=_STATEMENT,
+    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U),
+    hypotheses=_hypotheses(C1, 2, eps_cap=False),
+    sides=accountant_sides(C1, 2),
+    pinned=({"q": 0.026134297387649056, "T": 41553, "delta": math.exp(-7.352508885096365), "u": 1.0},),
+    cost=0.1,
+    explanation="q = 0.0261, T = 41553, delta = 6.4e-4: eps = 28.4, sigma = 1.018 (>= 1, q sigma < 1/16, "
+    "lam* = 1 <= sigma^2 ln(1/(q sigma))) yet T alpha(1) - eps > log delta",
+)
+
+# --- the printed step alpha(lam) <= T q^2 lam^2 / sigma^2 (per step: T cancels) ---------------------
+
+_ALPHA = NAMESPACE["log_moment"](lam, q, sigma)
+_L3_HYPS = (sympy.Lt(q, 1 / (16 * sigma)), sympy.Le(lam, sigma**2 * sympy.log(1 / (q * sigma))))
+_L3_VARS = (Variable("lam", 1, 32, integer=True), Variable("q", 1e-5, 1 / 16, high_open=True),
+            Variable("sigma", 1, 16))
+
+step_printed_bound = Claim(
+    id="abadi2016.theorem1.step.printed_bound",
+    source=PROOF + ": by Thm 2.1 and Lemma 3, alpha(lam) <= T q^2 lam^2 / sigma^2",
+    kind="finding",
+    expected="fails",
+    title="alpha(lam) <= q^2 lam^2 / sigma^2 for one step on Lemma 3's domain (sigma >= 1 is the box)",
+    statement=sympy.Le(_ALPHA, q**2 * lam**2 / sigma**2),
+    variables=_L3_VARS,
+    hypotheses=_L3_HYPS,
+    pinned=({"lam": 1, "q": 0.05, "sigma": 1.0},),
+    cost=0.1,
+    explanation="Lemma 3's leading term is q^2 lam (lam+1)/((1-q) sigma^2), not q^2 lam^2/sigma^2: at "
+    "sigma = 1, lam = 1, q = 0.05, alpha = log(1 + q^2 (e - 1)) = 0.00428 > 0.0025",
+)
+
+variant_bound_e_minus_1 = Claim(
+    id="abadi2016.theorem1.variant.bound_e_minus_1",
+    source=PROOF + " (corrected constant)",
+    kind="variant",
+    title="alpha(lam) <= (e - 1) q^2 lam^2 / sigma^2 on Lemma 3's domain (sharp: lam = 1, sigma = 1, q -> 0)",
+    statement=sympy.Le(_ALPHA, (sympy.E - 1) * q**2 * lam**2 / sigma**2),
+    variables=_L3_VARS,
+    hypotheses=_L3_HYPS,
+    cost=0.1,
+)
+
+# --- algebra of conditions (i)-(iii) with lam = 2 log(1/delta)/eps, sigma = c2 q sqrt(T L)/eps ---
+
+_LAM_PROOF = 2 * L / eps
+_SIGMA_PROOF = c2 * q * sympy.sqrt(T * L) / eps
+_RATIO_I = (T * q**2 * _LAM_PROOF**2 / _SIGMA_PROOF**2) / (_LAM_PROOF * eps / 2)
+
+
+def _prove_condition_i():
+    return ("(T q^2 lam^2/sigma^2) / (lam eps/2) simplifies to 4/c2^2: (i) holds iff c2 >= 2"
+            if sympy.simplify(_RATIO_I - 4 / c2**2) == 0 else None)
+
+
+step_condition_i = Claim(
+    id="abadi2016.theorem1.step.condition_i_algebra",
+    source=PROOF + ", condition (i) with (ii) tight",
+    kind="step",
+    title="with lam = 2 log(1/delta)/eps and sigma = c2 q sqrt(T log(1/delta))/eps: "
+    "(T q^2 lam^2/sigma^2)/(lam eps/2) = 4/c2^2",
+    statement=sympy.Eq(_RATIO_I, 4 / c2**2, evaluate=False),
+    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5), Variable("delta", 1e-10, 0.5),
+               Variable("eps", 0.01, 10), Variable("c2", 0.5, 10)),
+    prover=_prove_condition_i,
+    cost=0.2,
+)
+
+_III_GAP = _SIGMA_PROOF**2 * sympy.log(1 / (q * _SIGMA_PROOF)) - _LAM_PROOF
+_III_FORM = 2 * L / eps**2 * (c2**2 * q**2 * T * sympy.log(1 / (q * _SIGMA_PROOF)) / 2 - eps)
+
+
+def _prove_condition_iii():
+    return ("sigma^2 log(1/(q sigma)) - lam = (2 L/eps^2)(c2^2 q^2 T log(1/(q sigma))/2 - eps): (iii) iff "
+            "eps <= c2^2 q^2 T log(1/(q sigma))/2, implied by eps <= c1 q^2 T when c1 <= c2^2 ln(16)/2 "
+            "and q sigma < 1/16" if sympy.simplify(_III_GAP - _III_FORM) == 0 else None)
+
+
+step_condition_iii = Claim(
+    id="abadi2016.theorem1.step.condition_iii_algebra",
+    source=PROOF + ", condition (iii)",
+    kind="step",
+    title="sigma^2 log(1/(q sigma)) - lam = (2 L/eps^2)(c2^2 q^2 T log(1/(q sigma))/2 - eps)",
+    statement=sympy.Eq(_III_GAP, _III_FORM, evaluate=False),
+    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5), Variable("delta", 1e-10, 0.5),
+               Variable("eps", 0.01, 10), Variable("c2", 0.5, 10)),
+    prover=_prove_condition_iii,
+    cost=0.2,
+)
+
+CLAIMS = [
+    statement,
+    step_printed_bound,
+    variant_bound_e_minus_1,
+    step_condition_i,
+    step_condition_iii,
+    finding_without_sigma_ge_1,
+    finding_eps_above,
+    mutant_c2_too_small,
+]
