@@ -147,14 +147,45 @@ def test_values_below_the_smallest_normal_float_come_back_as_that_upper_bound():
     assert value == fast.TINY
 
 
-def test_log_erfc_is_accurate_on_both_paths():
+def test_log_erfc_and_log_ndtr_are_accurate_to_their_stated_tolerance():
     xs = np.concatenate([np.linspace(-30, 30, 601), np.logspace(-8, 3, 200), -np.logspace(-8, 3, 50)])
-    with mpmath.workdps(30):
-        truth = np.array([float(mpmath.log(mpmath.erfc(mpmath.mpf(x)))) for x in xs])
-    vectorised = fast.log_erfc(np.tile(xs, 2))[: len(xs)]  # long enough for the numpy path
-    scalar = np.array([fast._log_erfc_scalar(x) for x in xs])
-    for values in (vectorised, scalar):
+    ys = np.concatenate([np.linspace(-60, 40, 1001), -np.logspace(-8, 4, 300), np.logspace(-8, 3, 200)])
+    with mpmath.workdps(40):
+        erfc_truth = np.array([float(mpmath.log(mpmath.erfc(mpmath.mpf(x)))) for x in xs])
+        ndtr_truth = np.array([float(mpmath.log(mpmath.ncdf(mpmath.mpf(y)))) for y in ys])
+    for values, truth in ((fast.log_erfc(xs), erfc_truth), (fast._log_ndtr(ys), ndtr_truth)):
         assert np.all(np.abs(values - truth) <= fast._ERFC_RTOL * np.maximum(1.0, np.abs(truth)))
+
+
+def test_log_binomials_are_within_their_error_size_even_next_to_a_pole():
+    alphas = np.array([1.000001, 1.01, 1.5, 1.999999, 2.0001, 7.9, 33.3, 300.5, 9999.5])
+    log_abs, sign, size = fast._log_abs_binomial_matrix(alphas, 8200)
+    with mpmath.workdps(40):
+        for row, alpha in enumerate(alphas):
+            for i in sorted({0, 1, 2, 3, 4, 5, 17, 100, 1000, 8199, int(alpha), int(alpha) + 1, int(alpha) + 2} - {8200}):
+                if i >= 8200:
+                    continue
+                exact = mpmath.binomial(mpmath.mpf(float(alpha)), i)
+                assert sign[row, i] == mpmath.sign(exact)
+                assert abs(log_abs[row, i] - float(mpmath.log(abs(exact)))) <= 2.0**-52 * size[row, i]
+
+
+def test_segment_sums_are_pairwise_as_the_series_rounding_bound_assumes():
+    # 1 + n ulp/2: a left-to-right sum rounds every addition away, a pairwise one keeps them
+    n = 4096
+    values = np.array([1.0] + [2.0**-53] * n)
+    sums = np.add.reduceat(np.concatenate([values, values]), [0, n + 1])
+    np.testing.assert_allclose(sums - 1.0, n * 2.0**-53, rtol=1e-3)
+
+
+def test_orders_summed_to_different_lengths_in_one_call_match_separate_calls():
+    alphas = np.array([1.1, 2.5, 7.3, 30.5])
+    lengths = np.array([256, 64, 32, 48])
+    together = fast._series_log_a_minus_1(alphas, 0.01, 1.1, lengths)
+    for row, (alpha, n) in enumerate(zip(alphas, lengths)):
+        alone = fast._series_log_a_minus_1(np.array([alpha]), 0.01, 1.1, int(n))
+        assert together[1][row] == alone[1][0] and together[2][row] == alone[2][0]
+        assert together[0][row] == pytest.approx(alone[0][0], rel=1e-14)
 
 
 # --- held-out grid -----------------------------------------------------------------------------
