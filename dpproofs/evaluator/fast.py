@@ -108,6 +108,8 @@ def _log_expm1(x):
 
 #: ``1/m`` for ``m = 1..40`` (for :func:`_series_tail`).
 _INVERSES = 1.0 / np.arange(1.0, 41.0)
+#: ``(-1)^k`` for ``k = 2, 3, ...`` (for :func:`_log_g_of_log_1mq`).
+_ALTERNATING = np.resize([1.0, -1.0], 40)
 
 
 def _series_tail(y, order):
@@ -356,6 +358,28 @@ def _log_abs_binomial_matrix(alphas, n):
     return log_abs, sign, _BINOMIAL_ERROR_FACTOR * components
 
 
+#: Terms of the power series of ``phi2`` in :func:`_log_g_of_log_1mq` (``k = 2 .. 31``): the
+#: remainder is below ``1e-23`` of the first term when ``|y| <= 1/2``.
+_PHI2_TERMS = 30
+
+
+def _log_g_of_log_1mq(L, eps, eps_powers):
+    """:func:`_log_g` at one ``L = log(1-q)`` for many ``eps = alpha - 1``, as the series needs it.
+
+    When every ``|eps L| <= 1/2`` (and ``|L| <= 1/2``), ``phi2(eps L) = sum_k eps^k L^k/k!`` is one
+    matrix-vector product with the cached powers ``eps^k`` (``eps_powers``, ``k = 2..31``), and
+    ``psi(L)`` the same sum with ``eps = -1``: sums of terms whose ratio is at most ``1/6``, so a few
+    ulp. Otherwise :func:`_log_g`.
+    """
+    if abs(L) > 0.5 or abs(L) * float(eps.max()) > 0.5:
+        return _log_g(L, eps)
+    coefficients = np.cumprod(L * _INVERSES[:_PHI2_TERMS + 1])[1:]  # L^k / k!, k = 2 .. 31
+    psi = float(np.sum(coefficients * _ALTERNATING[:_PHI2_TERMS]))  # sum (-L)^k / k!
+    phi2 = eps_powers @ coefficients
+    with np.errstate(divide="ignore"):
+        return L + np.logaddexp(np.log(eps) + math.log(psi), np.log(phi2))
+
+
 @functools.lru_cache(maxsize=128)
 def _series_plan(alphas_key, lengths_key):
     """The parts of the series that depend on the orders and their lengths only (cached).
@@ -400,6 +424,7 @@ def _series_plan(alphas_key, lengths_key):
         "past": np.floor(alphas) + 2 <= lengths - 4,
         "log_alpha": np.log(alphas),
         "eps": alphas - 1.0,
+        "eps_powers": (alphas - 1.0)[:, None] ** np.arange(2, 2 + _PHI2_TERMS),
     }
     for value in plan.values():
         value.setflags(write=False)
@@ -446,8 +471,11 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     quadrature, then ``precise``).
     """
     alphas = np.ascontiguousarray(alphas, dtype=np.float64)
-    lengths = np.broadcast_to(np.asarray(n_terms, dtype=np.int64), alphas.shape)
-    plan = _series_plan(alphas.tobytes(), np.ascontiguousarray(lengths).tobytes())
+    if np.ndim(n_terms) == 0:
+        lengths = np.full(len(alphas), int(n_terms), dtype=np.int64)
+    else:
+        lengths = np.ascontiguousarray(n_terms, dtype=np.int64)
+    plan = _series_plan(alphas.tobytes(), lengths.tobytes())
     i, j, row, starts = plan["i"], plan["j"], plan["row"], plan["starts"]
     log_q, log_1mq = math.log(q), math.log1p(-q)
     s2 = sigma * sigma
@@ -470,12 +498,13 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
         log_alpha_q = plan["log_alpha"] + log_q
         one_minus_aq = 1.0 - alphas * q
         extra_logs = np.stack([
-            _log_g(log_1mq, eps) + edge[0],  # L = log(1-q) is the same for every order
+            _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"]) + edge[0],
             log_alpha_q + np.log(-np.expm1(eps * log_1mq)) + edge[1],
             np.log(np.abs(one_minus_aq)) + edge[2],
             log_alpha_q + edge[3],
         ], axis=1)
-    extra_signs = np.stack([np.ones(k), -np.ones(k), -np.sign(one_minus_aq), -np.ones(k)], axis=1)
+    extra_signs = np.array([1.0, -1.0, 0.0, -1.0]) * np.ones((k, 1))
+    extra_signs[:, 2] = -np.sign(one_minus_aq)
     extra_err = 2.0**-52 * (np.abs(extra_logs) + 16.0) + _ERFC_RTOL * (1.0 + np.abs(edge))
     # bodies: terms i = 2 .. n-2 of the first sum and 0 .. n-2 of the second; index n-1 is the tail
     body0 = log_t0 + plan["mask0"]
@@ -503,9 +532,10 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     last4 = plan["last4"]
     last = np.logaddexp(log_t0[last4], log_t1[last4])  # combined magnitudes m_{n-4} .. m_{n-1}
     with np.errstate(divide="ignore", invalid="ignore"):
-        steps = np.diff(last, axis=1)  # log(m_{k+1}/m_k) < 0: decreasing
-        log_drops = last[:, :-1] + np.log(-np.expm1(np.minimum(steps, 0.0)))  # log(m_k - m_{k+1})
-        tail_shape_ok = np.all(steps < 0, axis=1) & np.all(np.diff(log_drops, axis=1) < 0, axis=1)
+        steps = last[:, 1:] - last[:, :-1]  # log(m_{k+1}/m_k) < 0: decreasing
+        log_drops = last[:, :-1] + np.log(-np.expm1(steps))  # log(m_k - m_{k+1}); nan if not decreasing
+        convex = (log_drops[:, 1:] - log_drops[:, :-1]).max(axis=1) < 0  # False on nan
+    tail_shape_ok = (steps.max(axis=1) < 0) & convex
     m = np.exp(last - top[:, None])  # m_{n-4} .. m_{n-1}, scaled
     total = total + plan["tail_sign"] * (m[:, -2] + m[:, -1]) / 4
     truncation = (m[:, -2] - m[:, -1]) / 4
