@@ -175,12 +175,26 @@ class Claim:
         return search.point_strategy(self.variables, self.extra)
 
     def hypotheses_at(self, point, dps):
-        """Whether every hypothesis holds at ``point``: an :class:`Outcome`."""
+        """Whether every hypothesis holds at ``point``: an :class:`Outcome`.
+
+        Each hypothesis is decided in ball arithmetic first (exact inputs stay exact, so a
+        boundary point such as ``sigma >= 1`` at ``sigma = 1`` is decided), then, if the balls
+        cannot decide it, at ``dps`` digits.
+        """
         worst = Outcome.HOLDS
         for hypothesis in self.hypotheses:
-            lhs = vocabulary.evaluate_mp(hypothesis.lhs, point, dps)
-            rhs = vocabulary.evaluate_mp(hypothesis.rhs, point, dps)
-            outcome = compare(lhs, rhs, relation_of(hypothesis), dps=dps)
+            outcome = Outcome.UNDECIDED
+            if vocabulary.ball_supported(hypothesis):
+                try:
+                    lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, int(3.33 * dps) + 64)
+                    rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, int(3.33 * dps) + 64)
+                    outcome = compare(lhs, rhs, relation_of(hypothesis))
+                except (DPProofsError, ValueError, ZeroDivisionError):
+                    outcome = Outcome.UNDECIDED
+            if outcome is Outcome.UNDECIDED:
+                lhs = vocabulary.evaluate_mp(hypothesis.lhs, point, dps)
+                rhs = vocabulary.evaluate_mp(hypothesis.rhs, point, dps)
+                outcome = compare(lhs, rhs, relation_of(hypothesis), dps=dps)
             if outcome is Outcome.VIOLATED:
                 return Outcome.VIOLATED
             if outcome is Outcome.UNDECIDED:
@@ -229,7 +243,17 @@ class Claim:
         )
 
     def mutant(self, suffix, *, statement=None, hypotheses=None, explanation, pinned=(), sides=None):
-        """A deliberately false variant (tighter constant, dropped hypothesis, flipped relation)."""
+        """A deliberately false variant (tighter constant, dropped hypothesis, flipped relation).
+
+        A claim with custom ``sides`` evaluates those, not its statement: a new ``statement``
+        then needs new ``sides`` too, or the mutant would silently check its parent.
+        """
+        changed = statement is not None and statement != self.statement
+        if changed and self.sides is not None and sides is None:
+            raise InvalidArgument(
+                f"mutant {suffix!r} of {self.id!r}: the parent has custom sides, so a new "
+                "statement needs new sides=... as well"
+            )
         return dataclasses.replace(
             self,
             id=f"{self.id}.mutant.{suffix}",

@@ -195,15 +195,14 @@ def delta_ball(pair, epsilon, prec=ball.DEFAULT_PREC):
 
 
 def log_moment(pair, lam, dps=precise.DEFAULT_DPS):
-    """Abadi's log moment for one ordering: ``log E_P[(P/Q)^lam] = lam * D_{lam+1}(P || Q)``."""
+    """Abadi's log moment for one ordering: ``log E_P[(P/Q)^lam] = lam * D_{lam+1}(P || Q)``.
+
+    Computed through :func:`precise.rdp_finite`, which keeps its digits (and is exactly 0) when
+    ``P = Q``.
+    """
     with mp.workdps(dps + precise.GUARD_DPS):
         lam = precise.to_mpf(lam)
-        return mp.log(
-            mp.fsum(
-                mp.exp((lam + 1) * mp.log(precise.to_mpf(pi)) - lam * mp.log(precise.to_mpf(qi)))
-                for pi, qi in zip(pair.p, pair.q)
-            )
-        )
+        return lam * precise.rdp_finite(lam + 1, pair.p, pair.q, dps=dps + precise.GUARD_DPS)
 
 
 def log_moment_ball(pair, lam, prec=ball.DEFAULT_PREC):

@@ -224,7 +224,7 @@ def run(claim, *, examples=100, seed=0, dps=50, time_budget=None):
             tracker.evaluate(point)
         violation = _hypothesis_search(claim, tracker, draws, seed, deadline)
         if violation is None:
-            _refine(tracker, max(10, draws // 2), seed, deadline)
+            _refine(tracker, max(2, draws // 2), seed, deadline)
     except _Violation as found:
         violation = found
 

@@ -169,7 +169,7 @@ def _mp(e, point, dps):
     if e.func is sympy.binomial:
         return mp.binomial(*args)
     if e.func is Phi:
-        return 1 - precise.normal_sf(args[0])
+        return precise.normal_sf(-args[0])  # Phi(x) = 1 - Phi(-x): no cancellation in the tails
     binding = _BY_SYMBOL_NAME.get(getattr(e.func, "__name__", None))
     if binding is not None:
         for position in binding.integer_args:
@@ -278,7 +278,7 @@ def _ball(e, point, prec):
             (n + 1).lgamma() - (k + 1).lgamma() - (n - k + 1).lgamma()
         ).exp()
     if e.func is Phi:
-        return 1 - ball.normal_sf(args[0])
+        return ball.normal_sf(-args[0])
     binding = _BY_SYMBOL_NAME.get(getattr(e.func, "__name__", None))
     if binding is not None:
         for position in binding.integer_args:
