@@ -89,6 +89,7 @@ scaled down by the measured cost of one evaluation so that a verification stays 
 :data:`TIME_BUDGET` seconds.
 """
 
+import collections
 import dataclasses
 import io
 import keyword
@@ -126,6 +127,8 @@ TIME_BUDGET = 45.0
 SEARCH_SHARE = 0.6
 #: Share of the search budget the pinned corners of the box may take.
 PINNED_SHARE = 0.1
+#: Share of the search budget that may go to mpmath evaluations where ball arithmetic fails.
+FALLBACK_SHARE = 0.2
 #: Most of the budget given to the branch-and-bound proof of a claim that holds.
 BOX_SHARE = 0.35
 #: Longest claim or condition text accepted.
@@ -133,7 +136,16 @@ MAX_TEXT = 2000
 #: Highest ball precision (bits) tried before falling back to mpmath for one side's value.
 MAX_BALL_BITS = 8192
 #: Seconds one search evaluation may spend raising the ball precision before using mpmath.
-SEARCH_ESCALATION_SECONDS = 0.5
+SEARCH_ESCALATION_SECONDS = 0.15
+#: Ball precision (bits) of the first, cheap evaluation of a search point (see _sides).
+SEARCH_BITS = 96
+#: A search evaluation slower than this (seconds) whose low-precision ball has no correct digit is
+#: not escalated (the point is reported unevaluable).
+SLOW_SECONDS = 0.005
+#: A coordinate below this fraction of its range (e.g. q = 5e-324) is *extreme*: once such a value
+#: has been unevaluable at HOPELESS_REPEATS points and evaluable at none, the search skips it.
+EXTREME = 1e-30
+HOPELESS_REPEATS = 3
 #: Seconds the ball evaluation of a candidate counterexample may spend raising its precision.
 CERTIFY_ESCALATION_SECONDS = 5.0
 #: Most digits the mpmath reference is given to confirm a counterexample found in ball arithmetic.
@@ -775,7 +787,20 @@ def _mp_pair(statement, point, dps):
     return tuple(second)
 
 
-def _sides(statement, calls):
+class _UserSides(Sides):
+    """Sides with search settings: ``searching`` allows the low-precision shortcut, and
+    ``fallback_seconds`` is what the search may still spend in mpmath where ball arithmetic
+    fails (the mpmath integrals cost seconds per point at extreme parameters)."""
+
+    def __init__(self, precise, ball):
+        super().__init__(precise=precise, ball=ball)
+        object.__setattr__(self, "searching", False)
+        object.__setattr__(self, "fallback_seconds", math.inf)
+        object.__setattr__(self, "unevaluable", collections.Counter())
+        object.__setattr__(self, "evaluable", collections.Counter())
+
+
+def _sides(statement, calls, variables):
     """Evaluation of a user claim: ball arithmetic where it decides, mpmath otherwise.
 
     ``precise(point, dps)`` returns mpf values that decide the relation as the exact values do:
@@ -784,9 +809,55 @@ def _sides(statement, calls):
     are ordered as the exact values); else the mpmath evaluator's values.
     """
 
+    def extreme(point):
+        """Coordinates at extreme values (below 1e-30 of their range, e.g. q = 5e-324)."""
+        return [(v.name, point[v.name]) for v in variables
+                if not v.integer and point[v.name] != 0
+                and abs(point[v.name]) < EXTREME * max(abs(v.low), abs(v.high))]
+
     def precise(point, dps):
         _point_domain_check(calls, point)
-        left, right, state = _ball_pair(statement, point, _bits(dps), dps + 2, SEARCH_ESCALATION_SECONDS)
+        if not sides.searching:
+            return value(point, dps, SEARCH_ESCALATION_SECONDS)
+        keys = extreme(point)
+        for key in keys:
+            if sides.unevaluable[key] >= HOPELESS_REPEATS and not sides.evaluable[key]:
+                raise NumericalError(f"{key[0]}={key[1]!r} was unevaluable at {sides.unevaluable[key]} points")
+        try:
+            result = search_value(point, dps)
+        except NumericalError:
+            for key in keys:
+                sides.unevaluable[key] += 1
+            raise
+        for key in keys:
+            sides.evaluable[key] += 1
+        return result
+
+    def search_value(point, dps):
+        # a cheap low-precision evaluation decides most points: balls that already separate the
+        # sides order their midpoints as the exact values (the margins that steer the search are
+        # then good to about 25 digits)
+        before = time.perf_counter()
+        budget = SEARCH_ESCALATION_SECONDS
+        try:
+            left = vocabulary.evaluate_ball(statement.lhs, point, SEARCH_BITS)
+            right = vocabulary.evaluate_ball(statement.rhs, point, SEARCH_BITS)
+        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+            pass
+        else:
+            if (left.is_finite() and right.is_finite()
+                    and compare(left, right, relation_of(statement)) is not Outcome.UNDECIDED):
+                with mp.workprec(SEARCH_BITS + 64):
+                    return _ball_to_mpf(left), _ball_to_mpf(right)
+            if (time.perf_counter() - before > SLOW_SECONDS
+                    and any(not side.is_exact() and side.rad() >= abs(side.mid()) for side in (left, right))):
+                # no digit at all, and slow (typically a quantity of order q^2 at q = 1e-300, which
+                # the B integral encloses to about 1e-350 at best): one try at full precision only
+                budget = 0
+        return value(point, dps, budget)
+
+    def value(point, dps, budget):
+        left, right, state = _ball_pair(statement, point, _bits(dps), dps + 2, budget)
         if state in ("tight", "separated"):
             with mp.workprec(int(3.33 * dps) + 128):
                 return _ball_to_mpf(left), _ball_to_mpf(right)
@@ -794,11 +865,16 @@ def _sides(statement, calls):
             # finite enclosures that cannot be sharpened enough (e.g. log_moment at q = 1e-300,
             # a value near 1e-600 that the B integral encloses only to 1e-350): mpmath at dps
             # digits would lose the same digits, so the point is reported unevaluable
-            raise NumericalError(
-                f"the sides are not separated at {MAX_BALL_BITS} bits or within "
-                f"{SEARCH_ESCALATION_SECONDS} s: lhs {left}, rhs {right}"
-            )
-        return _mp_pair(statement, point, dps)
+            raise NumericalError(f"the sides are not separated within {budget} s: lhs {left}, rhs {right}")
+        if sides.searching and sides.fallback_seconds <= 0:
+            raise NumericalError("no ball enclosure here and the search's mpmath budget is spent")
+        before = time.perf_counter()
+        try:
+            return _mp_pair(statement, point, dps)
+        finally:
+            if sides.searching:
+                object.__setattr__(sides, "fallback_seconds",
+                                   sides.fallback_seconds - (time.perf_counter() - before))
 
     def ball(point, prec):
         # On a box, an argument enclosure that merely straddles a domain bound (often only by
@@ -817,7 +893,8 @@ def _sides(statement, calls):
         return (vocabulary.evaluate_ball(statement.lhs, point, prec),
                 vocabulary.evaluate_ball(statement.rhs, point, prec))
 
-    return Sides(precise=precise, ball=ball)
+    sides = _UserSides(precise=precise, ball=ball)
+    return sides
 
 
 # --- building and checking ----------------------------------------------------------------
@@ -856,7 +933,7 @@ def build_claim(claim, where=(), *, integers=()):
         variables=problem.variables,
         hypotheses=problem.hypotheses,
         title=problem.text,
-        sides=_sides(problem.statement, all_calls),
+        sides=_sides(problem.statement, all_calls, problem.variables),
     )
     return result, problem, pending
 
@@ -1084,6 +1161,18 @@ def _escalate(claim, verdict, dps):
     return verdict
 
 
+def _refresh_closest(claim, verdict, dps):
+    """Recompute the closest point's sides at the full ``dps`` digits (the search may have used
+    the low-precision shortcut, whose values are right to about 25 digits)."""
+    if not verdict.closest:
+        return
+    try:
+        lhs, rhs = claim.evaluate(verdict.closest["point"], dps)
+    except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError, _DomainViolation):
+        return
+    verdict.closest["lhs"], verdict.closest["rhs"] = mpmath.nstr(lhs, 17), mpmath.nstr(rhs, 17)
+
+
 def verify(claim, where=(), *, integers=(), samples=500, seed=0, dps=50, time_budget=TIME_BUDGET):
     """Check the inequality ``claim`` on the domain given by ``where``: a :class:`Verdict`.
 
@@ -1109,8 +1198,14 @@ def verify(claim, where=(), *, integers=(), samples=500, seed=0, dps=50, time_bu
     pinned = tuple(corners[:affordable_corners]) if user_claim.variables else ({},)
     searched = dataclasses.replace(user_claim, pinned=pinned, cost=draws / samples)
     try:
-        verdict = check(searched, examples=samples if user_claim.variables else 1, seed=seed, dps=dps,
-                        time_budget=search_budget)
+        object.__setattr__(searched.sides, "searching", True)
+        object.__setattr__(searched.sides, "fallback_seconds", FALLBACK_SHARE * search_budget)
+        try:
+            verdict = check(searched, examples=samples if user_claim.variables else 1, seed=seed, dps=dps,
+                            time_budget=search_budget)
+        finally:
+            object.__setattr__(searched.sides, "searching", False)
+        _refresh_closest(searched, verdict, dps)
         if verdict.status in ("refuted", "undecided") and verdict.counterexample:
             found = verdict.counterexample
             point = _point_of(found, searched)
