@@ -131,6 +131,8 @@ PINNED_SHARE = 0.1
 FALLBACK_SHARE = 0.2
 #: Most of the budget given to the branch-and-bound proof of a claim that holds.
 BOX_SHARE = 0.35
+#: Most boxes of the branch-and-bound proof (in practice its time share bounds it first).
+MAX_BOXES = 20_000
 #: Longest claim or condition text accepted.
 MAX_TEXT = 2000
 #: Highest ball precision (bits) tried before falling back to mpmath for one side's value.
@@ -1225,7 +1227,8 @@ def verify(claim, where=(), *, integers=(), samples=500, seed=0, dps=50, time_bu
         if verdict.status == "holds":
             remaining = min(time_budget - (time.perf_counter() - started), BOX_SHARE * time_budget)
             if remaining > 0.5:
-                proved, boxes, note = search.certify_box(searched, deadline=time.perf_counter() + remaining)
+                proved, boxes, note = search.certify_box(searched, deadline=time.perf_counter() + remaining,
+                                                         max_boxes=MAX_BOXES)
                 verdict.boxes = boxes
                 if proved:
                     verdict.status, verdict.certified = "proved", True
