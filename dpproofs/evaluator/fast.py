@@ -631,6 +631,32 @@ def _initial_terms(alphas):
     return (8 * np.ceil(base / 8)).astype(np.int64)
 
 
+def _predicted_terms(alphas, q, sigma, base):
+    """A shorter first length when the order-free part of the terms makes the tail negligible.
+
+    The terms past ``i = 2`` carry the order-free factor ``E(i) = q^i e^{(i^2-i)/(2s^2)}
+    Phi((z0-i)/s)`` (and the second sum tends to the same level for large ``i``); the binomials
+    grow by at most ``2^a`` relative to ``C(a, 2)``. The first length is the smallest ``n`` past
+    which ``E`` stays ``e^{-40} 2^{-a} / (1 + s^2)`` below ``E(2)`` (plus 3 terms for the tail
+    check, at least ``floor(a) + 7``, a multiple of 8), computed on ``i < max(base)``; where no such
+    ``n`` exists there, ``base``. Only the speed depends on this guess: convergence is still
+    decided by the series' own criterion, and an unconverged order is retried with ``base``.
+    """
+    horizon = int(base.max())
+    if not 0.0 < q < 0.5 or horizon < 8:
+        return base
+    i = np.arange(horizon, dtype=np.float64)
+    s2 = sigma * sigma
+    z0 = s2 * (math.log1p(-q) - math.log(q)) + 0.5
+    envelope = i * math.log(q) + (i * i - i) / (2.0 * s2) + _log_ndtr((z0 - i) / sigma)
+    tail_max = np.maximum.accumulate(envelope[::-1])[::-1]  # max over i' >= i: non-increasing
+    threshold = envelope[2] - 40.0 - alphas * _LOG_2 - math.log1p(s2)
+    first_below = np.searchsorted(-tail_max, -threshold, side="right")  # first i with tail_max < threshold
+    short = np.maximum(first_below + 3, np.floor(alphas) + 7)
+    short = (8 * np.ceil(short / 8)).astype(np.int64)
+    return np.where(first_below < horizon, np.minimum(short, base), base)
+
+
 def _term_limits(alphas):
     """Longest series tried before the quadrature: 8192 below 1.5, 4096 below 2.5, else
     ``32 * 2^ceil(log2(floor(a) + 64))``."""
@@ -652,16 +678,19 @@ def _log_a_fractional(alphas, q, sigma):
     """
     alphas = np.asarray(alphas, dtype=np.float64)
     out = np.full(len(alphas), np.nan)
-    sizes = _initial_terms(alphas)
+    base = _initial_terms(alphas)
+    sizes = _predicted_terms(alphas, q, sigma, base)
     limits = _term_limits(alphas)
     pending = np.arange(len(alphas))
     while len(pending):
         log_am1, converged, hopeless = _series_log_a_minus_1(alphas[pending], q, sigma, sizes[pending])
         out[pending[converged]] = np.logaddexp(0.0, log_am1[converged])
-        limits[pending[hopeless]] = 0
+        short = sizes[pending] < base[pending]
+        limits[pending[hopeless & ~short]] = 0  # a short first guess is retried at its base length
         retry = pending[~converged]
         grow = sizes[retry] < limits[retry]
-        sizes[retry[grow]] = np.minimum(sizes[retry[grow]] * _GROWTH, limits[retry[grow]])
+        grown = np.where(sizes[retry] < base[retry], base[retry], sizes[retry] * _GROWTH)
+        sizes[retry[grow]] = np.minimum(grown[grow], limits[retry[grow]])
         for row in retry[~grow]:
             alpha = float(alphas[row])
             quad = _quad_log_a_minus_1(alpha, q, sigma)
