@@ -92,7 +92,30 @@ def _check_mechanism(mechanism):
     return mechanism
 
 
+#: Plain-number order sequences already validated (tuple of the values, certified) -> the read-only
+#: float array: repeated accountants over the same grid skip the per-item checks. Keys hold only
+#: float, int and np.float64 items (types whose equality is numeric equality of valid orders).
+_VALIDATED_ORDERS = {}
+_VALIDATED_ORDERS_MAX = 64
+_PLAIN_TYPES = frozenset((float, int, np.float64))
+
+
 def _check_orders(orders, certified):
+    if type(orders) in (list, tuple):
+        key = tuple(orders)
+        if _PLAIN_TYPES.issuperset(map(type, key)):
+            cached = _VALIDATED_ORDERS.get((key, certified))
+            if cached is None:
+                cached = _check_orders_uncached(orders, certified)
+                cached.setflags(write=False)
+                if len(_VALIDATED_ORDERS) >= _VALIDATED_ORDERS_MAX:
+                    _VALIDATED_ORDERS.clear()
+                _VALIDATED_ORDERS[(key, certified)] = cached
+            return cached
+    return _check_orders_uncached(orders, certified)
+
+
+def _check_orders_uncached(orders, certified):
     if orders is None:
         chosen = [a for a in DEFAULT_ORDERS if not certified or float(a).is_integer()]
         return np.array(chosen, dtype=np.float64)

@@ -255,7 +255,9 @@ def _log_factorials(n):
 
 @functools.lru_cache(maxsize=256)
 def _integer_plan(orders):
-    """Flat arrays of the terms ``k = 2..a`` of every integer order ``a`` in ``orders`` (a tuple)."""
+    """Flat arrays of the terms ``k = 2..a`` of every integer order ``a`` in ``orders`` (the bytes
+    of a float64 array of integer values)."""
+    orders = [int(a) for a in np.frombuffer(orders, dtype=np.float64)]
     log_fact = _log_factorials(max(orders))
     ks, alphas = [], []
     for a in orders:
@@ -294,17 +296,14 @@ def _log_a_minus_1_integer(orders, q, sigma):
     ``A_a - 1 = sum_{k=2}^{a} C(a,k) (1-q)^{a-k} q^k expm1((k^2-k)/(2 s^2))`` (the ``k <= 1`` terms
     vanish because ``sum_k C(a,k)(1-q)^{a-k} q^k = 1``): every term is non-negative, so a
     segmented log-sum-exp keeps relative accuracy even when ``A - 1 ~ 1e-300``.
-    ``log expm1(c) = c + log1p(-e^{-c})`` is taken as ``c`` when ``c >= 40`` (relative change
-    below ``5e-18``); terms more than 50 below their order's largest are left out of the sum
+    ``log expm1(c) = c + log(-expm1(-c))`` (no cancellation for ``c > 0``); terms more than 50 below their order's largest are left out of the sum
     (together below ``1e4 e^{-50} < 2e-18`` of it).
     """
-    key = tuple(int(a) for a in orders)
+    key = np.ascontiguousarray(orders, dtype=np.float64).tobytes()
     plan = _integer_plan(key)
     c = plan["k2_minus_k"] * (1.0 / (2.0 * sigma * sigma))
-    log_terms = _integer_base(key, q) + c
-    small = c < 40.0
-    if small.any():
-        log_terms[small] += _log_expm1(c[small]) - c[small]
+    with np.errstate(divide="ignore"):
+        log_terms = _integer_base(key, q) + c + np.log(-np.expm1(-c))  # log expm1(c), c >= 1/s^2 > 0
     starts = plan["starts"]
     top = np.maximum.reduceat(log_terms, starts)
     shifted = log_terms - top[plan["segment"]]
@@ -699,6 +698,14 @@ def _log_a_fractional(alphas, q, sigma):
     return out
 
 
+def _unique(values):
+    """``np.unique(values, return_inverse=True)``, with a fast path for strictly increasing input
+    (the usual order grids): the values themselves and ``inverse=slice(None)``."""
+    if len(values) < 2 or bool(np.all(values[1:] > values[:-1])):
+        return values, slice(None)
+    return np.unique(values, return_inverse=True)
+
+
 def log_a(orders, q, sigma):
     """``log A_alpha`` of the Poisson-subsampled Gaussian at every order (THEOREMS.md section 2).
 
@@ -719,13 +726,11 @@ def log_a(orders, q, sigma):
         return out.reshape(alpha.shape)
     is_integer = flat == np.floor(flat)
     if is_integer.any():
-        integer_orders = flat[is_integer]
-        unique, inverse = np.unique(integer_orders, return_inverse=True)
+        unique, inverse = _unique(flat[is_integer])
         log_am1 = _log_a_minus_1_integer(unique, q, sigma)
         out[is_integer] = np.logaddexp(0.0, log_am1)[inverse]
     if not is_integer.all():
-        fractional = flat[~is_integer]
-        unique, inverse = np.unique(fractional, return_inverse=True)
+        unique, inverse = _unique(flat[~is_integer])
         out[~is_integer] = _log_a_fractional(unique, q, sigma)[inverse]
     return out.reshape(alpha.shape)
 
