@@ -362,7 +362,7 @@ def _log_abs_binomial_matrix(alphas, n):
 _PHI2_TERMS = 30
 
 
-def _log_g_of_log_1mq(L, eps, eps_powers):
+def _log_g_of_log_1mq(L, eps, eps_powers, log_eps, eps_max):
     """:func:`_log_g` at one ``L = log(1-q)`` for many ``eps = alpha - 1``, as the series needs it.
 
     When every ``|eps L| <= 1/2`` (and ``|L| <= 1/2``), ``phi2(eps L) = sum_k eps^k L^k/k!`` is one
@@ -370,13 +370,13 @@ def _log_g_of_log_1mq(L, eps, eps_powers):
     ``psi(L)`` the same sum with ``eps = -1``: sums of terms whose ratio is at most ``1/6``, so a few
     ulp. Otherwise :func:`_log_g`.
     """
-    if abs(L) > 0.5 or abs(L) * float(eps.max()) > 0.5:
+    if abs(L) > 0.5 or abs(L) * eps_max > 0.5:
         return _log_g(L, eps)
     coefficients = np.cumprod(L * _INVERSES[:_PHI2_TERMS + 1])[1:]  # L^k / k!, k = 2 .. 31
-    psi = float(np.sum(coefficients * _ALTERNATING[:_PHI2_TERMS]))  # sum (-L)^k / k!
+    psi = float(coefficients @ _ALTERNATING[:_PHI2_TERMS])  # sum (-L)^k / k!
     phi2 = eps_powers @ coefficients
     with np.errstate(divide="ignore"):
-        return L + np.logaddexp(np.log(eps) + math.log(psi), np.log(phi2))
+        return L + np.logaddexp(log_eps + math.log(psi), np.log(phi2))
 
 
 @functools.lru_cache(maxsize=128)
@@ -401,7 +401,10 @@ def _series_plan(alphas_key, lengths_key):
     n_max = int(lengths.max())
     log_binom, sign, binomial_size = (part[row, i_int] for part in _log_abs_binomial_matrix(alphas, n_max))
     n = lengths[row]
+    j_unique, j_inverse = np.unique(j, return_inverse=True)  # exact duplicates only (a - i shared)
     plan = {
+        "j_unique": j_unique,
+        "j_inverse": j_inverse,
         "alphas": alphas,
         "row": row,
         "starts": starts,
@@ -423,10 +426,13 @@ def _series_plan(alphas_key, lengths_key):
         "past": np.floor(alphas) + 2 <= lengths - 4,
         "log_alpha": np.log(alphas),
         "eps": alphas - 1.0,
+        "log_eps": np.log(alphas - 1.0),
+        "eps_max": float(np.max(alphas - 1.0)),
         "eps_powers": (alphas - 1.0)[:, None] ** np.arange(2, 2 + _PHI2_TERMS),
     }
     for value in plan.values():
-        value.setflags(write=False)
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
     return plan
 
 
@@ -488,7 +494,7 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     err0_max = 2.0**-52 * (np.abs(i_max * log_q) + (i_max * i_max) * half_inv_s2 + np.abs(ndtr0_max) + 8.0) + _ERFC_RTOL * (1.0 + np.abs(ndtr0_max))
     i_int = plan["i_int"]
     log_t0 = (plan["log_binom"] + shared_max[i_int]) + j * log_1mq
-    ndtr1 = _log_ndtr((j - z0) / sigma)
+    ndtr1 = _log_ndtr((plan["j_unique"] - z0) / sigma)[plan["j_inverse"]]  # once per distinct j
     log_t1 = (plan["log_binom"] + ndtr1) + (j * log_q + plan["jj"] * half_inv_s2) + i * log_1mq
     eps = plan["eps"]
     k = len(alphas)
@@ -497,7 +503,7 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
         log_alpha_q = plan["log_alpha"] + log_q
         one_minus_aq = 1.0 - alphas * q
         extra_logs = np.stack([
-            _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"]) + edge[0],
+            _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"], plan["log_eps"], plan["eps_max"]) + edge[0],
             log_alpha_q + np.log(-np.expm1(eps * log_1mq)) + edge[1],
             np.log(np.abs(one_minus_aq)) + edge[2],
             log_alpha_q + edge[3],
