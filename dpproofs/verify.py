@@ -819,8 +819,8 @@ def _sides(statement, calls, variables):
 
     def precise(point, dps):
         _point_domain_check(calls, point)
-        if not sides.searching:
-            return value(point, dps, SEARCH_ESCALATION_SECONDS)
+        if not sides.searching:  # certification and tie escalation: worth more bits
+            return value(point, dps, CERTIFY_ESCALATION_SECONDS)
         keys = extreme(point)
         for key in keys:
             if sides.unevaluable[key] >= HOPELESS_REPEATS and not sides.evaluable[key]:
@@ -1036,19 +1036,35 @@ def _point_of(counterexample, claim):
 
 
 def _reference(claim, point, dps):
-    """The mpmath reference's Outcome at ``point`` from ``2 dps`` digits, doubling the digits while
-    it does not see a violation and stays cheap (cancellations): ``(outcome, note)``."""
-    digits, outcome = 2 * dps, None
-    while True:
+    """The mpmath reference's verdict at ``point``: ``(outcome, note)``.
+
+    The reference is trusted only where it is consistent with itself: evaluated at ``2 dps``
+    digits and again at twice that, both sides must agree to ``2 dps`` digits and both
+    evaluations must see the violation (at extreme values, e.g. the sampled Gaussian at
+    q = 1e-110, its fixed precision returns 1e-146 for a value of 1.7e-220). The digits keep
+    doubling, up to MAX_REFERENCE_DPS, while one evaluation stays under a second.
+    """
+    digits, previous, note = 2 * dps, None, ""
+    while digits <= max(MAX_REFERENCE_DPS, 4 * dps):
         before = time.perf_counter()
         try:
             outcome, lhs, rhs = _mp_violated(claim, point, digits)
         except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError) as error:
-            return None, f"mpmath re-evaluation failed: {error}"
+            return None, f"mpmath re-evaluation failed at {digits} digits: {error}"
         note = f"mpmath at {digits} digits: lhs={mpmath.nstr(lhs, 20)}, rhs={mpmath.nstr(rhs, 20)}"
-        if outcome is Outcome.VIOLATED or digits >= MAX_REFERENCE_DPS or time.perf_counter() - before > 1:
-            return outcome, note
+        if previous is not None:
+            p_digits, p_outcome, p_lhs, p_rhs = previous
+            consistent = all(compare(a, b, "==", dps=p_digits) is Outcome.HOLDS
+                             for a, b in ((p_lhs, lhs), (p_rhs, rhs)))
+            if consistent and outcome is Outcome.VIOLATED and p_outcome is Outcome.VIOLATED:
+                return Outcome.VIOLATED, f"{note}, agreeing with {p_digits} digits"
+            if consistent:
+                return outcome, f"{note}, agreeing with {p_digits} digits"
+        previous = (digits, outcome, lhs, rhs)
+        if time.perf_counter() - before > 1 and digits >= 4 * dps:
+            break
         digits *= 2
+    return None, f"{note}; not consistent with fewer digits: mpmath cannot be trusted at this point"
 
 
 def _toward(claim, point, target, t):

@@ -25,7 +25,7 @@ from flint import arb
 import dpproofs as dp
 from dpproofs import vocabulary
 from dpproofs.decide import Outcome, compare
-from dpproofs.verify import build_claim, parse_claim, parse_condition
+from dpproofs.verify import _preflight, _settle, build_claim, parse_claim, parse_condition
 
 #: Budget (seconds) for verifications of true claims in the default run: the search (500 draws of
 #: a cheap claim fit well within it) and a short box proof.
@@ -261,6 +261,23 @@ def test_lemma3_main_term_without_its_o_term_is_refuted_on_the_coupled_domain():
     verdict, _, _ = _assert_refuted(claim, where, integers=["lam"], time_budget=45)
     point = verdict.counterexample
     assert point["q"] < 1 / (16 * point["sigma"])
+
+
+def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_domain():
+    # at q = 1e-110 ball arithmetic certifies the violation, but mpmath at 100 and 200 digits
+    # returns inconsistent garbage for a value of 1.7e-220: the counterexample is moved inward
+    claim, problem, pending = build_claim(
+        "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"]
+    )
+    _, interior, _ = _preflight(claim, pending, 0, 50)
+    counterexample, evidence = _settle(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
+    assert counterexample is not None and counterexample["q"] > 1e-100
+    assert "earlier candidate was not confirmed" in evidence and "agreeing with" in evidence
+    violated, _, _ = _certified_violation(
+        type("V", (), {"counterexample": counterexample})(),
+        "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"],
+    )
+    assert violated
 
 
 def test_verdicts_are_deterministic_for_a_seed():
