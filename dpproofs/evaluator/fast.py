@@ -271,7 +271,8 @@ def _integer_plan(orders):
     plan = {
         "k": k.astype(np.float64),
         "a_minus_k": (a - k).astype(np.float64),
-        "k2_minus_k": (k * k - k).astype(np.float64),
+        "k_int": k,
+        "k_max": np.arange(int(k.max()) + 1, dtype=np.float64),
         "log_binom": log_binom,
         "starts": starts,
         "segment": np.repeat(np.arange(len(orders)), lengths),
@@ -296,20 +297,20 @@ def _log_a_minus_1_integer(orders, q, sigma):
     ``A_a - 1 = sum_{k=2}^{a} C(a,k) (1-q)^{a-k} q^k expm1((k^2-k)/(2 s^2))`` (the ``k <= 1`` terms
     vanish because ``sum_k C(a,k)(1-q)^{a-k} q^k = 1``): every term is non-negative, so a
     segmented log-sum-exp keeps relative accuracy even when ``A - 1 ~ 1e-300``.
-    ``log expm1(c) = c + log(-expm1(-c))`` (no cancellation for ``c > 0``); terms more than 50 below their order's largest are left out of the sum
-    (together below ``1e4 e^{-50} < 2e-18`` of it).
+    ``log expm1(c) = c + log(-expm1(-c))`` (no cancellation for ``c > 0``); the factor ``log expm1(c_k)`` depends on
+    ``k`` alone and is evaluated once per ``k``.
     """
     key = np.ascontiguousarray(orders, dtype=np.float64).tobytes()
     plan = _integer_plan(key)
-    c = plan["k2_minus_k"] * (1.0 / (2.0 * sigma * sigma))
-    with np.errstate(divide="ignore"):
-        log_terms = _integer_base(key, q) + c + np.log(-np.expm1(-c))  # log expm1(c), c >= 1/s^2 > 0
-    starts = plan["starts"]
-    top = np.maximum.reduceat(log_terms, starts)
-    shifted = log_terms - top[plan["segment"]]
-    keep = shifted > -50.0
-    sums = np.bincount(plan["segment"][keep], weights=np.exp(shifted[keep]), minlength=len(starts))
-    with np.errstate(divide="ignore"):
+    k = plan["k_max"]
+    c = (k * k - k) * (1.0 / (2.0 * sigma * sigma))  # c_k >= 1/s^2 > 0 for k >= 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_expm1_c = c + np.log(-np.expm1(-c))  # log expm1(c_k), -inf at k = 0, 1 (never gathered)
+        log_terms = _integer_base(key, q) + log_expm1_c[plan["k_int"]]
+        starts = plan["starts"]
+        top = np.maximum.reduceat(log_terms, starts)
+        shifted = log_terms - top[plan["segment"]]
+        sums = np.add.reduceat(np.exp(shifted), starts)  # nan only where top = -inf (masked below)
         return np.where(np.isfinite(top), top + np.log(sums), -np.inf)
 
 
