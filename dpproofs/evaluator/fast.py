@@ -637,29 +637,45 @@ def _initial_terms(alphas):
     return (8 * np.ceil(base / 8)).astype(np.int64)
 
 
-def _predicted_terms(alphas, q, sigma, base):
+#: The envelope of :func:`_predicted_terms` is examined on ``i < 64`` (a first length past it
+#: gains little over :func:`_initial_terms`).
+_PREDICTION_HORIZON = 64
+_PREDICTION_I = np.arange(_PREDICTION_HORIZON, dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=128)
+def _order_lengths(alphas_key):
+    """``(_initial_terms, _term_limits, floor(a) + 7)`` of the orders (bytes of a float64 array),
+    cached: they depend on the orders alone. Read-only arrays."""
+    alphas = np.frombuffer(alphas_key, dtype=np.float64)
+    parts = (_initial_terms(alphas), _term_limits(alphas), np.floor(alphas) + 7)
+    for part in parts:
+        part.setflags(write=False)
+    return parts
+
+
+def _predicted_terms(alphas, q, sigma, base, floor_plus_7):
     """A shorter first length when the order-free part of the terms makes the tail negligible.
 
     The terms past ``i = 2`` carry the order-free factor ``E(i) = q^i e^{(i^2-i)/(2s^2)}
     Phi((z0-i)/s)`` (and the second sum tends to the same level for large ``i``); the binomials
     grow by at most ``2^a`` relative to ``C(a, 2)``. The first length is the smallest ``n`` past
     which ``E`` stays ``e^{-40} 2^{-a} / (1 + s^2)`` below ``E(2)`` (plus 3 terms for the tail
-    check, at least ``floor(a) + 7``, a multiple of 8), computed on ``i < max(base)``; where no such
-    ``n`` exists there, ``base``. Only the speed depends on this guess: convergence is still
+    check, at least ``floor(a) + 7``, a multiple of 8), computed on ``i < min(max(base), 64)``;
+    where no such ``n`` exists there, ``base``. Only the speed depends on this guess: convergence is still
     decided by the series' own criterion, and an unconverged order is retried with ``base``.
     """
-    horizon = int(base.max())
+    horizon = min(int(base.max()), _PREDICTION_HORIZON)
     if not 0.0 < q < 0.5 or horizon < 8:
         return base
-    i = np.arange(horizon, dtype=np.float64)
+    i = _PREDICTION_I[:horizon]
     s2 = sigma * sigma
     z0 = s2 * (math.log1p(-q) - math.log(q)) + 0.5
     envelope = i * math.log(q) + (i * i - i) / (2.0 * s2) + _log_ndtr((z0 - i) / sigma)
     tail_max = np.maximum.accumulate(envelope[::-1])[::-1]  # max over i' >= i: non-increasing
-    threshold = envelope[2] - 40.0 - alphas * _LOG_2 - math.log1p(s2)
-    first_below = np.searchsorted(-tail_max, -threshold, side="right")  # first i with tail_max < threshold
-    short = np.maximum(first_below + 3, np.floor(alphas) + 7)
-    short = (8 * np.ceil(short / 8)).astype(np.int64)
+    # first i with tail_max < envelope[2] - 40 - a log 2 - log(1 + s^2), per order
+    first_below = np.searchsorted(-tail_max, alphas * _LOG_2 + (40.0 + math.log1p(s2) - envelope[2]), side="right")
+    short = (8 * ((np.maximum(first_below + 3, floor_plus_7) + 7) // 8)).astype(np.int64)
     return np.where(first_below < horizon, np.minimum(short, base), base)
 
 
@@ -684,9 +700,9 @@ def _log_a_fractional(alphas, q, sigma):
     """
     alphas = np.asarray(alphas, dtype=np.float64)
     out = np.full(len(alphas), np.nan)
-    base = _initial_terms(alphas)
-    sizes = _predicted_terms(alphas, q, sigma, base)
-    limits = _term_limits(alphas)
+    base, limits, floor_plus_7 = _order_lengths(alphas.tobytes())
+    sizes = np.array(_predicted_terms(alphas, q, sigma, base, floor_plus_7))  # a writable copy
+    limits = limits.copy()
     pending = np.arange(len(alphas))
     while len(pending):
         log_am1, converged, hopeless = _series_log_a_minus_1(alphas[pending], q, sigma, sizes[pending])
