@@ -376,8 +376,7 @@ def _log_g_of_log_1mq(L, eps, eps_powers, log_eps, eps_max):
     coefficients = np.cumprod(L * _INVERSES[:_PHI2_TERMS + 1])[1:]  # L^k / k!, k = 2 .. 31
     psi = float(coefficients @ _ALTERNATING[:_PHI2_TERMS])  # sum (-L)^k / k!
     phi2 = eps_powers @ coefficients
-    with np.errstate(divide="ignore"):
-        return L + np.logaddexp(log_eps + math.log(psi), np.log(phi2))
+    return L + np.logaddexp(log_eps + math.log(psi), np.log(phi2))
 
 
 @functools.lru_cache(maxsize=128)
@@ -417,7 +416,8 @@ def _series_plan(alphas_key, lengths_key):
         "j2": j * j,
         "abs_j": np.abs(j),
         "log_binom": log_binom,
-        "binomial_size": binomial_size,
+        "binomial_error": 2.0**-52 * binomial_size,
+        "extra_signs": np.array([1.0, -1.0, 0.0, -1.0]) * np.ones((len(alphas), 1)),
         "sign": sign,
         "mask0": np.where((i_int >= 2) & (i_int <= n - 2), 0.0, -np.inf),
         "mask1": np.where(i_int <= n - 2, 0.0, -np.inf),
@@ -437,6 +437,7 @@ def _series_plan(alphas_key, lengths_key):
     return plan
 
 
+@np.errstate(divide="ignore", invalid="ignore")
 def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     """``(log(A-1), converged, hopeless)`` arrays, by the signed series of Mironov, Talwar & Zhang 2019.
 
@@ -498,18 +499,16 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     ndtr1 = _log_ndtr((plan["j_unique"] - z0) / sigma)[plan["j_inverse"]]  # once per distinct j
     log_t1 = (plan["log_binom"] + ndtr1) + (j * log_q + plan["jj"] * half_inv_s2) + i * log_1mq
     eps = plan["eps"]
-    k = len(alphas)
     edge = _log_ndtr(np.array([z0, z0 - 1.0, -z0, 1.0 - z0]) / sigma)
-    with np.errstate(divide="ignore"):
-        log_alpha_q = plan["log_alpha"] + log_q
-        one_minus_aq = 1.0 - alphas * q
-        extra_logs = np.stack([
-            _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"], plan["log_eps"], plan["eps_max"]) + edge[0],
-            log_alpha_q + np.log(-np.expm1(eps * log_1mq)) + edge[1],
-            np.log(np.abs(one_minus_aq)) + edge[2],
-            log_alpha_q + edge[3],
-        ], axis=1)
-    extra_signs = np.array([1.0, -1.0, 0.0, -1.0]) * np.ones((k, 1))
+    log_alpha_q = plan["log_alpha"] + log_q
+    one_minus_aq = 1.0 - alphas * q
+    extra_logs = np.empty((len(alphas), 4))
+    extra_logs[:, 0] = _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"], plan["log_eps"], plan["eps_max"])
+    extra_logs[:, 1] = log_alpha_q + np.log(-np.expm1(eps * log_1mq))
+    extra_logs[:, 2] = np.log(np.abs(one_minus_aq))
+    extra_logs[:, 3] = log_alpha_q
+    extra_logs += edge
+    extra_signs = plan["extra_signs"].copy()
     extra_signs[:, 2] = -np.sign(one_minus_aq)
     extra_err = 2.0**-52 * (np.abs(extra_logs) + 16.0) + _ERFC_RTOL * (1.0 + np.abs(edge))
     # bodies: terms i = 2 .. n-2 of the first sum and 0 .. n-2 of the second; index n-1 is the tail
@@ -533,14 +532,13 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
         + _ERFC_RTOL
     )
     err0 = err0_max[i_int] + 2.0**-52 * (plan["abs_j"] * abs(log_1mq))
-    term_errors = combined * (2.0**-52 * plan["binomial_size"]) + scaled0 * err0 + scaled1 * err1
+    term_errors = combined * plan["binomial_error"] + scaled0 * err0 + scaled1 * err1
     # shape of the tail, checked in log space (the scaled magnitudes may underflow)
     last4 = plan["last4"]
     last = np.logaddexp(log_t0[last4], log_t1[last4])  # combined magnitudes m_{n-4} .. m_{n-1}
-    with np.errstate(divide="ignore", invalid="ignore"):
-        steps = last[:, 1:] - last[:, :-1]  # log(m_{k+1}/m_k) < 0: decreasing
-        log_drops = last[:, :-1] + np.log(-np.expm1(steps))  # log(m_k - m_{k+1}); nan if not decreasing
-        convex = (log_drops[:, 1:] - log_drops[:, :-1]).max(axis=1) < 0  # False on nan
+    steps = last[:, 1:] - last[:, :-1]  # log(m_{k+1}/m_k) < 0: decreasing
+    log_drops = last[:, :-1] + np.log(-np.expm1(steps))  # log(m_k - m_{k+1}); nan if not decreasing
+    convex = (log_drops[:, 1:] - log_drops[:, :-1]).max(axis=1) < 0  # False on nan
     tail_shape_ok = (steps.max(axis=1) < 0) & convex
     m = np.exp(last - top[:, None])  # m_{n-4} .. m_{n-1}, scaled
     total = total + plan["tail_sign"] * (m[:, -2] + m[:, -1]) / 4
@@ -550,13 +548,12 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
         + np.sum(scaled_extra * extra_err, axis=1)
         + (plan["log2_length"] + 4) * 2.0**-52 * (absolute + m[:, -2])
     )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_am1 = top + np.log(np.where(total > 0, total, 1.0))
-        # a relative error r of D = A - 1 is a relative error r D / ((1 + D) log1p(D)) <= r of log A
-        log_a = np.logaddexp(0.0, log_am1)
-        damping = np.exp(log_am1 - log_a) / np.where(log_a > 0, log_a, 1.0)
-        damping = np.where(log_a > 0, np.minimum(damping, 1.0), 1.0)
     positive_total = np.where(total > 0, total, 1.0)
+    log_am1 = top + np.log(positive_total)
+    # a relative error r of D = A - 1 is a relative error r D / ((1 + D) log1p(D)) <= r of log A
+    log_a = np.logaddexp(0.0, log_am1)
+    damping = np.exp(log_am1 - log_a) / np.where(log_a > 0, log_a, 1.0)
+    damping = np.where(log_a > 0, np.minimum(damping, 1.0), 1.0)
     relative_error = (truncation + rounding) / positive_total * damping
     converged = finite & plan["past"] & tail_shape_ok & (total > 0) & (relative_error <= _SERIES_RTOL)
     # more terms cannot help when rounding alone is too large (A - 1 cancels too much)
