@@ -417,11 +417,11 @@ def _series_plan(alphas_key, lengths_key):
         "abs_j": np.abs(j),
         "log_binom": log_binom,
         "binomial_error": 2.0**-52 * binomial_size,
-        "extra_signs": np.array([1.0, -1.0, 0.0, -1.0]) * np.ones((len(alphas), 1)),
+        "extra_signs": np.array([1.0, -1.0, 0.0, -1.0])[:, None] * np.ones(len(alphas)),
         "sign": sign,
         "mask0": np.where((i_int >= 2) & (i_int <= n - 2), 0.0, -np.inf),
         "mask1": np.where(i_int <= n - 2, 0.0, -np.inf),
-        "last4": starts[:, None] + lengths[:, None] + np.arange(-4, 0)[None, :],
+        "last4": starts[None, :] + lengths[None, :] + np.arange(-4, 0)[:, None],  # rows n-4 .. n-1
         "tail_sign": sign[starts + lengths - 1],
         "log2_length": np.log2(lengths.astype(np.float64)),
         "past": np.floor(alphas) + 2 <= lengths - 4,
@@ -502,28 +502,29 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     edge = _log_ndtr(np.array([z0, z0 - 1.0, -z0, 1.0 - z0]) / sigma)
     log_alpha_q = plan["log_alpha"] + log_q
     one_minus_aq = 1.0 - alphas * q
-    extra_logs = np.empty((len(alphas), 4))
-    extra_logs[:, 0] = _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"], plan["log_eps"], plan["eps_max"])
-    extra_logs[:, 1] = log_alpha_q + np.log(-np.expm1(eps * log_1mq))
-    extra_logs[:, 2] = np.log(np.abs(one_minus_aq))
-    extra_logs[:, 3] = log_alpha_q
-    extra_logs += edge
+    # the four edge terms of every order, one row each (rows: reductions over axis 0 are elementwise)
+    extra_logs = np.empty((4, len(alphas)))
+    extra_logs[0] = _log_g_of_log_1mq(log_1mq, eps, plan["eps_powers"], plan["log_eps"], plan["eps_max"])
+    extra_logs[1] = log_alpha_q + np.log(-np.expm1(eps * log_1mq))
+    extra_logs[2] = np.log(np.abs(one_minus_aq))
+    extra_logs[3] = log_alpha_q
+    extra_logs += edge[:, None]
     extra_signs = plan["extra_signs"].copy()
-    extra_signs[:, 2] = -np.sign(one_minus_aq)
-    extra_err = 2.0**-52 * (np.abs(extra_logs) + 16.0) + _ERFC_RTOL * (1.0 + np.abs(edge))
+    extra_signs[2] = -np.sign(one_minus_aq)
+    extra_err = 2.0**-52 * (np.abs(extra_logs) + 16.0) + (_ERFC_RTOL * (1.0 + np.abs(edge)))[:, None]
     # bodies: terms i = 2 .. n-2 of the first sum and 0 .. n-2 of the second; index n-1 is the tail
     body0 = log_t0 + plan["mask0"]
     body1 = log_t1 + plan["mask1"]
-    top = np.maximum(np.maximum.reduceat(np.maximum(body0, body1), starts), extra_logs.max(axis=1))
+    top = np.maximum(np.maximum.reduceat(np.maximum(body0, body1), starts), extra_logs.max(axis=0))
     finite = np.isfinite(top)
     top = np.where(finite, top, 0.0)
     top_flat = top[row]
     scaled0 = np.exp(body0 - top_flat)
     scaled1 = np.exp(body1 - top_flat)
     combined = scaled0 + scaled1
-    scaled_extra = np.exp(extra_logs - top[:, None])
-    total = np.add.reduceat(plan["sign"] * combined, starts) + np.sum(extra_signs * scaled_extra, axis=1)
-    absolute = np.add.reduceat(combined, starts) + np.sum(scaled_extra, axis=1)
+    scaled_extra = np.exp(extra_logs - top)
+    total = np.add.reduceat(plan["sign"] * combined, starts) + (extra_signs * scaled_extra).sum(axis=0)
+    absolute = np.add.reduceat(combined, starts) + scaled_extra.sum(axis=0)
     # rounding of each term: its relative error is the absolute error of its log
     abs_ndtr1 = np.abs(ndtr1)
     err1 = (
@@ -535,18 +536,18 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     term_errors = combined * plan["binomial_error"] + scaled0 * err0 + scaled1 * err1
     # shape of the tail, checked in log space (the scaled magnitudes may underflow)
     last4 = plan["last4"]
-    last = np.logaddexp(log_t0[last4], log_t1[last4])  # combined magnitudes m_{n-4} .. m_{n-1}
-    steps = last[:, 1:] - last[:, :-1]  # log(m_{k+1}/m_k) < 0: decreasing
-    log_drops = last[:, :-1] + np.log(-np.expm1(steps))  # log(m_k - m_{k+1}); nan if not decreasing
-    convex = (log_drops[:, 1:] - log_drops[:, :-1]).max(axis=1) < 0  # False on nan
-    tail_shape_ok = (steps.max(axis=1) < 0) & convex
-    m = np.exp(last - top[:, None])  # m_{n-4} .. m_{n-1}, scaled
-    total = total + plan["tail_sign"] * (m[:, -2] + m[:, -1]) / 4
-    truncation = (m[:, -2] - m[:, -1]) / 4
+    last = np.logaddexp(log_t0[last4], log_t1[last4])  # rows: combined magnitudes m_{n-4} .. m_{n-1}
+    steps = last[1:] - last[:-1]  # log(m_{k+1}/m_k) < 0: decreasing
+    log_drops = last[:-1] + np.log(-np.expm1(steps))  # log(m_k - m_{k+1}); nan if not decreasing
+    convex = (log_drops[1:] - log_drops[:-1]).max(axis=0) < 0  # False on nan
+    tail_shape_ok = (steps.max(axis=0) < 0) & convex
+    m = np.exp(last - top)  # m_{n-4} .. m_{n-1}, scaled
+    total = total + plan["tail_sign"] * (m[-2] + m[-1]) / 4
+    truncation = (m[-2] - m[-1]) / 4
     rounding = (
         np.add.reduceat(term_errors, starts)
-        + np.sum(scaled_extra * extra_err, axis=1)
-        + (plan["log2_length"] + 4) * 2.0**-52 * (absolute + m[:, -2])
+        + (scaled_extra * extra_err).sum(axis=0)
+        + (plan["log2_length"] + 4) * 2.0**-52 * (absolute + m[-2])
     )
     positive_total = np.where(total > 0, total, 1.0)
     log_am1 = top + np.log(positive_total)
