@@ -108,8 +108,6 @@ def _log_expm1(x):
 
 #: ``1/m`` for ``m = 1..40`` (for :func:`_series_tail`).
 _INVERSES = 1.0 / np.arange(1.0, 41.0)
-#: ``(-1)^k`` for ``k = 2, 3, ...`` (for :func:`_log_g_of_log_1mq`).
-_ALTERNATING = np.resize([1.0, -1.0], 40)
 
 
 def _series_tail(y, order):
@@ -373,9 +371,12 @@ def _log_g_of_log_1mq(L, eps, eps_powers, log_eps, eps_max):
     """
     if abs(L) > 0.5 or abs(L) * eps_max > 0.5:
         return _log_g(L, eps)
-    coefficients = np.cumprod(L * _INVERSES[:_PHI2_TERMS + 1])[1:]  # L^k / k!, k = 2 .. 31
-    psi = float(coefficients @ _ALTERNATING[:_PHI2_TERMS])  # sum (-L)^k / k!
-    phi2 = eps_powers @ coefficients
+    term, terms, psi = L * L / 2.0, [], 0.0  # L^k / k!, k = 2 .. 31 (scalars: cheaper than numpy)
+    for k in range(2, 2 + _PHI2_TERMS):
+        terms.append(term)
+        psi += term if k % 2 == 0 else -term  # sum (-L)^k / k!
+        term = term * L / (k + 1)
+    phi2 = eps_powers @ np.array(terms)
     return L + np.logaddexp(log_eps + math.log(psi), np.log(phi2))
 
 
@@ -413,8 +414,9 @@ def _series_plan(alphas_key, lengths_key):
         "i": i,
         "j": j,
         "jj": j * j - j,
-        "j2": j * j,
         "abs_j": np.abs(j),
+        "basis1": np.ascontiguousarray(np.stack([np.abs(j), j * j, i, np.ones_like(i)], axis=1)),
+        "basis0_max": np.ascontiguousarray(np.stack([np.arange(n_max, dtype=np.float64), np.arange(n_max, dtype=np.float64) ** 2, np.ones(n_max)], axis=1)),
         "log_binom": log_binom,
         "binomial_error": 2.0**-52 * binomial_size,
         "extra_signs": np.array([1.0, -1.0, 0.0, -1.0])[:, None] * np.ones(len(alphas)),
@@ -493,7 +495,9 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     ndtr0_max = _log_ndtr((z0 - i_max) / sigma)
     shared_max = i_max * log_q + (i_max * i_max - i_max) * half_inv_s2 + ndtr0_max
     # per-term log error, except the binomial's: components' size * 2^-52 and log_ndtr's error
-    err0_max = 2.0**-52 * (np.abs(i_max * log_q) + (i_max * i_max) * half_inv_s2 + np.abs(ndtr0_max) + 8.0) + _ERFC_RTOL * (1.0 + np.abs(ndtr0_max))
+    # (2^-52 (i |log q| + i^2/(2 s^2) + |log Phi| + 8) + _ERFC_RTOL (1 + |log Phi|), as one product)
+    err0_max = plan["basis0_max"] @ np.array([2.0**-52 * abs(log_q), 2.0**-52 * half_inv_s2, 2.0**-52 * 8.0 + _ERFC_RTOL])
+    err0_max += (2.0**-52 + _ERFC_RTOL) * np.abs(ndtr0_max)
     i_int = plan["i_int"]
     log_t0 = (plan["log_binom"] + shared_max[i_int]) + j * log_1mq
     ndtr1 = _log_ndtr((plan["j_unique"] - z0) / sigma)[plan["j_inverse"]]  # once per distinct j
@@ -526,12 +530,9 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     total = np.add.reduceat(plan["sign"] * combined, starts) + (extra_signs * scaled_extra).sum(axis=0)
     absolute = np.add.reduceat(combined, starts) + scaled_extra.sum(axis=0)
     # rounding of each term: its relative error is the absolute error of its log
-    abs_ndtr1 = np.abs(ndtr1)
-    err1 = (
-        (2.0**-52 + _ERFC_RTOL) * abs_ndtr1
-        + 2.0**-52 * (plan["abs_j"] * abs(log_q) + plan["j2"] * half_inv_s2 + i * abs(log_1mq) + 8.0)
-        + _ERFC_RTOL
-    )
+    # (2^-52 + _ERFC_RTOL) |log Phi| + 2^-52 (|j| |log q| + j^2/(2 s^2) + i |log(1-q)| + 8) + _ERFC_RTOL
+    err1 = plan["basis1"] @ np.array([2.0**-52 * abs(log_q), 2.0**-52 * half_inv_s2, 2.0**-52 * abs(log_1mq), 2.0**-52 * 8.0 + _ERFC_RTOL])
+    err1 += (2.0**-52 + _ERFC_RTOL) * np.abs(ndtr1)
     err0 = err0_max[i_int] + 2.0**-52 * (plan["abs_j"] * abs(log_1mq))
     term_errors = combined * plan["binomial_error"] + scaled0 * err0 + scaled1 * err1
     # shape of the tail, checked in log space (the scaled magnitudes may underflow)
