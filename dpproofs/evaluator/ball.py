@@ -195,12 +195,17 @@ def log_a_integer(alpha, q, sigma, *, prec):
         return arb(0)
     if q == 1:
         return (alpha**2 - alpha) / (2 * sigma**2)
+    # A - 1 as a sum of non-negative terms (see precise.log_a_integer): tight balls for tiny q
     log_q, log_1mq = q.log(), (-q).log1p()
-    terms = [
-        arb.bin_uiui(a, k).log() + (a - k) * log_1mq + k * log_q + (k * k - k) / (2 * sigma**2)
-        for k in range(a + 1)
-    ]
-    return _log_sum_exp(terms)
+    excess = sum(
+        (
+            (arb.bin_uiui(a, k).log() + (a - k) * log_1mq + k * log_q).exp()
+            * ((k * k - k) / (2 * sigma**2)).expm1()
+            for k in range(2, a + 1)
+        ),
+        arb(0),
+    )
+    return excess.log1p()
 
 
 def _log_r(z, q, sigma, analytic):

@@ -150,13 +150,24 @@ def rdp_randomized_response(alpha, epsilon, *, dps):
     """
     if alpha == 1:
         return epsilon * mp.tanh(epsilon / 2)
+    # The log-sum-exp below is O(1) - O(1) = O((a-1) eps^2): it loses about 2 log10(1/eps)
+    # + log10(1/(a-1)) digits, which are added to the working precision first.
+    extra = 10
+    if epsilon < 1:
+        extra += int(-2 * mp.log10(epsilon)) + 1
+    if alpha - 1 < 1:
+        extra += int(-mp.log10(alpha - 1)) + 1
+    with mp.workdps(mp.dps + extra):
+        return _rdp_randomized_response_log_sum(alpha, epsilon) / (alpha - 1)
+
+
+def _rdp_randomized_response_log_sum(alpha, epsilon):
     log_p = -mp.log1p(mp.exp(-epsilon))
     log_1mp = -mp.log1p(mp.exp(epsilon))
     first = alpha * log_p + (1 - alpha) * log_1mp
     second = alpha * log_1mp + (1 - alpha) * log_p
     top = max(first, second)
-    log_sum = top + mp.log(mp.exp(first - top) + mp.exp(second - top))
-    return log_sum / (alpha - 1)
+    return top + mp.log(mp.exp(first - top) + mp.exp(second - top))
 
 
 @_precise
@@ -241,7 +252,9 @@ def _is_integer(x):
 def log_a_integer(alpha, q, sigma, *, dps):
     """``log A_alpha`` for integer alpha >= 0: the exact binomial sum (THEOREMS.md section 2).
 
-    ``A_a = sum_k C(a,k) (1-q)^{a-k} q^k exp((k^2-k)/(2 s^2))``; all terms are positive.
+    ``A_a = sum_k C(a,k) (1-q)^{a-k} q^k exp((k^2-k)/(2 s^2))``. Because the binomial weights sum
+    to 1, ``A - 1 = sum_{k>=2} C(a,k) (1-q)^{a-k} q^k expm1((k^2-k)/(2 s^2))``: non-negative
+    terms, so ``log A = log1p(A - 1)`` keeps every digit even when ``A - 1`` is 1e-200 (tiny q).
     """
     if not _is_integer(alpha):
         raise ValueError(f"alpha={alpha} must be an integer here")
@@ -251,12 +264,12 @@ def log_a_integer(alpha, q, sigma, *, dps):
     if q == 1:
         return (alpha**2 - alpha) / (2 * sigma**2)
     log_q, log_1mq = mp.log(q), mp.log1p(-q)
-    log_terms = [
-        mp.log(mp.binomial(a, k)) + (a - k) * log_1mq + k * log_q + (k * k - k) / (2 * sigma**2)
-        for k in range(a + 1)
-    ]
-    top = max(log_terms)
-    return top + mp.log(mp.fsum(mp.exp(t - top) for t in log_terms))
+    excess = mp.fsum(
+        mp.exp(mp.log(mp.binomial(a, k)) + (a - k) * log_1mq + k * log_q)
+        * mp.expm1((k * k - k) / (2 * sigma**2))
+        for k in range(2, a + 1)
+    )
+    return mp.log1p(excess)
 
 
 def _log_r(z, q, sigma):

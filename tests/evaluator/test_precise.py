@@ -134,3 +134,17 @@ def test_finite_renyi_divergence_keeps_its_digits_when_the_distributions_nearly_
     value = precise.rdp_finite(2, p, q, dps=30)
     assert abs(value / mp.log1p(4 * (mp.mpf(1) / 10**30) ** 2) - 1) < mp.mpf(10) ** -25
     assert precise.rdp_finite(2, q, q) == 0
+
+
+def test_the_add_direction_keeps_its_digits_at_a_tiny_sampling_rate():
+    # A - 1 ~ C(20,2) q^2 expm1(1/16) at q = 1e-110: the log must not round to 0
+    value = precise.log_a_integer(20, mp.mpf(10) ** -110, 4, dps=30)
+    leading = 190 * mp.mpf(10) ** -220 * mp.expm1(mp.mpf(1) / 16)
+    assert abs(value / leading - 1) < 1e-8
+
+
+def test_randomized_response_keeps_its_digits_at_a_tiny_epsilon_and_near_order_one():
+    # D_2 of eps-RR is log cosh-like: ~ eps^2 for tiny eps; and ~ eps tanh(eps/2) as a -> 1
+    assert abs(precise.rdp_randomized_response(2, mp.mpf(10) ** -200, dps=30) / mp.mpf(10) ** -400 - 1) < 1e-25
+    near_one = precise.rdp_randomized_response(1 + mp.mpf(10) ** -12, mp.mpf(10) ** -5, dps=30)
+    assert abs(near_one / (mp.mpf(10) ** -5 * mp.tanh(mp.mpf(10) ** -5 / 2)) - 1) < 1e-10
