@@ -195,20 +195,31 @@ def _inflate(rdp_total, n_terms):
     return rdp_total * (1.0 + fast.RTOL + (n_terms + 2) * _ULP)
 
 
+@functools.lru_cache(maxsize=64)
+def _order_parts(orders_key):
+    """``(a - 1, log a, log1p(-1/a), |log1p(-1/a)|)`` of the orders (bytes of a float64 array),
+    cached: the conversions' order-only parts, computed exactly as before (read-only arrays)."""
+    a = np.frombuffer(orders_key, dtype=np.float64)
+    log_ratio = np.log1p(-1.0 / a)
+    parts = (a - 1.0, np.log(a), log_ratio, np.abs(log_ratio))
+    for part in parts:
+        part.setflags(write=False)
+    return parts
+
+
 def _epsilon_terms(rdp_up, orders, delta, conversion):
     """Upper bounds of the per-order epsilon (array), before the min over orders."""
     log_delta = math.log(delta)
-    a = orders
+    a_minus_1, log_a, log_ratio, abs_log_ratio = _order_parts(np.ascontiguousarray(orders, dtype=np.float64).tobytes())
     if conversion == "classic":
         # Mironov 2017 (arXiv 1702.07476v3) Prop. 3 = Abadi et al. 2016 Thm 2.2
-        conv = -log_delta / (a - 1.0)
+        conv = -log_delta / a_minus_1
         size = np.abs(conv)
     else:
         # Balle, Barthe, Gaboardi, Hsu & Sato 2020 (arXiv 1905.09982v3) Thm 21
-        log_ratio = np.log1p(-1.0 / a)
-        tail = (log_delta + np.log(a)) / (a - 1.0)
+        tail = (log_delta + log_a) / a_minus_1
         conv = log_ratio - tail
-        size = np.abs(log_ratio) + (abs(log_delta) + np.log(a)) / (a - 1.0)
+        size = abs_log_ratio + (abs(log_delta) + log_a) / a_minus_1
     return rdp_up + conv + _SLACK * (rdp_up + size)
 
 
