@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 import sympy
 
 from dpproofs import vocabulary
-from dpproofs.decide import Outcome, compare, normalised_margin
+from dpproofs.decide import Outcome, compare
 from dpproofs.errors import DPProofsError, InvalidArgument
 
 __all__ = [
@@ -222,6 +222,20 @@ class Claim:
             vocabulary.evaluate_mp(self.lhs, point, dps),
             vocabulary.evaluate_mp(self.rhs, point, dps),
         )
+
+    def outcome_at(self, point, dps):
+        """The relation at ``point`` at ``dps`` digits (an Outcome), or None outside the hypotheses."""
+        if self.hypotheses_at(point, dps) is not Outcome.HOLDS:
+            return None
+        lhs, rhs = self.evaluate(point, dps)
+        return compare(lhs, rhs, self.relation, dps=dps)
+
+    def ball_outcome_at(self, point, prec):
+        """The relation at ``point`` in ball arithmetic (an Outcome), or None outside the hypotheses."""
+        if self.hypotheses and self.hypotheses_ball(point, prec) is not Outcome.HOLDS:
+            return None
+        lhs, rhs = self.evaluate_ball(point, prec)
+        return compare(lhs, rhs, self.relation)
 
     @property
     def has_ball(self):

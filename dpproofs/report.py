@@ -797,7 +797,6 @@ def _figure_lemma1(path):
 
 
 def _figure_corollary1(path):
-    import numpy as np
 
     from theorems import notes
     from theorems.mironov2017.corollary1 import basic_epsilon, corollary1_epsilon, drv_epsilon

@@ -5,7 +5,6 @@ on the claim as it is now, and every figure exists. Cheap: nothing is measured h
 
 import json
 
-import pytest
 
 from dpproofs import report
 

@@ -20,7 +20,6 @@ import math
 
 import pytest
 import sympy
-from flint import arb
 
 import dpproofs as dp
 from dpproofs import vocabulary

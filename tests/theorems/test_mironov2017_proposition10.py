@@ -1,23 +1,16 @@
 """Mironov 2017 (arXiv 1702.07476v3), Prop. 10: property and verdict tests."""
 
 import pytest
-from hypothesis import assume, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dpproofs.claims import check
-from dpproofs.decide import Outcome, compare
 from theorems.mironov2017 import proposition10
+from tests.theorems.support import assert_not_violated
 
-DPS = 50
 CLAIMS = proposition10.CLAIMS
 HOLDING = [c for c in CLAIMS if c.expected == "holds"]
 FAILING = [c for c in CLAIMS if c.expected == "fails"]
-
-
-def assert_not_violated(claim, point):
-    assume(claim.hypotheses_at(point, DPS) is Outcome.HOLDS)
-    lhs, rhs = claim.evaluate(point, DPS)
-    assert compare(lhs, rhs, claim.relation, dps=DPS) is not Outcome.VIOLATED, (point, lhs, rhs)
 
 
 @settings(max_examples=20)

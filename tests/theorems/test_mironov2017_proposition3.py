@@ -1,24 +1,17 @@
 """Mironov 2017 (arXiv 1702.07476v3), Prop. 3: property tests at 50 digits and verdict tests."""
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dpproofs.claims import check
-from dpproofs.decide import Outcome, compare
 from dpproofs.evaluator import precise
 from theorems.mironov2017 import proposition3
+from tests.theorems.support import assert_not_violated
 
-DPS = 50
 BY_ID = {c.id: c for c in proposition3.CLAIMS}
 CHEAP = [c for c in proposition3.CLAIMS if c.expected == "holds" and c.cost >= 1]
 FAILING = [c for c in proposition3.CLAIMS if c.expected == "fails"]
-
-
-def assert_not_violated(claim, point):
-    assume(claim.hypotheses_at(point, DPS) is Outcome.HOLDS)
-    lhs, rhs = claim.evaluate(point, DPS)
-    assert compare(lhs, rhs, claim.relation, dps=DPS) is not Outcome.VIOLATED, (point, lhs, rhs)
 
 
 @settings(max_examples=30)

@@ -12,7 +12,6 @@ from flint import arb
 
 from dpproofs import vocabulary
 from dpproofs.claims import Sides
-from dpproofs.decide import Outcome, compare
 from dpproofs.evaluator import ball
 
 __all__ = ["SOURCE", "source", "expression_sides", "kl_ball", "symbol", "outcome_at", "ball_outcome_at"]
@@ -94,15 +93,9 @@ def kl_ball(pair, prec=ball.DEFAULT_PREC):
 
 def outcome_at(claim, point, dps=50):
     """The claim's relation at ``point`` in mpmath (an Outcome), or None outside its hypotheses."""
-    if claim.hypotheses_at(point, dps) is not Outcome.HOLDS:
-        return None
-    lhs, rhs = claim.evaluate(point, dps)
-    return compare(lhs, rhs, claim.relation, dps=dps)
+    return claim.outcome_at(point, dps)
 
 
 def ball_outcome_at(claim, point, prec=256):
     """The claim's relation at ``point`` in ball arithmetic (an Outcome), hypotheses included."""
-    if claim.hypotheses and claim.hypotheses_ball(point, prec) is not Outcome.HOLDS:
-        return None
-    lhs, rhs = claim.evaluate_ball(point, prec)
-    return compare(lhs, rhs, claim.relation)
+    return claim.ball_outcome_at(point, prec)

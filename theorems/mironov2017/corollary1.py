@@ -23,7 +23,6 @@ basic composition, Dwork-Rothblum-Vadhan) against the exact optimal eps'.
 """
 
 import sympy
-from hypothesis import strategies as st
 from mpmath import mp
 
 from dpproofs.claims import Claim, Sides, Variable
