@@ -701,10 +701,16 @@ def _log_a_fractional(alphas, q, sigma):
     out = np.full(len(alphas), np.nan)
     base, limits, floor_plus_7 = _order_lengths(alphas.tobytes())
     sizes = np.array(_predicted_terms(alphas, q, sigma, base, floor_plus_7))  # a writable copy
+    log_am1, converged, hopeless = _series_log_a_minus_1(alphas, q, sigma, sizes)
+    if converged.all():  # the usual case: one round
+        return np.logaddexp(0.0, log_am1)
     limits = limits.copy()
     pending = np.arange(len(alphas))
+    first = True
     while len(pending):
-        log_am1, converged, hopeless = _series_log_a_minus_1(alphas[pending], q, sigma, sizes[pending])
+        if not first:
+            log_am1, converged, hopeless = _series_log_a_minus_1(alphas[pending], q, sigma, sizes[pending])
+        first = False
         out[pending[converged]] = np.logaddexp(0.0, log_am1[converged])
         short = sizes[pending] < base[pending]
         limits[pending[hopeless & ~short]] = 0  # a short first guess is retried at its base length
@@ -728,6 +734,19 @@ def _unique(values):
     return np.unique(values, return_inverse=True)
 
 
+@functools.lru_cache(maxsize=128)
+def _order_split(orders_key):
+    """Positions and distinct values (with inverse) of the integer and of the fractional orders
+    among ``orders`` (bytes of a float64 array), cached: they depend on the orders alone."""
+    flat = np.frombuffer(orders_key, dtype=np.float64)
+    is_integer = flat == np.floor(flat)
+    parts = []
+    for at in (np.flatnonzero(is_integer), np.flatnonzero(~is_integer)):
+        unique, inverse = _unique(flat[at])
+        parts += [at, np.ascontiguousarray(unique), inverse]
+    return tuple(parts)
+
+
 def log_a(orders, q, sigma):
     """``log A_alpha`` of the Poisson-subsampled Gaussian at every order (THEOREMS.md section 2).
 
@@ -746,14 +765,14 @@ def log_a(orders, q, sigma):
     if q == 1.0:
         out[:] = (flat * flat - flat) / (2.0 * sigma * sigma)
         return out.reshape(alpha.shape)
-    is_integer = flat == np.floor(flat)
-    if is_integer.any():
-        unique, inverse = _unique(flat[is_integer])
-        log_am1 = _log_a_minus_1_integer(unique, q, sigma)
-        out[is_integer] = np.logaddexp(0.0, log_am1)[inverse]
-    if not is_integer.all():
-        unique, inverse = _unique(flat[~is_integer])
-        out[~is_integer] = _log_a_fractional(unique, q, sigma)[inverse]
+    integer_at, integer_unique, integer_inverse, fractional_at, fractional_unique, fractional_inverse = _order_split(
+        np.ascontiguousarray(flat).tobytes()
+    )
+    if len(integer_at):
+        log_am1 = _log_a_minus_1_integer(integer_unique, q, sigma)
+        out[integer_at] = np.logaddexp(0.0, log_am1)[integer_inverse]
+    if len(fractional_at):
+        out[fractional_at] = _log_a_fractional(fractional_unique, q, sigma)[fractional_inverse]
     return out.reshape(alpha.shape)
 
 
