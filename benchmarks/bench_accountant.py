@@ -7,7 +7,10 @@
     default orders (and dpproofs at its own default orders). dpproofs memoises the RDP curve per
     (mechanism, orders), as a training loop or a sweep would hit it: "warm" is that case; "cold"
     changes both q and sigma by 1e-12 relative on every repeat, so every query evaluates the curve
-    anew and no per-q table (integer orders) or per-(q, sigma) cache is reused.
+    anew and no per-q table (integer orders) or per-(q, sigma) cache is reused. Caches keyed on the
+    orders alone (validated grid, series layouts per (orders, lengths), conversion constants) are
+    reused, as they would be by any caller with a fixed grid; the series lengths themselves are
+    predicted from q and sigma on every cold query.
 (b) calibrate_sigma vs dp_accounting.mechanism_calibration.calibrate_dp_mechanism (Brent's method,
     tol 1e-6 absolute in sigma; dpproofs: 1e-6 relative, one-sided). "cold q" changes q by 1e-12
     relative per repeat, defeating the per-(orders, q) tables.
