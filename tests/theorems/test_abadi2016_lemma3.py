@@ -7,6 +7,7 @@ from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from theorems.abadi2016 import lemma3
 from theorems.abadi2016._common import ball_outcome_at, outcome_at
+from tests.support import campaign_size
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in lemma3.CLAIMS}
@@ -39,7 +40,7 @@ def test_lemma3_claims_expected_to_hold_are_never_violated_at_50_digits(claim):
 @pytest.mark.campaign
 @pytest.mark.parametrize("claim", [c for c in HOLDING if c.id in EXPENSIVE], ids=lambda c: c.id)
 def test_lemma3_expensive_claims_hold_in_a_campaign(claim):
-    _never_violated(claim, 50)()
+    _never_violated(claim, campaign_size(50))()
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))

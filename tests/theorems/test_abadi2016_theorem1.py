@@ -7,6 +7,7 @@ from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from theorems.abadi2016 import theorem1
 from theorems.abadi2016._common import ball_outcome_at, outcome_at
+from tests.support import campaign_size
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in theorem1.CLAIMS}
@@ -33,7 +34,7 @@ def test_theorem1_claims_expected_to_hold_are_never_violated_at_50_digits(claim)
 @pytest.mark.campaign
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
 def test_theorem1_claims_expected_to_hold_in_a_campaign(claim):
-    _never_violated(claim, 60)()
+    _never_violated(claim, campaign_size(60))()
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))

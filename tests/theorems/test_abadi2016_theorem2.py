@@ -7,6 +7,7 @@ from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from theorems.abadi2016 import theorem2
 from theorems.abadi2016._common import ball_outcome_at, outcome_at
+from tests.support import campaign_size
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in theorem2.CLAIMS}
@@ -37,7 +38,7 @@ def test_theorem2_tail_bound_holds_for_the_sampled_gaussian_with_both_directions
 
 @pytest.mark.campaign
 def test_theorem2_tail_bound_holds_for_the_sampled_gaussian_campaign():
-    _never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], 100)()
+    _never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], campaign_size(100))()
 
 
 @settings(max_examples=20, deadline=None)

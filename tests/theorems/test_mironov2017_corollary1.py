@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from theorems.mironov2017 import corollary1
-from tests.theorems.support import assert_not_violated
+from tests.support import assert_not_violated
 
 HOLDING = [c for c in corollary1.CLAIMS if c.expected == "holds"]
 FAILING = [c for c in corollary1.CLAIMS if c.expected == "fails"]

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from theorems.mironov2017 import lemma1
-from tests.theorems.support import assert_not_violated
+from tests.support import assert_not_violated
 
 BY_ID = {c.id: c for c in lemma1.CLAIMS}
 HOLDING = [c for c in lemma1.CLAIMS if c.expected == "holds"]

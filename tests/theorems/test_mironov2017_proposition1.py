@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from theorems.mironov2017 import proposition1
-from tests.theorems.support import assert_not_violated
+from tests.support import assert_not_violated
 
 CLAIMS = proposition1.CLAIMS
 HOLDING = [c for c in CLAIMS if c.expected == "holds"]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from dpproofs.claims import check
 from dpproofs.evaluator import precise
 from theorems.mironov2017 import proposition3
-from tests.theorems.support import assert_not_violated
+from tests.support import assert_not_violated
 
 BY_ID = {c.id: c for c in proposition3.CLAIMS}
 CHEAP = [c for c in proposition3.CLAIMS if c.expected == "holds" and c.cost >= 1]
