@@ -2,11 +2,11 @@
 
 import os
 
-from hypothesis import assume
+from hypothesis import HealthCheck, assume, given, settings
 
 from dpproofs.decide import Outcome
 
-__all__ = ["DPS", "assert_not_violated", "campaign_size"]
+__all__ = ["DPS", "assert_not_violated", "campaign_size", "never_violated"]
 
 #: digits of every property test of a claim (the project's standard for checks)
 DPS = 50
@@ -25,3 +25,15 @@ def campaign_size(full):
     if os.environ.get("HYPOTHESIS_PROFILE") == "ci":
         return max(2, full // 5)
     return full
+
+
+def never_violated(claim, examples, dps=DPS):
+    """A Hypothesis property (call it) that ``claim`` is never certainly violated at ``dps``
+    digits on ``examples`` points of its domain."""
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(claim.strategy())
+    def prop(point):
+        assert_not_violated(claim, point, dps)
+
+    return prop

@@ -7,7 +7,7 @@ from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from theorems.abadi2016 import lemma3
 from theorems.abadi2016._common import ball_outcome_at, outcome_at
-from tests.support import campaign_size
+from tests.support import campaign_size, never_violated
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in lemma3.CLAIMS}
@@ -21,26 +21,15 @@ HOLDING = [c for c in lemma3.CLAIMS if c.expected == "holds"]
 FAILING = [c for c in lemma3.CLAIMS if c.expected == "fails"]
 
 
-def _never_violated(claim, examples):
-    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(claim.strategy())
-    def prop(point):
-        outcome = outcome_at(claim, point, DPS)
-        assume(outcome is not None)
-        assert outcome is not Outcome.VIOLATED, point
-
-    return prop
-
-
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
 def test_lemma3_claims_expected_to_hold_are_never_violated_at_50_digits(claim):
-    _never_violated(claim, 2 if claim.id in EXPENSIVE else 20)()
+    never_violated(claim, 2 if claim.id in EXPENSIVE else 20)()
 
 
 @pytest.mark.campaign
 @pytest.mark.parametrize("claim", [c for c in HOLDING if c.id in EXPENSIVE], ids=lambda c: c.id)
 def test_lemma3_expensive_claims_hold_in_a_campaign(claim):
-    _never_violated(claim, campaign_size(50))()
+    never_violated(claim, campaign_size(50))()
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))

@@ -7,7 +7,7 @@ from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from theorems.abadi2016 import theorem1
 from theorems.abadi2016._common import ball_outcome_at, outcome_at
-from tests.support import campaign_size
+from tests.support import campaign_size, never_violated
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in theorem1.CLAIMS}
@@ -15,26 +15,15 @@ HOLDING = [c for c in theorem1.CLAIMS if c.expected == "holds"]
 FAILING = [c for c in theorem1.CLAIMS if c.expected == "fails"]
 
 
-def _never_violated(claim, examples):
-    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(claim.strategy())
-    def prop(point):
-        outcome = outcome_at(claim, point, DPS)
-        assume(outcome is not None)
-        assert outcome is not Outcome.VIOLATED, point
-
-    return prop
-
-
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
 def test_theorem1_claims_expected_to_hold_are_never_violated_at_50_digits(claim):
-    _never_violated(claim, 4)()
+    never_violated(claim, 4)()
 
 
 @pytest.mark.campaign
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
 def test_theorem1_claims_expected_to_hold_in_a_campaign(claim):
-    _never_violated(claim, campaign_size(60))()
+    never_violated(claim, campaign_size(60))()
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))

@@ -1,13 +1,13 @@
 """Abadi et al. 2016, Theorem 2: property tests at 50 digits and verdicts of the mutants."""
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import example, given, settings
 
 from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from theorems.abadi2016 import theorem2
 from theorems.abadi2016._common import ball_outcome_at, outcome_at
-from tests.support import campaign_size
+from tests.support import campaign_size, never_violated
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in theorem2.CLAIMS}
@@ -16,29 +16,18 @@ HOLDING = [c for c in theorem2.CLAIMS if c.expected == "holds" and c.id not in E
 MUTANTS = [c for c in theorem2.CLAIMS if c.kind == "mutant"]
 
 
-def _never_violated(claim, examples):
-    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(claim.strategy())
-    def prop(point):
-        outcome = outcome_at(claim, point, DPS)
-        assume(outcome is not None)
-        assert outcome is not Outcome.VIOLATED, point
-
-    return prop
-
-
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
 def test_theorem2_claims_expected_to_hold_are_never_violated_at_50_digits(claim):
-    _never_violated(claim, 20)()
+    never_violated(claim, 20)()
 
 
 def test_theorem2_tail_bound_holds_for_the_sampled_gaussian_with_both_directions():
-    _never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], 3)()
+    never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], 3)()
 
 
 @pytest.mark.campaign
 def test_theorem2_tail_bound_holds_for_the_sampled_gaussian_campaign():
-    _never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], campaign_size(100))()
+    never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], campaign_size(100))()
 
 
 @settings(max_examples=20, deadline=None)
