@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 
 from dpproofs.decide import Outcome
 
-__all__ = ["DPS", "assert_not_violated", "campaign_size", "never_violated"]
+__all__ = ["DPS", "assert_not_violated", "assert_refuted_at_its_pin", "campaign_size", "never_violated"]
 
 #: digits of every property test of a claim (the project's standard for checks)
 DPS = 50
@@ -37,3 +37,15 @@ def never_violated(claim, examples, dps=DPS):
         assert_not_violated(claim, point, dps)
 
     return prop
+
+
+def assert_refuted_at_its_pin(claim, examples=5):
+    """``claim`` (expected to fail) is refuted, certified, at its first pinned point."""
+    from dpproofs.claims import check
+
+    assert claim.pinned, f"{claim.id} must pin its counterexample"
+    verdict = check(claim, examples=examples)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+    pinned = claim.pinned[0]
+    # numeric coordinates come back as given; structured ones (pairs, compositions) as text
+    assert all(verdict.counterexample[k] == v for k, v in pinned.items() if isinstance(v, (int, float)))

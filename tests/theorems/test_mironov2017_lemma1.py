@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from theorems.mironov2017 import lemma1
-from tests.support import assert_not_violated
+from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 BY_ID = {c.id: c for c in lemma1.CLAIMS}
 HOLDING = [c for c in lemma1.CLAIMS if c.expected == "holds"]
@@ -58,11 +58,7 @@ def test_certified_claims_are_proved(claim_id):
 
 @pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
 def test_mutants_and_false_printed_steps_are_refuted_with_certified_pinned_counterexample(claim):
-    assert claim.pinned, "every expected-to-fail claim pins its counterexample"
-    verdict = check(claim, examples=5)
-    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
-    pinned = claim.pinned[0]
-    assert all(verdict.counterexample[k] == v for k, v in pinned.items())
+    assert_refuted_at_its_pin(claim)
 
 
 def test_lemma1_mutant_with_alpha_minus_one_is_refuted():

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from theorems.mironov2017 import proposition1
-from tests.support import assert_not_violated
+from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 CLAIMS = proposition1.CLAIMS
 HOLDING = [c for c in CLAIMS if c.expected == "holds"]
@@ -34,7 +34,4 @@ def test_every_expected_to_hold_claim_survives_random_points(claim, data):
 
 @pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
 def test_mutants_are_refuted_with_certified_pinned_counterexample(claim):
-    assert claim.pinned
-    verdict = check(claim, examples=5)
-    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
-    assert verdict.counterexample["alpha"] == claim.pinned[0]["alpha"]
+    assert_refuted_at_its_pin(claim)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from dpproofs.claims import check
 from dpproofs.evaluator import precise
 from theorems.mironov2017 import proposition3
-from tests.support import assert_not_violated
+from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 BY_ID = {c.id: c for c in proposition3.CLAIMS}
 CHEAP = [c for c in proposition3.CLAIMS if c.expected == "holds" and c.cost >= 1]
@@ -43,10 +43,7 @@ def test_every_expected_to_hold_claim_survives_random_points(claim, data):
 
 @pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
 def test_mutants_are_refuted_with_certified_pinned_counterexample(claim):
-    assert claim.pinned
-    verdict = check(claim, examples=5)
-    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
-    assert verdict.counterexample["alpha"] == claim.pinned[0]["alpha"]
+    assert_refuted_at_its_pin(claim)
 
 
 def test_proposition3_mutant_with_halved_log_term_is_refuted_on_the_gaussian():

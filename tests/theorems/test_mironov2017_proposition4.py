@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from theorems.mironov2017 import proposition4
-from tests.support import assert_not_violated
+from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 HOLDING = [c for c in proposition4.CLAIMS if c.expected == "holds"]
 FAILING = [c for c in proposition4.CLAIMS if c.expected == "fails"]
@@ -42,10 +42,7 @@ def test_every_expected_to_hold_claim_survives_random_points(claim, data):
 
 @pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
 def test_mutants_and_false_printed_steps_are_refuted_with_certified_pinned_counterexample(claim):
-    assert claim.pinned
-    verdict = check(claim, examples=5)
-    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
-    assert all(verdict.counterexample[k] == v for k, v in claim.pinned[0].items())
+    assert_refuted_at_its_pin(claim)
 
 
 def test_proposition4_mutant_with_constant_1_is_refuted_on_100_fold_randomized_response():
