@@ -170,14 +170,18 @@ def rdp(pair, alpha, dps=precise.DEFAULT_DPS):
 
 
 def rdp_ball(pair, alpha, prec=ball.DEFAULT_PREC):
-    """Enclosure of ``D_alpha(P || Q)`` for ``alpha > 1`` (an exact rational alpha or a ball)."""
+    """Enclosure of ``D_alpha(P || Q)`` for ``alpha > 1`` (an exact rational alpha or a ball).
+
+    Same excess form as :func:`precise.rdp_finite` (non-negative terms, ``log1p``), so the ball
+    stays tight when ``P`` is close to ``Q`` and is exactly 0 when ``P = Q``.
+    """
     with ball.precision(prec):
         a = ball.to_arb(alpha)
-        total = sum(
-            (a * ball.to_arb(pi).log() + (1 - a) * ball.to_arb(qi).log()).exp()
-            for pi, qi in zip(pair.p, pair.q)
-        )
-        return total.log() / (a - 1)
+        total = arb(0)
+        for pi, qi in zip(pair.p, pair.q):
+            ratio_minus_one = ball.to_arb(Fraction(pi) / Fraction(qi) - 1)
+            total += ball.to_arb(qi) * ((a * ratio_minus_one.log1p()).expm1() - a * ratio_minus_one)
+        return total.log1p() / (a - 1)
 
 
 def delta(pair, epsilon, dps=precise.DEFAULT_DPS):

@@ -9,7 +9,6 @@ from fractions import Fraction
 
 import sympy
 from hypothesis import strategies as st
-from flint import arb
 from mpmath import mp
 
 from dpproofs import finite
@@ -26,8 +25,6 @@ __all__ = [
     "both_orders",
     "endpoints",
     "monotone_ball",
-    "rdp_pair",
-    "rdp_pair_ball",
 ]
 
 PAPER = "Mironov 2017 (arXiv 1702.07476v3)"
@@ -111,21 +108,3 @@ def monotone_ball(function, args, prec, increasing=()):
         return bottom.union(top)
 
 
-def rdp_pair(pair, alpha_value, dps):
-    """``finite.rdp`` with ``D_alpha(P||P) = 0`` exactly.
-
-    ``precise.rdp_finite`` computes ``log(sum)`` with ``sum`` within rounding of 1 for equal
-    distributions and returns a rounding-sized value of either sign (seen: -6e-117 at 50 digits),
-    which a comparison with an exact 0 would call a violation.
-    """
-    if pair.p == pair.q:
-        with mp.workdps(dps + precise.GUARD_DPS):
-            return mp.zero
-    return finite.rdp(pair, alpha_value, dps)
-
-
-def rdp_pair_ball(pair, alpha_value, prec):
-    """``finite.rdp_ball`` with ``D_alpha(P||P) = 0`` exactly (see :func:`rdp_pair`)."""
-    if pair.p == pair.q:
-        return arb(0)
-    return finite.rdp_ball(pair, alpha_value, prec)

@@ -17,7 +17,7 @@ from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 
-from theorems.mironov2017._common import rdp_pair, rdp_pair_ball, source
+from theorems.mironov2017._common import source
 
 __all__ = ["CLAIMS", "step_budgets", "step_budgets_ball"]
 
@@ -26,7 +26,7 @@ SOURCE = source("Prop. 1")
 
 def step_budgets(composition, alpha_value, dps):
     """``[max over prefixes of D_alpha(step i pair)]`` for each step (mp)."""
-    return [max(rdp_pair(pair, alpha_value, dps) for pair in composition.step_pairs(i))
+    return [max(finite.rdp(pair, alpha_value, dps) for pair in composition.step_pairs(i))
             for i in range(len(composition.steps))]
 
 
@@ -35,7 +35,7 @@ def step_budgets_ball(composition, alpha_value, prec):
     budgets = []
     with ball.precision(prec):
         for i in range(len(composition.steps)):
-            values = [rdp_pair_ball(pair, alpha_value, prec) for pair in composition.step_pairs(i)]
+            values = [finite.rdp_ball(pair, alpha_value, prec) for pair in composition.step_pairs(i)]
             top = values[0]
             for v in values[1:]:
                 top = top.max(v)
@@ -49,7 +49,7 @@ def _sides(combine):
     def precise_sides(point, dps):
         comp, a = point["composition"], point["alpha"]
         with precise.mp.workdps(dps + precise.GUARD_DPS):
-            return rdp_pair(comp.joint(), a, dps), combine(step_budgets(comp, a, dps))
+            return finite.rdp(comp.joint(), a, dps), combine(step_budgets(comp, a, dps))
 
     def ball_sides(point, prec):
         comp, a = point["composition"], point["alpha"]
@@ -61,7 +61,7 @@ def _sides(combine):
                     total = total.max(b)
             else:
                 total = sum(budgets[1:], budgets[0])
-            return rdp_pair_ball(comp.joint(), a, prec), total
+            return finite.rdp_ball(comp.joint(), a, prec), total
 
     return Sides(precise_sides, ball_sides)
 

@@ -42,7 +42,7 @@ from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
 
-from theorems.mironov2017._common import arb_of, mp_of, rdp_pair, rdp_pair_ball, source, sym
+from theorems.mironov2017._common import arb_of, mp_of, source, sym
 from theorems.mironov2017.proposition10 import normal_cdf
 
 __all__ = [
@@ -190,7 +190,7 @@ def _finite_sides(convert):
         with mp.workdps(dps + precise.GUARD_DPS):
             worst = mp.zero
             for pair in (point["pair"], point["pair"].swapped()):
-                level = max(mp.zero, convert(rdp_pair(pair, a, dps), precise.to_mpf(a), precise.to_mpf(d)))
+                level = max(mp.zero, convert(finite.rdp(pair, a, dps), precise.to_mpf(a), precise.to_mpf(d)))
                 worst = max(worst, finite.delta(pair, level, dps))
             return worst, precise.to_mpf(d)
 
@@ -199,7 +199,7 @@ def _finite_sides(convert):
         with ball.precision(prec):
             worst = arb(0)
             for pair in (point["pair"], point["pair"].swapped()):
-                level = ball.positive_part(convert_ball(convert, rdp_pair_ball(pair, a, prec), ball.to_arb(a), ball.to_arb(d)))
+                level = ball.positive_part(convert_ball(convert, finite.rdp_ball(pair, a, prec), ball.to_arb(a), ball.to_arb(d)))
                 worst = worst.max(finite.delta_ball(pair, level, prec))
             return worst, ball.to_arb(d)
 
@@ -215,7 +215,7 @@ def _stronger_finite_sides():
             dv = precise.to_mpf(d)
             worst = mp.zero
             for pair in (point["pair"], point["pair"].swapped()):
-                factor = mp.exp(classic_epsilon(rdp_pair(pair, a, dps), precise.to_mpf(a), dv))
+                factor = mp.exp(classic_epsilon(finite.rdp(pair, a, dps), precise.to_mpf(a), dv))
                 for event in finite.events(pair)[1:]:
                     p_a = mp_of(finite.probability(pair.p, event), dps)
                     q_a = mp_of(finite.probability(pair.q, event), dps)
@@ -228,7 +228,7 @@ def _stronger_finite_sides():
             dv = ball.to_arb(d)
             worst = arb(0)
             for pair in (point["pair"], point["pair"].swapped()):
-                factor = convert_ball(classic_epsilon, rdp_pair_ball(pair, a, prec), ball.to_arb(a), dv).exp()
+                factor = convert_ball(classic_epsilon, finite.rdp_ball(pair, a, prec), ball.to_arb(a), dv).exp()
                 for event in finite.events(pair)[1:]:
                     p_a = arb_of(finite.probability(pair.p, event), prec)
                     q_a = arb_of(finite.probability(pair.q, event), prec)
