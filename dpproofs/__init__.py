@@ -1,15 +1,19 @@
 """dpproofs: falsifiable checks of differential-privacy accounting theorems, and the accountant
 those checks validate.
 
-Public facade (the names below are a contract; everything else is internal):
-mechanisms, exact quantities (``rdp``, ``log_moment``), the accountant, and ``verify``.
+Public facade (the names below are a contract; everything else is internal): mechanisms, exact
+quantities (``rdp``, ``log_moment``), the accountant, and ``verify``.
+
+Importing the package, building an :class:`Accountant` and asking for epsilon load neither sympy,
+Hypothesis nor python-flint: the checker's names (``verify``, ``Verdict``) are loaded on first use.
 """
+
+import importlib
 
 from dpproofs.accountant import DEFAULT_ORDERS, Accountant, calibrate_sigma
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
 from dpproofs.quantities import log_moment, rdp
-from dpproofs.verify import Verdict, verify
 
 __all__ = [
     "DPProofsError",
@@ -30,3 +34,19 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: Public names loaded on first use (name -> module): they pull in sympy, Hypothesis and flint.
+_LAZY = {"verify": "dpproofs.verification", "Verdict": "dpproofs.verification"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dpproofs' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -61,7 +61,7 @@ PAPERS = {
 
 def groups():
     """``{result prefix "paper.result": (module, [claims])}`` in registry order."""
-    import theorems
+    from dpproofs import registry as theorems
 
     found = OrderedDict()
     for module in theorems.modules():
@@ -510,7 +510,7 @@ VERIFY_EXAMPLES = (
 def measure_verify():
     import importlib as _importlib
 
-    verify_module = _importlib.import_module("dpproofs.verify")
+    verify_module = _importlib.import_module("dpproofs.verification")
     rows = []
     for title, claim, where, integers in VERIFY_EXAMPLES:
         argv = ["verify", claim] + [x for w in where for x in ("--where", w)] + [x for i in integers for x in ("--integer", i)]
@@ -520,7 +520,7 @@ def measure_verify():
 
 
 def _verify_page(measured):
-    verify_module = importlib.import_module("dpproofs.verify")
+    verify_module = importlib.import_module("dpproofs.verification")
     vocabulary = importlib.import_module("dpproofs.vocabulary")
     lines = [HEADER, "# Verifying an inequality\n\n",
              "```console\n$ dpproofs verify CLAIM [--where COND]... [--integer NAME]... [--samples N] [--seed S] [--json]\n```\n\n",
@@ -529,7 +529,7 @@ def _verify_page(measured):
              "verdict.counterexample\n```\n\n",
              "Exit status: 0 proved or holds, 1 refuted, 2 malformed claim or domain, 3 undecided.\n\n",
              "## Syntax, vocabulary, domain, verdicts\n\n",
-             "From the docstring of `dpproofs.verify` (generated):\n\n"]
+             "From the docstring of `dpproofs.verification` (generated):\n\n"]
     doc = (verify_module.__doc__ or "").strip()
     lines.append(_rst_to_markdown(doc) + "\n\n")
     lines.append("## The vocabulary module\n\nFrom the docstring of `dpproofs.vocabulary`:\n\n")
@@ -580,7 +580,7 @@ def _rst_to_markdown(doc):
 
 
 def measure_notes():
-    from theorems import notes
+    from dpproofs_theorems import notes
 
     started = time.perf_counter()
     rows = notes.evaluate_all()
@@ -676,7 +676,7 @@ def _figure_abadi_epochs(path):
     from dpproofs.accountant import Accountant
     from dpproofs.evaluator import pld
     from dpproofs.mechanisms import SampledGaussian
-    from theorems import notes
+    from dpproofs_theorems import notes
 
     plt = _plt()
     epochs = list(range(10, 401, 10))
@@ -712,7 +712,7 @@ def _figure_lemma3(path):
     import numpy as np
 
     from dpproofs.evaluator import precise
-    from theorems.abadi2016 import lemma3
+    from dpproofs_theorems.abadi2016 import lemma3
 
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
@@ -798,8 +798,8 @@ def _figure_lemma1(path):
 
 def _figure_corollary1(path):
 
-    from theorems import notes
-    from theorems.mironov2017.corollary1 import basic_epsilon, corollary1_epsilon, drv_epsilon
+    from dpproofs_theorems import notes
+    from dpproofs_theorems.mironov2017.corollary1 import basic_epsilon, corollary1_epsilon, drv_epsilon
 
     plt = _plt()
     eps, delta = 0.01, 1e-5

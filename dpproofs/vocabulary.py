@@ -97,7 +97,7 @@ FUNCTIONS = {
     ),
 }
 
-#: sympy names -> function objects, for parsing user text (see dpproofs.verify)
+#: sympy names -> function objects, for parsing user text (see dpproofs.verification)
 NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}
 NAMESPACE["Phi"] = Phi
 

@@ -8,7 +8,7 @@ import pytest
 
 from dpproofs.cli import main
 from dpproofs.evaluator import pld, precise
-from theorems import notes
+from dpproofs_theorems import notes
 
 
 def by_id(claim_id):

@@ -24,7 +24,7 @@ import sympy
 import dpproofs as dp
 from dpproofs import vocabulary
 from dpproofs.decide import Outcome, compare
-from dpproofs.verify import _preflight, _settle, build_claim, parse_claim, parse_condition
+from dpproofs.verification import _preflight, _settle, build_claim, parse_claim, parse_condition
 
 #: Budget (seconds) for verifications of true claims in the default run: the search (500 draws of
 #: a cheap claim fit well within it) and a short box proof.

@@ -39,7 +39,7 @@ from dpproofs.accountant import Accountant
 from dpproofs.evaluator import pld, precise
 from dpproofs.mechanisms import SampledGaussian
 
-from theorems.mironov2017.corollary1 import basic_epsilon, corollary1_epsilon, drv_epsilon
+from dpproofs_theorems.mironov2017.corollary1 import basic_epsilon, corollary1_epsilon, drv_epsilon
 
 __all__ = [
     "NumericClaim",

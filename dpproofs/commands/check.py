@@ -4,7 +4,6 @@ import sys
 import time
 
 from dpproofs import _validate
-from dpproofs.claims import check
 
 HELP = "check the registered theorem claims (all, or those under the ids given)"
 
@@ -19,12 +18,13 @@ def add_arguments(parser):
 
 
 def run(args):
-    import theorems
+    from dpproofs import registry
+    from dpproofs.claims import check  # the checker loads sympy, Hypothesis and flint: only here
 
     examples = _validate.integer("--examples", args.examples, 1, 10**6)
     seed = _validate.integer("--seed", args.seed, 0, 2**32 - 1)
     dps = _validate.integer("--dps", args.dps, 20, 2000)
-    claims = theorems.select(args.ids)
+    claims = registry.select(args.ids)
     started = time.perf_counter()
     rows = []
     for index, claim in enumerate(claims, 1):

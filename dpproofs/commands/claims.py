@@ -1,6 +1,6 @@
 """``dpproofs claims [ID ...]``: the notes' and papers' printed numbers, reproduced or not.
 
-Evaluates :data:`theorems.notes.NUMERIC_CLAIMS` (each recomputed by the method it names) and
+Evaluates the ``NUMERIC_CLAIMS`` of every content module that has them (the notes) (each recomputed by the method it names) and
 prints id, stated value, reproduced value, verdict and method; ``--json`` prints one object
 ``{"claims": [...], "summary": {...}}`` whose rows carry at least ``id``, ``stated``,
 ``reproduced``, ``verdict``, ``method`` (plus ``explanation`` and ``details``). Exit status 0 when
@@ -21,9 +21,13 @@ def add_arguments(parser):
 
 
 def run(args):
+    from dpproofs import registry
     from dpproofs.errors import InvalidArgument
-    from theorems import notes
 
+    found = registry.modules("NUMERIC_CLAIMS")
+    if len(found) != 1:
+        raise InvalidArgument(f"expected one content module with NUMERIC_CLAIMS, found {[m.__name__ for m in found]}")
+    notes = found[0]
     known = [c.id for c in notes.NUMERIC_CLAIMS]
     unknown = [i for i in args.ids if not any(k == i or k.startswith(i + ".") for k in known)]
     if unknown:

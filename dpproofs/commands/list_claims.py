@@ -10,7 +10,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    import theorems
+    from dpproofs import registry
 
     rows = [
         {
@@ -21,7 +21,7 @@ def run(args):
             "title": c.title,
             "statement": c.describe(),
         }
-        for c in theorems.select(args.ids)
+        for c in registry.select(args.ids)
     ]
     return 0, {"claims": rows}
 

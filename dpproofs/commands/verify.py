@@ -5,7 +5,6 @@ InvalidArgument, turned into status 2 by the dispatcher), 3 undecided.
 """
 
 from dpproofs import _validate
-from dpproofs.verify import verify
 
 HELP = "check an inequality over DP quantities (proved/holds, or a certified counterexample)"
 
@@ -32,6 +31,8 @@ def run(args):
     samples = _validate.integer("--samples", args.samples, 1, 10**7)
     seed = _validate.integer("--seed", args.seed, 0, 2**32 - 1)
     dps = _validate.integer("--dps", args.dps, 20, 1000)
+    from dpproofs.verification import verify  # loads sympy, Hypothesis and flint: only when used
+
     verdict = verify(args.claim, args.where, integers=args.integer, samples=samples, seed=seed, dps=dps)
     result = verdict.to_dict()
     result.pop("expected", None)

@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 
 from dpproofs.claims import check
 from dpproofs.decide import Outcome
-from theorems.abadi2016 import lemma_c1
-from theorems.abadi2016._common import ball_outcome_at, outcome_at
+from dpproofs_theorems.abadi2016 import lemma_c1
+from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in lemma_c1.CLAIMS}

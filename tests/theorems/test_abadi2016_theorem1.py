@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 
 from dpproofs.claims import check
 from dpproofs.decide import Outcome
-from theorems.abadi2016 import theorem1
-from theorems.abadi2016._common import ball_outcome_at, outcome_at
+from dpproofs_theorems.abadi2016 import theorem1
+from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
 from tests.support import campaign_size, never_violated
 
 DPS = 50

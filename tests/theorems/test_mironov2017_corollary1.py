@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dpproofs.claims import check
-from theorems.mironov2017 import corollary1
+from dpproofs_theorems.mironov2017 import corollary1
 from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 HOLDING = [c for c in corollary1.CLAIMS if c.expected == "holds"]

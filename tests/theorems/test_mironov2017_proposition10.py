@@ -5,7 +5,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dpproofs.claims import check
-from theorems.mironov2017 import proposition10
+from dpproofs_theorems.mironov2017 import proposition10
 from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 CLAIMS = proposition10.CLAIMS

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from dpproofs.evaluator import precise
-from theorems.mironov2017 import proposition3
+from dpproofs_theorems.mironov2017 import proposition3
 from tests.support import assert_refuted_at_its_pin, assert_not_violated
 
 BY_ID = {c.id: c for c in proposition3.CLAIMS}

@@ -2,7 +2,7 @@
 
 import collections
 
-import theorems
+import dpproofs_theorems as theorems
 
 
 def test_every_result_has_a_mutant_and_every_expected_failure_pins_its_counterexample():

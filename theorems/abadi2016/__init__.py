@@ -1,0 +1,7 @@
+
+
+#: The paper this package checks (used by the generated docs).
+CITATION = (
+    "M. Abadi, A. Chu, I. Goodfellow, H. B. McMahan, I. Mironov, K. Talwar, L. Zhang, "
+    "\"Deep Learning with Differential Privacy\", CCS 2016 (arXiv 1607.00133v2)"
+)

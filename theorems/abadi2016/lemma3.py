@@ -44,7 +44,7 @@ from mpmath import mp
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
-from theorems.abadi2016._common import expression_sides, source, symbol
+from dpproofs_theorems.abadi2016._common import expression_sides, source, symbol
 
 __all__ = ["CLAIMS", "SOURCE", "C_STAR", "C_FOUND", "ARGMAX", "central_moment", "remove_term"]
 

@@ -30,7 +30,7 @@ from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
-from theorems.abadi2016._common import expression_sides, kl_ball, source, symbol
+from dpproofs_theorems.abadi2016._common import expression_sides, kl_ball, source, symbol
 
 __all__ = ["CLAIMS", "SOURCE", "bound", "tight_bound"]
 

@@ -35,7 +35,7 @@ from mpmath import mp
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
-from theorems.abadi2016._common import source, symbol
+from dpproofs_theorems.abadi2016._common import source, symbol
 
 __all__ = ["CLAIMS", "SOURCE", "C1", "C2", "accountant_sides"]
 

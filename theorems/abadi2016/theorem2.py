@@ -40,7 +40,7 @@ from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
-from theorems.abadi2016._common import source, symbol
+from dpproofs_theorems.abadi2016._common import source, symbol
 
 __all__ = ["CLAIMS", "SOURCE"]
 

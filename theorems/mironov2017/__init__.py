@@ -8,3 +8,6 @@
 
 Claim ids start with ``mironov2017.<result>``; each module's docstring maps ids to printed items.
 """
+
+#: The paper this package checks (used by the generated docs).
+CITATION = "I. Mironov, \"Rényi Differential Privacy\", CSF 2017 (arXiv 1702.07476v3)"

@@ -29,8 +29,8 @@ from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
 
-from theorems.mironov2017._common import source, sym
-from theorems.mironov2017.proposition4 import event_threshold, rr_event, rr_event_ball
+from dpproofs_theorems.mironov2017._common import source, sym
+from dpproofs_theorems.mironov2017.proposition4 import event_threshold, rr_event, rr_event_ball
 
 __all__ = [
     "CLAIMS",

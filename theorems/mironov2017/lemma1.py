@@ -32,7 +32,7 @@ from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
 
-from theorems.mironov2017._common import l1_distance, monotone_ball, mp_of, arb_of, source, sym, eps_pairs
+from dpproofs_theorems.mironov2017._common import l1_distance, monotone_ball, mp_of, arb_of, source, sym, eps_pairs
 
 __all__ = ["CLAIMS", "bun_steinke", "rr_ball"]
 

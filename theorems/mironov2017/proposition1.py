@@ -17,7 +17,7 @@ from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 
-from theorems.mironov2017._common import source
+from dpproofs_theorems.mironov2017._common import source
 
 __all__ = ["CLAIMS", "step_budgets", "step_budgets_ball"]
 

@@ -21,7 +21,7 @@ from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 
-from theorems.mironov2017._common import arb_of, mp_of, source, sym
+from dpproofs_theorems.mironov2017._common import arb_of, mp_of, source, sym
 
 __all__ = ["CLAIMS", "normal_cdf", "preservation_ratio", "preservation_ratio_ball"]
 

@@ -42,8 +42,8 @@ from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
 
-from theorems.mironov2017._common import arb_of, mp_of, source, sym
-from theorems.mironov2017.proposition10 import normal_cdf
+from dpproofs_theorems.mironov2017._common import arb_of, mp_of, source, sym
+from dpproofs_theorems.mironov2017.proposition10 import normal_cdf
 
 __all__ = [
     "CLAIMS",

@@ -36,7 +36,7 @@ from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
 
-from theorems.mironov2017._common import arb_of, mp_of, source, sym
+from dpproofs_theorems.mironov2017._common import arb_of, mp_of, source, sym
 
 __all__ = ["CLAIMS", "rr_event", "rr_event_ball", "event_threshold"]
 
