@@ -118,8 +118,8 @@ def theirs(event, relation):
     return reference.get_epsilon(DELTA)
 
 
-@pytest.mark.parametrize("name", list(TREES))
-def test_each_tree_gives_the_native_epsilon_and_is_never_above_dp_accounting(name):
+def check_tree(name):
+    """The two requirements on one tree (AssertionError if either fails)."""
     event, ledger, exact, relation = TREES[name]
     ours = bridge.accountant_for(event)
     assert isinstance(ours, dp.Accountant)
@@ -139,6 +139,33 @@ def test_each_tree_gives_the_native_epsilon_and_is_never_above_dp_accounting(nam
         assert refined > peer * (1 + PEER_RTOL) and peer == EXCEPTIONS[name]
         return
     assert refined <= peer * (1 + PEER_RTOL)
+
+
+@pytest.mark.parametrize("name", list(TREES))
+def test_each_tree_gives_the_native_epsilon_and_is_never_above_dp_accounting(name):
+    check_tree(name)
+
+
+def test_a_bridge_that_ignores_counts_is_caught(monkeypatch):
+    monkeypatch.setattr(bridge, "_count", lambda name, value: 1)
+    with pytest.raises(AssertionError):
+        check_tree("counts multiply through nesting")
+
+
+def test_a_bridge_that_maps_randomized_response_to_log_1_over_p_is_caught(monkeypatch):
+    """log(1/p) is the special-record pair's bound, not the binary RR of the event."""
+    monkeypatch.setattr(bridge, "_randomized_response", lambda event, path: dp.RandomizedResponse(-math.log(event.noise_parameter)))
+    with pytest.raises(AssertionError):
+        check_tree("randomized response x 10")
+
+
+def test_a_bridge_that_sums_sigmas_instead_of_precisions_is_caught(monkeypatch):
+    def wrong(event, dpa, path, parent):
+        return sum(sub.noise_multiplier for sub in event.events) if hasattr(event, "events") else event.noise_multiplier
+
+    monkeypatch.setattr(bridge, "_effective_sigma", wrong)
+    with pytest.raises(AssertionError):
+        check_tree("Poisson of a composition of Gaussians")
 
 
 def test_the_empty_run_exception_is_the_improved_conversion_at_zero_rdp():
