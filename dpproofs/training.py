@@ -55,6 +55,6 @@ def steps_and_rate(dataset_size, batch_size, epochs, sampling="poisson"):
     if isinstance(epochs, bool) or not isinstance(epochs, numbers.Real):
         raise InvalidArgumentType(f"epochs={epochs!r} must be a real number in (0, inf), not {type(epochs).__name__}")
     exact_epochs = _exact("epochs", epochs)
-    sampling = _validate.choice("sampling", sampling, SAMPLINGS)
+    _validate.choice("sampling", sampling, SAMPLINGS)
     steps = math.ceil(exact_epochs * dataset_size / batch_size)
     return int(steps), batch_size / dataset_size
