@@ -1,0 +1,460 @@
+"""dp_accounting's ``DpEvent`` trees as dpproofs accountants, and back.
+
+    from dpproofs.integrations import dp_accounting as bridge
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.1)), 10000)
+    acc = bridge.accountant_for(event)          # a dpproofs.Accountant with the run composed
+    acc.epsilon(1e-5)                           # or refine=True, delta(...), to_dict(), ...
+    bridge.supports(event)                      # True
+    bridge.to_event(acc)                        # the ledger as a DpEvent
+
+``dp_accounting`` (Google's dp-accounting package) is imported only inside these functions.
+
+Events and what they become (``count`` multiplies through ``SelfComposedDpEvent`` and the leaves
+of ``ComposedDpEvent``, nested to any depth):
+
+* ``GaussianDpEvent(s)`` -> ``Gaussian(s)``; ``s = 0`` is non-private, ``s = inf`` is no loss.
+* ``PoissonSampledDpEvent(q, inner)`` -> ``SampledGaussian(q, s)``, where ``inner`` is a
+  ``GaussianDpEvent`` or a composition of them applied to the same sample: Gaussians of noise
+  ``s_i`` on one sample are, up to post-processing, one Gaussian of
+  ``s = (sum_i s_i^-2)^(-1/2)`` (McMahan et al. 2018, arXiv 1812.06210, Sec. 3), exactly as
+  dp_accounting's RDP accountant reads it. ``q = 0`` is no loss. Any other inner event is an
+  :class:`UnsupportedEvent`.
+* ``SampledWithoutReplacementDpEvent(n, b, Gaussian)`` -> ``dpproofs.FixedBatchGaussian`` when
+  that mechanism exists; until then an :class:`UnsupportedEvent` naming it.
+* ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP).
+* ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
+  uniform one of ``k``. Only ``k = 2`` is our binary randomized response, exactly: it tells the
+  truth with probability ``1 - p/2 = e^eps / (1 + e^eps)``, i.e. ``eps = log(2/p - 1)``
+  (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``: non-private).
+  ``k >= 3`` is not a binary randomized response: an :class:`UnsupportedEvent`. The pair
+  accounted is the two inputs' output distributions (dp_accounting's ``REPLACE_ONE`` analysis of
+  the same event); it is the worst case of every ``eps``-DP mechanism, so it is also an upper
+  bound on dp_accounting's ``REPLACE_SPECIAL`` analysis.
+* ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
+  :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
+* Anything else (``ZCDpEvent``, tree aggregation, repeat-and-select, sampling with replacement,
+  ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
+
+Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
+dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) is supported. ``"replace_one"`` (also
+``NeighboringRelation.REPLACE_ONE``) is passed to ``dpproofs.Accountant(relation=...)`` once the
+accountant accepts a relation; until then it is an :class:`InvalidArgument`. dpproofs' convention
+is ``sigma = noise std / clipping norm`` whatever the relation, so under replace-one the sum's
+sensitivity is twice the clipping norm; note that dp_accounting 0.6 computes a bare
+``GaussianDpEvent`` as ``alpha / (2 s^2)`` under every relation. ``REPLACE_SPECIAL`` is not
+supported.
+
+``accountant="pld"`` builds ``dpproofs.PLDAccountant`` (same compose interface) when it exists;
+until then it is an :class:`InvalidArgument` saying so.
+"""
+
+import inspect
+import math
+import numbers
+
+import dpproofs
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
+
+__all__ = [
+    "accountant_for",
+    "supports",
+    "to_event",
+    "UnsupportedEvent",
+    "NonPrivateAccountant",
+    "RELATIONS",
+    "ACCOUNTANTS",
+]
+
+#: Names of the neighbouring relations (dp_accounting's enum members are accepted too).
+RELATIONS = ("add_remove", "replace_one")
+#: Names of the accountants ``accountant_for`` can build.
+ACCOUNTANTS = ("rdp", "pld")
+
+_ENUM_NAMES = {"ADD_OR_REMOVE_ONE": "add_remove", "REPLACE_ONE": "replace_one"}
+
+#: Relative widening of a float ``eps = log(2/p - 1)`` (randomized response): the two or three
+#: correctly rounded operations that compute it err by at most 2 ulps relative (``1 - p`` is
+#: exact for ``p >= 1/2``, Sterbenz; ``log`` of a value >= 3 has relative error <= 1 ulp of its
+#: argument's), so 4 ulps, then one ``nextafter``, keep the mapped epsilon above the exact one.
+_RR_WIDEN = 4 * 2.0**-52
+
+
+class UnsupportedEvent(InvalidArgument):
+    """A ``DpEvent`` (or a part of one) that dpproofs cannot account for; names the event."""
+
+
+def _dpa():
+    try:
+        import dp_accounting
+    except ImportError as error:  # pragma: no cover - dp_accounting is a test dependency
+        raise ImportError(
+            "dpproofs.integrations.dp_accounting needs the dp-accounting package "
+            "(pip install dp-accounting)"
+        ) from error
+    return dp_accounting
+
+
+# --- the tree walk ---------------------------------------------------------------------------
+
+
+#: A leaf that releases its input exactly (zero noise): the run is non-private.
+_NON_PRIVATE_STEP = object()
+
+
+class _Run:
+    """What a tree amounts to: mechanisms with their counts, and whether it is non-private."""
+
+    def __init__(self):
+        self.entries = []  # (mechanism, count) in order of appearance
+        self.non_private = False
+
+
+def _count(name, value):
+    return _validate.integer(name, value, 0)
+
+
+def _walk(event, count, run, dpa, path):
+    if not isinstance(event, dpa.DpEvent):
+        raise InvalidArgumentType(f"{path}={event!r} must be a dp_accounting DpEvent, not {type(event).__name__}")
+    if isinstance(event, dpa.NoOpDpEvent):
+        return
+    if isinstance(event, dpa.NonPrivateDpEvent):
+        if count > 0:
+            run.non_private = True
+        return
+    if isinstance(event, dpa.SelfComposedDpEvent):
+        inner_count = _count(f"{path}.count", event.count)
+        _walk(event.event, count * inner_count, run, dpa, f"{path}.event")
+        return
+    if isinstance(event, dpa.ComposedDpEvent):
+        events = event.events
+        if isinstance(events, (str, bytes)) or not hasattr(events, "__iter__"):
+            raise InvalidArgumentType(f"{path}.events={events!r} must be a list of DpEvents")
+        for index, sub in enumerate(events):
+            _walk(sub, count, run, dpa, f"{path}.events[{index}]")
+        return
+    if isinstance(event, dpa.GaussianDpEvent):
+        sigma = _noise(f"{path}.noise_multiplier", event.noise_multiplier)
+        _add(run, count, None if sigma == math.inf else Gaussian(sigma) if sigma > 0 else _NON_PRIVATE_STEP)
+        return
+    if isinstance(event, dpa.PoissonSampledDpEvent):
+        q = _validate.real(f"{path}.sampling_probability", event.sampling_probability, 0, 1)
+        sigma = _effective_sigma(event.event, dpa, f"{path}.event", "PoissonSampledDpEvent")
+        if q == 0 or sigma == math.inf:
+            return
+        _add(run, count, SampledGaussian(q, sigma) if sigma > 0 else _NON_PRIVATE_STEP)
+        return
+    if isinstance(event, dpa.SampledWithoutReplacementDpEvent):
+        fixed = getattr(dpproofs, "FixedBatchGaussian", None)
+        if fixed is None:
+            raise UnsupportedEvent(
+                f"{path}={event!r}: SampledWithoutReplacementDpEvent (fixed-size batches) is not "
+                f"supported yet: dpproofs has no fixed-batch mechanism (dpproofs.FixedBatchGaussian); "
+                f"use PoissonSampledDpEvent for Poisson sampling"
+            )
+        n = _validate.integer(f"{path}.source_dataset_size", event.source_dataset_size, 1)
+        b = _validate.integer(f"{path}.sample_size", event.sample_size, 0, n)
+        sigma = _effective_sigma(event.event, dpa, f"{path}.event", "SampledWithoutReplacementDpEvent")
+        if b == 0 or sigma == math.inf:
+            return
+        _add(run, count, fixed(batch_size=b, dataset_size=n, sigma=sigma) if sigma > 0 else _NON_PRIVATE_STEP)
+        return
+    if isinstance(event, dpa.LaplaceDpEvent):
+        scale = _noise(f"{path}.noise_multiplier", event.noise_multiplier)
+        _add(run, count, None if scale == math.inf else Laplace(scale) if scale > 0 else _NON_PRIVATE_STEP)
+        return
+    if isinstance(event, dpa.RandomizedResponseDpEvent):
+        _add(run, count, _randomized_response(event, path))
+        return
+    raise UnsupportedEvent(
+        f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
+        f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
+        f"RandomizedResponseDpEvent with num_buckets=2, SelfComposedDpEvent, ComposedDpEvent, "
+        f"NoOpDpEvent, NonPrivateDpEvent)"
+    )
+
+
+def _add(run, count, mechanism):
+    if mechanism is None or count == 0:
+        return
+    if mechanism is _NON_PRIVATE_STEP:
+        run.non_private = True
+        return
+    run.entries.append((mechanism, count))
+
+
+def _noise(name, value):
+    """A noise multiplier in ``[0, inf]`` (0: no noise; inf: no release)."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value) == math.inf:
+        return math.inf
+    return _validate.real(name, value, 0)
+
+
+def _effective_sigma(event, dpa, path, parent):
+    """The one noise multiplier equivalent to the Gaussians of ``event`` on one sample:
+    ``(sum_i count_i / s_i^2)^(-1/2)``; 0 if some ``s_i = 0``, ``inf`` if there is none."""
+    found = []  # (sigma, count) of the Gaussians, sigma in (0, inf)
+    exact = False  # a sigma_i = 0 makes the release exact
+
+    def visit(sub, count, where):
+        nonlocal exact
+        if not isinstance(sub, dpa.DpEvent):
+            raise InvalidArgumentType(f"{where}={sub!r} must be a dp_accounting DpEvent, not {type(sub).__name__}")
+        if isinstance(sub, dpa.NoOpDpEvent):
+            return
+        if isinstance(sub, dpa.GaussianDpEvent):
+            sigma = _noise(f"{where}.noise_multiplier", sub.noise_multiplier)
+            if count > 0 and sigma == 0:
+                exact = True
+            elif count > 0 and sigma < math.inf:
+                found.append((sigma, count))
+            return
+        if isinstance(sub, dpa.SelfComposedDpEvent):
+            visit(sub.event, count * _count(f"{where}.count", sub.count), f"{where}.event")
+            return
+        if isinstance(sub, dpa.ComposedDpEvent):
+            for index, item in enumerate(sub.events):
+                visit(item, count, f"{where}.events[{index}]")
+            return
+        raise UnsupportedEvent(
+            f"{where}={sub!r}: the event inside a {parent} must be a GaussianDpEvent or a composition "
+            f"of them (found {type(sub).__name__})"
+        )
+
+    visit(event, 1, path)
+    if exact:
+        return 0.0
+    if not found:
+        return math.inf
+    if len(found) == 1 and found[0][1] == 1:
+        return found[0][0]
+    # n terms: two roundings each, n - 1 in the sum, then sqrt and division; widen by (2n + 4)
+    # ulps relative and round sigma *down* (less noise: more privacy loss, never less)
+    precision = math.fsum(count / sigma**2 for sigma, count in found)
+    sigma = 1.0 / math.sqrt(precision)
+    return math.nextafter(sigma * (1 - (2 * len(found) + 4) * 2.0**-52), 0.0)
+
+
+def _randomized_response(event, path):
+    p = _validate.real(f"{path}.noise_parameter", event.noise_parameter, 0, 1)
+    k = _validate.integer(f"{path}.num_buckets", event.num_buckets, 1)
+    if k == 1 or p == 1:
+        return None  # the output does not depend on the input
+    if k != 2:
+        raise UnsupportedEvent(
+            f"{path}={event!r}: RandomizedResponseDpEvent with num_buckets={k} is not supported; "
+            f"dpproofs' RandomizedResponse is the binary one (num_buckets=2, eps = log(2/p - 1))"
+        )
+    if p == 0:
+        return _NON_PRIVATE_STEP
+    if p >= 0.5:
+        epsilon = math.log1p(2.0 * (1.0 - p) / p)
+    else:
+        epsilon = math.log(2.0 / p - 1.0)
+    return RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
+
+
+def _relation(value):
+    if isinstance(value, str):
+        return _validate.choice("neighboring_relation", value, RELATIONS)
+    name = getattr(value, "name", None)
+    if type(value).__name__ == "NeighboringRelation" and name in _ENUM_NAMES:
+        return _ENUM_NAMES[name]
+    raise InvalidArgument(
+        f"neighboring_relation={value!r} is not supported; allowed: {list(RELATIONS)} "
+        f"(or dp_accounting's NeighboringRelation.ADD_OR_REMOVE_ONE / REPLACE_ONE)"
+    )
+
+
+def _accepts(cls, keyword):
+    try:
+        return keyword in inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+        return False
+
+
+def _empty_accountant(accountant, relation, orders):
+    kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
+    if kind == "pld":
+        cls = getattr(dpproofs, "PLDAccountant", None)
+        if cls is None:
+            raise InvalidArgument(
+                "accountant='pld' is not available yet (dpproofs.PLDAccountant does not exist); "
+                "allowed: accountant='rdp'"
+            )
+        if orders is not None:
+            raise InvalidArgument(f"orders={orders!r} applies to accountant='rdp' only; allowed with 'pld': None")
+        kwargs = {}
+    else:
+        cls = dpproofs.Accountant
+        kwargs = {"orders": orders}
+    if relation != "add_remove":
+        if not _accepts(cls, "relation"):
+            raise InvalidArgument(
+                f"neighboring_relation={relation!r} is not supported yet: {cls.__name__} has no "
+                f"replace-one analysis; allowed: 'add_remove'"
+            )
+        kwargs["relation"] = relation
+    return cls, kwargs
+
+
+# --- public entries ----------------------------------------------------------------------------
+
+
+def accountant_for(event, accountant="rdp", *, neighboring_relation="add_remove", orders=None):
+    """A dpproofs accountant with the run ``event`` describes composed (see the module docstring).
+
+    ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for the
+    default orders) or ``"pld"`` (:class:`dpproofs.PLDAccountant`, once it exists).
+    ``neighboring_relation``: ``"add_remove"`` (default) or ``"replace_one"`` (an error until the
+    accountant supports it), or dp_accounting's ``NeighboringRelation`` member.
+
+    Raises :class:`UnsupportedEvent` (an :class:`InvalidArgument`) naming the first event that
+    cannot be accounted, :class:`InvalidArgument` for a parameter out of range. Everything is
+    read and validated before the accountant is built.
+    """
+    dpa = _dpa()
+    relation = _relation(neighboring_relation)
+    cls, kwargs = _empty_accountant(accountant, relation, orders)
+    run = _Run()
+    _walk(event, 1, run, dpa, "event")
+    if run.non_private:
+        cls = _non_private_class(cls)
+    result = cls(**kwargs)
+    for mechanism, count in run.entries:
+        result.compose(mechanism, count)
+    return result
+
+
+def supports(event, accountant="rdp", *, neighboring_relation="add_remove"):
+    """Whether :func:`accountant_for` accounts for ``event``: ``False`` exactly when it would
+    raise :class:`UnsupportedEvent` (an event type or structure it does not know). A parameter out
+    of range still raises :class:`InvalidArgument`, as dp_accounting raises at compose."""
+    dpa = _dpa()
+    relation = _relation(neighboring_relation)
+    try:
+        _empty_accountant(accountant, relation, None)
+    except InvalidArgument:
+        return False
+    try:
+        _walk(event, 1, _Run(), dpa, "event")
+    except UnsupportedEvent:
+        return False
+    return True
+
+
+def to_event(accountant):
+    """The ledger of a dpproofs accountant as a dp_accounting ``DpEvent``.
+
+    ``ComposedDpEvent`` of one ``SelfComposedDpEvent(leaf, steps)`` per ledger entry (a single
+    entry is returned without the outer composition; an empty ledger is a ``NoOpDpEvent``; a
+    :class:`NonPrivateAccountant` adds a ``NonPrivateDpEvent``). Leaves: ``Gaussian`` ->
+    ``GaussianDpEvent``, ``SampledGaussian`` -> ``PoissonSampledDpEvent`` of a Gaussian,
+    ``Laplace`` -> ``LaplaceDpEvent``, ``RandomizedResponse(eps)`` ->
+    ``RandomizedResponseDpEvent(p, 2)`` with ``p = 2 / (1 + e^eps)`` rounded down (less noise:
+    the event never claims more privacy than the ledger).
+    """
+    dpa = _dpa()
+    ledger = getattr(accountant, "ledger", None)
+    if ledger is None or not hasattr(accountant, "compose"):
+        raise InvalidArgumentType(
+            f"accountant={accountant!r} must be a dpproofs accountant (with a ledger), not {type(accountant).__name__}"
+        )
+    events = [_leaf_event(mechanism, dpa) for mechanism, _ in ledger]
+    parts = [dpa.SelfComposedDpEvent(leaf, int(steps)) for leaf, (_, steps) in zip(events, ledger)]
+    if isinstance(accountant, _NonPrivateMixin):
+        parts.append(dpa.NonPrivateDpEvent())
+    if not parts:
+        return dpa.NoOpDpEvent()
+    if len(parts) == 1:
+        return parts[0]
+    return dpa.ComposedDpEvent(parts)
+
+
+def _leaf_event(mechanism, dpa):
+    if isinstance(mechanism, SampledGaussian):
+        return dpa.PoissonSampledDpEvent(mechanism.q, dpa.GaussianDpEvent(mechanism.sigma))
+    if isinstance(mechanism, Gaussian):
+        return dpa.GaussianDpEvent(mechanism.sigma)
+    if isinstance(mechanism, Laplace):
+        return dpa.LaplaceDpEvent(mechanism.scale)
+    if isinstance(mechanism, RandomizedResponse):
+        p = 2.0 / (1.0 + math.exp(mechanism.epsilon))  # three roundings: <= 2 ulps relative
+        return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
+    fixed = getattr(dpproofs, "FixedBatchGaussian", None)
+    if fixed is not None and isinstance(mechanism, fixed):
+        return dpa.SampledWithoutReplacementDpEvent(
+            mechanism.dataset_size, mechanism.batch_size, dpa.GaussianDpEvent(mechanism.sigma)
+        )
+    raise InvalidArgument(f"mechanism={mechanism!r} has no dp_accounting DpEvent counterpart")
+
+
+# --- non-private runs ------------------------------------------------------------------------
+
+
+class _NonPrivateMixin:
+    """An accountant whose run contains a non-private step: epsilon is ``inf`` at every delta
+    and delta is ``1`` at every epsilon. Arguments are still validated by the base class."""
+
+    def epsilon_and_order(self, delta, conversion="improved", **kwargs):
+        _, alpha = super().epsilon_and_order(delta, conversion, **kwargs)
+        return math.inf, alpha
+
+    def epsilon(self, delta, *args, **kwargs):
+        super().epsilon(delta, *args, **kwargs)
+        return math.inf
+
+    def delta(self, epsilon, *args, **kwargs):
+        super().delta(epsilon, *args, **kwargs)
+        return 1.0
+
+    def epsilon_bounds(self, delta, *args, **kwargs):  # PLDAccountant's interval interface
+        super().epsilon_bounds(delta, *args, **kwargs)
+        return math.inf, math.inf
+
+    def delta_bounds(self, epsilon, *args, **kwargs):
+        super().delta_bounds(epsilon, *args, **kwargs)
+        return 1.0, 1.0
+
+    @property
+    def rdp(self):
+        values = super().rdp
+        values[:] = math.inf
+        return values
+
+    def to_dict(self):
+        """Like the base class, under a type of its own: the base ``from_dict`` refuses it rather
+        than rebuild a private accountant (use :func:`accountant_for` on ``to_event(self)``)."""
+        data = super().to_dict()
+        data["type"] = type(self).__name__
+        data["non_private"] = True
+        return data
+
+    @classmethod
+    def from_dict(cls, data):
+        """Inverse of :meth:`to_dict`."""
+        base = cls.__mro__[2]  # the accountant class after this mixin
+        if not isinstance(data, dict) or data.get("type") != cls.__name__ or data.get("non_private") is not True:
+            raise InvalidArgumentType(f"data={data!r} must be a dict made by {cls.__name__}.to_dict()")
+        plain = {key: value for key, value in data.items() if key != "non_private"}
+        plain["type"] = base.__name__
+        return super().from_dict(plain)
+
+    def __repr__(self):
+        return f"{type(self).__name__}(non-private: epsilon = inf; {super().__repr__()})"
+
+
+class NonPrivateAccountant(_NonPrivateMixin, dpproofs.Accountant):
+    """:class:`dpproofs.Accountant` for a run with a ``NonPrivateDpEvent``: epsilon is ``inf``."""
+
+
+_NON_PRIVATE = {dpproofs.Accountant: NonPrivateAccountant}
+
+
+def _non_private_class(cls):
+    if cls not in _NON_PRIVATE:
+        _NON_PRIVATE[cls] = type(f"NonPrivate{cls.__name__}", (_NonPrivateMixin, cls), {})
+    return _NON_PRIVATE[cls]

@@ -1,0 +1,60 @@
+"""Training-shaped inputs for the accountant: steps and sampling rate from a data-loader setup.
+
+    steps, q = steps_and_rate(dataset_size=60000, batch_size=256, epochs=15)
+    dp.Accountant().compose(dp.SampledGaussian(q, sigma), steps)
+
+With Poisson sampling of expected batch size ``B`` from ``N`` records, each step samples every
+record with probability ``q = B / N`` (Abadi et al. 2016, arXiv 1607.00133v2, Sec. 3.1, "lot"
+of expected size ``L = qN``), and ``E`` epochs are ``E * N / B`` steps, rounded up so that a
+partial last epoch is accounted as a whole step (counting one step too many is conservative;
+one too few is not).
+
+``epochs`` may be fractional; a float is read as the decimal it prints as (``0.1`` is one
+tenth, not ``0.1000000000000000055...``), so ``ceil`` does not add a step for a float's
+representation error. Integers are exact.
+"""
+
+import math
+import numbers
+from fractions import Fraction
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+
+__all__ = ["steps_and_rate", "SAMPLINGS"]
+
+#: Sampling schemes ``steps_and_rate`` knows (fixed-size batches come with their mechanism).
+SAMPLINGS = ("poisson",)
+
+
+def _exact(name, value):
+    """``value`` (a positive finite real) as an exact fraction, floats read as their decimal."""
+    as_float = _validate.real(name, value, 0, low_open=True)
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, Fraction):
+        return value
+    return Fraction(repr(as_float))
+
+
+def steps_and_rate(dataset_size, batch_size, epochs, sampling="poisson"):
+    """``(steps, q)`` for ``epochs`` passes over ``dataset_size`` records in (expected) batches of
+    ``batch_size``: ``steps = ceil(epochs * dataset_size / batch_size)``, ``q = batch_size /
+    dataset_size``.
+
+    ``dataset_size``: integer >= 1; ``batch_size``: integer in ``[1, dataset_size]``; ``epochs``:
+    real > 0 (fractional allowed); ``sampling``: ``"poisson"``. Raises
+    :class:`dpproofs.InvalidArgument` naming the argument otherwise.
+    """
+    dataset_size = _validate.integer("dataset_size", dataset_size, 1)
+    batch_size = _validate.integer("batch_size", batch_size, 1)
+    if batch_size > dataset_size:
+        raise InvalidArgument(
+            f"batch_size={batch_size!r} is outside the allowed range [1, dataset_size={dataset_size}]"
+        )
+    if isinstance(epochs, bool) or not isinstance(epochs, numbers.Real):
+        raise InvalidArgumentType(f"epochs={epochs!r} must be a real number in (0, inf), not {type(epochs).__name__}")
+    exact_epochs = _exact("epochs", epochs)
+    _validate.choice("sampling", sampling, SAMPLINGS)
+    steps = math.ceil(exact_epochs * dataset_size / batch_size)
+    return int(steps), batch_size / dataset_size
