@@ -20,6 +20,7 @@ __all__ = ["main", "COMMANDS"]
 #: command name -> module under dpproofs.commands
 COMMANDS = {
     "epsilon": "epsilon",
+    "delta": "delta",
     "sigma": "sigma",
     "check": "check",
     "list": "list_claims",
@@ -44,7 +45,10 @@ def _load(name):
 
 
 def build_parser(available=None):
+    from dpproofs import __version__
+
     parser = _Parser(prog="dpproofs", description="Checked differential-privacy accounting.")
+    parser.add_argument("--version", action="version", version=f"dpproofs {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
         try:

@@ -80,3 +80,50 @@ def test_unparsable_or_missing_arguments_exit_2_through_argparse(capsys, argv):
         main(argv)
     assert stopped.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_epsilon_accepts_dataset_size_batch_size_and_epochs_for_poisson_sampling(capsys):
+    status, out, _ = run_cli(capsys, "epsilon", "--dataset-size", "60000", "--batch-size", "256", "--epochs", "60",
+                             "--sigma", "1.1", "--delta", "1e-5", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["steps"] == 14063 and result["q"] == 256 / 60000
+    expected = dp.Accountant().compose(dp.SampledGaussian(256 / 60000, 1.1), 14063).epsilon(1e-5)
+    assert result["epsilon"] == expected
+
+
+def test_epsilon_gives_one_value_per_delta(capsys):
+    status, out, _ = run_cli(capsys, "epsilon", "--q", "0.01", "--sigma", "4", "--steps", "10000",
+                             "--delta", "1e-5", "--delta", "1e-6", "--json")
+    rows = json.loads(out)["results"]
+    assert status == 0 and [r["delta"] for r in rows] == [1e-5, 1e-6]
+    assert rows[0]["epsilon"] < rows[1]["epsilon"]
+
+
+def test_delta_is_the_accountants_delta_at_each_epsilon(capsys):
+    status, out, _ = run_cli(capsys, "delta", "--q", "0.01", "--sigma", "4", "--steps", "10000",
+                             "--epsilon", "1", "--epsilon", "2", "--json")
+    rows = json.loads(out)["results"]
+    accountant = dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 10000)
+    assert status == 0 and [r["delta"] for r in rows] == [accountant.delta(1.0), accountant.delta(2.0)]
+
+
+@pytest.mark.parametrize(
+    "extra, name",
+    [
+        (["--q", "0.01", "--steps", "10", "--dataset-size", "100", "--batch-size", "10", "--epochs", "1"], "not both"),
+        (["--dataset-size", "100", "--batch-size", "10"], "all three"),
+        (["--dataset-size", "100", "--batch-size", "1000", "--epochs", "1"], "batch_size="),
+        (["--q", "0.01", "--steps", "10", "--relation", "replace_one"], "relation="),
+        (["--q", "0.01", "--steps", "10", "--sampling", "shuffled"], "sampling="),
+        (["--q", "0.01"], "--steps"),
+    ],
+)
+def test_a_run_given_inconsistently_is_one_line_naming_the_problem(capsys, extra, name):
+    status, out, err = run_cli(capsys, "epsilon", "--sigma", "1", "--delta", "1e-5", *extra)
+    assert status == 2 and out == "" and err.count("\n") == 1 and name in err
+
+
+def test_version_is_printed(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0 and capsys.readouterr().out.startswith("dpproofs ")

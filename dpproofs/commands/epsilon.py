@@ -1,48 +1,61 @@
-"""``dpproofs epsilon --q Q --sigma S --steps T --delta D [--conversion C] [--refine]``.
+"""``dpproofs epsilon --sigma S (--q Q --steps T | --dataset-size N --batch-size B --epochs E)
+--delta D [--delta D2 ...] [--conversion C] [--refine] [--accountant rdp|pld]``.
 
-Epsilon (an upper bound) of ``T`` steps of the Poisson-subsampled Gaussian (DP-SGD) at sampling
-rate ``Q`` and noise multiplier ``S``, at the accountant's default orders. Exit status 0; bad
-arguments raise InvalidArgument, which the dispatcher turns into one line on stderr and status 2.
+Epsilon (an upper bound) of the DP-SGD run (Poisson-subsampled Gaussian steps) at each delta.
+JSON: ``epsilon`` and ``delta`` (the first delta's), ``results`` (one row per delta: ``delta``,
+``epsilon``, and ``order`` for RDP or ``epsilon_lower``/``epsilon_upper`` for PLD), and the run.
+Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2.
 """
 
-from dpproofs.accountant import CONVERSIONS, Accountant
-from dpproofs.commands.sigma import parse_steps
-from dpproofs.mechanisms import SampledGaussian
+from dpproofs.commands._run import accountant_of, add_run_arguments, run_of
+from dpproofs.conversions import CONVERSIONS
 
-HELP = "epsilon of T sampled-Gaussian (DP-SGD) steps at a given delta"
+HELP = "epsilon of a DP-SGD run (sampled-Gaussian steps) at one or more deltas"
 
 __all__ = ["HELP", "add_arguments", "run", "render"]
 
 
 def add_arguments(parser):
-    parser.add_argument("--q", type=float, required=True, help="sampling rate, in [0, 1]")
-    parser.add_argument("--sigma", type=float, required=True, help="noise multiplier, > 0")
-    parser.add_argument("--steps", type=str, required=True, help="number of steps, an integer >= 0")
-    parser.add_argument("--delta", type=float, required=True, help="target delta, in (0, 1)")
-    parser.add_argument("--conversion", default="improved", help=f"one of {', '.join(CONVERSIONS)} (default improved)")
-    parser.add_argument("--refine", action="store_true", help="also optimise over continuous orders")
+    parser.add_argument("--sigma", type=float, required=True, help="noise multiplier (noise std / clipping norm), > 0")
+    add_run_arguments(parser)
+    parser.add_argument("--delta", type=float, action="append", required=True,
+                        help="target delta, in (0, 1) (repeatable: one epsilon per delta)")
+    parser.add_argument("--conversion", default="improved", help=f"RDP only: one of {', '.join(CONVERSIONS)} (default improved)")
+    parser.add_argument("--refine", action="store_true", help="RDP only: also optimise over continuous orders")
 
 
 def run(args):
-    steps = parse_steps(args.steps)
-    mechanism = SampledGaussian(args.q, args.sigma)
-    accountant = Accountant().compose(mechanism, steps)
-    epsilon, order = accountant.epsilon_and_order(args.delta, args.conversion, refine=args.refine)
-    return 0, {
-        "epsilon": epsilon,
-        "order": order,
-        "q": mechanism.q,
-        "sigma": mechanism.sigma,
-        "steps": steps,
-        "delta": args.delta,
-        "conversion": args.conversion,
-        "refine": bool(args.refine),
-    }
+    from dpproofs.mechanisms import SampledGaussian
+
+    q, steps, description = run_of(args)
+    mechanism = SampledGaussian(q, args.sigma)
+    accountant = accountant_of(args).compose(mechanism, steps)
+    rows = []
+    for delta in args.delta:
+        if args.accountant == "pld":
+            lower, upper = accountant.epsilon_bounds(delta)
+            rows.append({"delta": delta, "epsilon": upper, "epsilon_lower": lower, "epsilon_upper": upper})
+        else:
+            epsilon, order = accountant.epsilon_and_order(delta, args.conversion, refine=args.refine)
+            rows.append({"delta": delta, "epsilon": epsilon, "order": order})
+    result = {"epsilon": rows[0]["epsilon"], "delta": rows[0]["delta"], "results": rows,
+              "sigma": mechanism.sigma, **description}
+    if args.accountant == "rdp":
+        result.update(order=rows[0]["order"], conversion=args.conversion, refine=bool(args.refine))
+    else:
+        result.update(epsilon_lower=rows[0]["epsilon_lower"], epsilon_upper=rows[0]["epsilon_upper"])
+    return 0, result
 
 
 def render(result):
-    return (
-        f"epsilon = {result['epsilon']:.6g} at order {result['order']:g} "
-        f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}, "
-        f"delta={result['delta']:g}, {result['conversion']} conversion)"
-    )
+    lines = []
+    for row in result["results"]:
+        if "order" in row:
+            where = f"at order {row['order']:g}, {result['conversion']} conversion"
+        else:
+            where = f"tight epsilon in [{row['epsilon_lower']:.6g}, {row['epsilon_upper']:.6g}]"
+        lines.append(
+            f"epsilon = {row['epsilon']:.6g} {where} "
+            f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}, delta={row['delta']:g})"
+        )
+    return "\n".join(lines)
