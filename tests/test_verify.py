@@ -24,18 +24,20 @@ import sympy
 import dpproofs as dp
 from dpproofs import vocabulary
 from dpproofs.decide import Outcome, compare
-from dpproofs.verification import _preflight, _settle, build_claim, parse_claim, parse_condition
+from dpproofs.pipeline import confirm
+from dpproofs.verification import build_claim, parse_claim, parse_condition
+from dpproofs.verification.frontend import preflight
 
 #: Budget (seconds) for verifications of true claims in the default run: the search (500 draws of
 #: a cheap claim fit well within it) and a short box proof.
 QUICK = 8.0
 
 
-def _certified_violation(verdict, claim, where=(), integers=()):
+def _certified_violation(counterexample, claim, where=(), integers=()):
     """Re-check a counterexample independently: plain ball arithmetic on both sides, from 600
     bits up to 4800 (counterexamples at eps = 5e-324 need about 2200 bits)."""
     user_claim, _, _ = build_claim(claim, where, integers=integers)
-    point = {v.name: verdict.counterexample[v.name] for v in user_claim.variables}
+    point = {v.name: counterexample[v.name] for v in user_claim.variables}
     for bits in (600, 1200, 2400, 4800):
         assert user_claim.hypotheses_ball(point, bits) is Outcome.HOLDS
         lhs = vocabulary.evaluate_ball(user_claim.lhs, point, bits)
@@ -201,8 +203,11 @@ def _assert_refuted(claim, where, integers=(), **kwargs):
     # machine's load
     verdict = dp.verify(claim, where, integers=integers, time_budget=kwargs.pop("time_budget", 40), **kwargs)
     assert verdict.status == "refuted" and verdict.certified, verdict.evidence
-    assert {"lhs", "rhs"} <= set(verdict.counterexample)
-    violated, lhs, rhs = _certified_violation(verdict, claim, where, integers)
+    user_claim, _, _ = build_claim(claim, where, integers=integers)
+    # the counterexample holds the variables' values only; what was computed there is in sides
+    assert set(verdict.counterexample) == {v.name for v in user_claim.variables}
+    assert {"lhs", "rhs", "lhs_ball", "rhs_ball", "reference"} <= set(verdict.sides)
+    violated, lhs, rhs = _certified_violation(verdict.counterexample, claim, where, integers)
     assert violated, (lhs, rhs)
     return verdict, lhs, rhs
 
@@ -268,12 +273,13 @@ def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_do
     claim, problem, pending = build_claim(
         "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"]
     )
-    _, interior, _ = _preflight(claim, pending, 0, 50)
-    counterexample, evidence = _settle(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
+    _, interior, _ = preflight(claim, pending, 0, 50)
+    counterexample, sides, evidence = confirm(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
     assert counterexample is not None and counterexample["q"] > 1e-100
     assert "earlier candidate was not confirmed" in evidence and "agreeing with" in evidence
+    assert "agreeing with" in sides["reference"]
     violated, _, _ = _certified_violation(
-        type("V", (), {"counterexample": counterexample})(),
+        counterexample,
         "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"],
     )
     assert violated
