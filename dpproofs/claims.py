@@ -240,6 +240,11 @@ class Claim:
         """Whether the search evaluates differently from :meth:`evaluate` (cheaper values)."""
         return self.sides is not None and self.sides.search is not None
 
+    @property
+    def evaluate_is_reference(self):
+        """Whether :meth:`evaluate` is itself the mpmath reference (no separate ``reference``)."""
+        return self.sides is None or self.sides.reference is None
+
     def evaluate_reference(self, point, dps):
         """``(lhs, rhs)`` by the mpmath reference: ``sides.reference``, else ``sides.precise``,
         else the statement through the mpmath evaluator."""

@@ -160,7 +160,7 @@ def _box_proof(claim, plan, holds, deadline):
     return _Result("holds", False, f"{holds}; box certification incomplete ({note})", boxes=boxes)
 
 
-def reference(claim, point, dps):
+def reference(claim, point, dps, known=None):
     """The mpmath reference's verdict at ``point``: ``(outcome, note)``, outcome None when the
     reference cannot be trusted there.
 
@@ -168,12 +168,14 @@ def reference(claim, point, dps):
     itself: evaluated at the digits of :func:`dpproofs.precision.escalation` (``2 dps``, ``4 dps``,
     ...), two successive evaluations must agree on both sides to the digits of the first (at
     extreme values, e.g. the sampled Gaussian at q = 1e-110, mpmath's
-    fixed precision returns 1e-146 for a value of 1.7e-220).
+    fixed precision returns 1e-146 for a value of 1.7e-220). ``known`` maps digits to values
+    already computed by the reference at ``point`` (reused, not recomputed).
     """
     previous, note = None, ""
+    known = known or {}
     for digits in precision.escalation(dps):
         try:
-            lhs, rhs = claim.evaluate_reference(point, digits)
+            lhs, rhs = known[digits] if digits in known else claim.evaluate_reference(point, digits)
             outcome = compare(lhs, rhs, claim.relation, dps=digits)
         except _EVALUATION_ERRORS as error:
             return None, f"mpmath re-evaluation failed at {digits} digits: {error}"
@@ -230,14 +232,15 @@ def confirm(claim, point, dps, targets=(), deadline=None):
                 continue
             if compare(lhs, rhs, claim.relation, dps=dps) is not Outcome.VIOLATED:
                 continue
+        values = {}  # mpmath values certify_point computed, when they are the reference's own
         for digits in precision.doubling(dps, 2 * dps):
-            certified, details = search.certify_point(claim, candidate, digits)
+            certified, details = search.certify_point(claim, candidate, digits, values)
             if certified:
                 break
         if not certified:
             first_note = first_note or f"at {search.format_point(candidate)}: {details.get('note')}"
             continue
-        outcome, note = reference(claim, candidate, dps)
+        outcome, note = reference(claim, candidate, dps, values if claim.evaluate_is_reference else None)
         if outcome is Outcome.VIOLATED:
             evidence = (f"counterexample certified in ball arithmetic at {2 * digits} digits and "
                         f"confirmed by the mpmath reference ({note})")

@@ -121,15 +121,18 @@ class _Tracker:
         return margin
 
 
-def certify_point(claim, point, dps):
+def certify_point(claim, point, dps, values=None):
     """Re-evaluate a candidate counterexample at ``2 dps`` digits and in ball arithmetic.
 
     Returns ``(certified, details)``: certified is True when the hypotheses certainly hold and the
-    relation is certainly violated in ball arithmetic; details holds lhs/rhs texts.
+    relation is certainly violated in ball arithmetic; details holds lhs/rhs texts. A dict
+    ``values`` receives ``{2 dps: (lhs, rhs)}``, the mpmath values, for reuse.
     """
     details = {}
     try:
         lhs, rhs = claim.evaluate(point, 2 * dps)
+        if values is not None:
+            values[2 * dps] = (lhs, rhs)
         details.update(lhs=number_text(lhs), rhs=number_text(rhs))
         if compare(lhs, rhs, claim.relation, dps=2 * dps) is not Outcome.VIOLATED:
             details["note"] = f"not violated at {2 * dps} digits"
