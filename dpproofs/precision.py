@@ -43,7 +43,8 @@ NEXT_STEP_FACTOR = 3
 
 
 def to_bits(dps, guard=GUARD_BITS):
-    """Binary precision (bits) that holds ``dps`` decimal digits, plus ``guard`` guard bits."""
+    """Binary precision (bits) that holds ``dps`` decimal digits, plus ``guard`` guard bits
+    (truncated to an int: less than one bit short of ``dps log2(10) + guard``)."""
     return int(BITS_PER_DIGIT * dps) + guard
 
 
