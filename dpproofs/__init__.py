@@ -36,7 +36,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 #: Public names loaded on first use (name -> module): they pull in sympy, Hypothesis and flint.
-_LAZY = {"verify": "dpproofs.verification", "Verdict": "dpproofs.verification"}
+_LAZY = {"verify": "dpproofs.verification", "Verdict": "dpproofs.verdicts"}
 
 
 def __getattr__(name):

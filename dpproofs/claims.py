@@ -1,12 +1,14 @@
-"""Claims and verdicts: a sympy statement with its hypotheses, bound to the shared evaluator.
+"""Claims: a sympy statement with its hypotheses, bound to the shared evaluator.
 
-A :class:`Claim` is checked by :func:`check` and answers with a :class:`Verdict`:
+A :class:`Claim` is checked by :func:`check` (the verdict pipeline of :mod:`dpproofs.pipeline`)
+and answers with a :class:`~dpproofs.verdicts.Verdict`:
 
 * **proved**: certified on the claim's whole domain, by sympy (``prover``) or by ball arithmetic
   with subdivision (``certify``);
 * **holds**: no counterexample among the high-precision examples tried (with the count and the
   closest approach);
-* **refuted**: a counterexample that re-evaluation in ball arithmetic confirms beyond rounding;
+* **refuted**: a counterexample that re-evaluation in ball arithmetic confirms beyond rounding
+  and the mpmath reference confirms at two higher precisions;
 * **undecided**: the numbers could not separate the two sides, or nothing could be evaluated.
 
 A claim records what the project *expects* of it (``"holds"`` or ``"fails"``): a printed proof
@@ -15,7 +17,6 @@ step found false is kept as a claim expected to fail, so a change of verdict is 
 
 import dataclasses
 import math
-import time
 from collections.abc import Callable, Mapping
 
 import sympy
@@ -23,6 +24,8 @@ import sympy
 from dpproofs import vocabulary
 from dpproofs.decide import Outcome, compare
 from dpproofs.errors import DPProofsError, InvalidArgument
+from dpproofs.precision import to_bits
+from dpproofs.verdicts import EXPECTATIONS, STATUSES, Verdict
 
 __all__ = [
     "Variable",
@@ -34,8 +37,6 @@ __all__ = [
     "relation_of",
 ]
 
-STATUSES = ("proved", "holds", "refuted", "undecided")
-EXPECTATIONS = ("holds", "fails")
 KINDS = ("statement", "step", "constant", "support", "mutant", "finding", "variant")
 
 _RELATIONS = {
@@ -103,11 +104,16 @@ class Sides:
 
     ``precise(point, dps) -> (lhs, rhs)`` in mpmath; ``ball(point, prec) -> (lhs, rhs)`` as arb
     enclosures (``None`` when no certified evaluation exists: then the claim can never be
-    *refuted*, only found *undecided* at a violation).
+    *refuted*, only found *undecided* at a violation). Optional: ``search(point, dps)``, a cheaper
+    evaluation for the counterexample search whose values order the two sides as the exact
+    values do (default ``precise``); ``reference(point, dps)``, the mpmath reference that
+    confirms a counterexample independently of the ball path (default ``precise``).
     """
 
     precise: Callable
     ball: Callable | None = None
+    search: Callable | None = None
+    reference: Callable | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,8 +192,8 @@ class Claim:
             outcome = Outcome.UNDECIDED
             if vocabulary.ball_supported(hypothesis):
                 try:
-                    lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, int(3.33 * dps) + 64)
-                    rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, int(3.33 * dps) + 64)
+                    lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, to_bits(dps))
+                    rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, to_bits(dps))
                     outcome = compare(lhs, rhs, relation_of(hypothesis))
                 except (DPProofsError, ValueError, ZeroDivisionError):
                     outcome = Outcome.UNDECIDED
@@ -222,6 +228,29 @@ class Claim:
             vocabulary.evaluate_mp(self.lhs, point, dps),
             vocabulary.evaluate_mp(self.rhs, point, dps),
         )
+
+    def search_evaluate(self, point, dps):
+        """``(lhs, rhs)`` for the search: ``sides.search`` when given, else :meth:`evaluate`."""
+        if self.sides is not None and self.sides.search is not None:
+            return self.sides.search(point, dps)
+        return self.evaluate(point, dps)
+
+    @property
+    def has_search_evaluation(self):
+        """Whether the search evaluates differently from :meth:`evaluate` (cheaper values)."""
+        return self.sides is not None and self.sides.search is not None
+
+    @property
+    def evaluate_is_reference(self):
+        """Whether :meth:`evaluate` is itself the mpmath reference (no separate ``reference``)."""
+        return self.sides is None or self.sides.reference is None
+
+    def evaluate_reference(self, point, dps):
+        """``(lhs, rhs)`` by the mpmath reference: ``sides.reference``, else ``sides.precise``,
+        else the statement through the mpmath evaluator."""
+        if self.sides is not None:
+            return (self.sides.reference or self.sides.precise)(point, dps)
+        return self.evaluate(point, dps)
 
     def outcome_at(self, point, dps):
         """The relation at ``point`` at ``dps`` digits (an Outcome), or None outside the hypotheses."""
@@ -293,47 +322,20 @@ class Claim:
         return " ".join(parts)
 
 
-@dataclasses.dataclass
-class Verdict:
-    """The answer of :func:`check`. ``to_dict()`` gives the plain-JSON form."""
-
-    claim_id: str
-    expected: str
-    status: str
-    examples: int = 0
-    certified: bool = False
-    closest: dict | None = None
-    counterexample: dict | None = None
-    evidence: str = ""
-    seconds: float = 0.0
-    boxes: int = 0
-
-    @property
-    def matches_expectation(self):
-        if self.expected == "holds":
-            return self.status in ("proved", "holds")
-        return self.status == "refuted"
-
-    def to_dict(self):
-        data = dataclasses.asdict(self)
-        data["id"] = data.pop("claim_id")
-        data["matches_expectation"] = self.matches_expectation
-        return data
-
-
 class ClaimError(DPProofsError):
     """A claim could not be checked at all (empty domain, unevaluable statement)."""
 
 
 def check(claim, *, examples=100, seed=0, dps=50, time_budget=None):
-    """Check ``claim``: pinned points, a Hypothesis search with local refinement, certification.
+    """Check ``claim`` through the verdict pipeline (:func:`dpproofs.pipeline.run`): pinned
+    points, a Hypothesis search with local refinement, confirmation of a violation (ball
+    arithmetic and the mpmath reference) or escalation of a near-tie, sympy proof, box proof.
 
     ``examples`` is the number of Hypothesis draws (scaled by ``claim.cost``); ``time_budget``
-    (seconds) stops the search early. Deterministic for a given seed.
+    (seconds) stops the work early. Deterministic for a given seed.
     """
-    from dpproofs import search
+    from dpproofs import pipeline  # loads Hypothesis: only when checking
 
-    started = time.perf_counter()
-    verdict = search.run(claim, examples=examples, seed=seed, dps=dps, time_budget=time_budget)
-    verdict.seconds = round(time.perf_counter() - started, 3)
-    return verdict
+    plan = pipeline.Plan(examples=examples, seed=seed, dps=dps, search_seconds=time_budget,
+                         total_seconds=time_budget)
+    return pipeline.run(claim, plan)

@@ -13,6 +13,7 @@ import mpmath
 from flint import arb, ctx
 
 from dpproofs.evaluator.ball import precision, to_arb
+from dpproofs.precision import to_bits
 
 __all__ = [
     "Outcome",
@@ -46,7 +47,7 @@ def mp_ball(value, dps):
     if value == mpmath.inf or value == -mpmath.inf:
         return arb.pos_inf() if value > 0 else arb.neg_inf()
     # mpf() and arb arithmetic would round to the ambient (global) precision: work at dps
-    with mpmath.mp.workdps(dps + 10), precision(max(ctx.prec, int(3.33 * dps) + 64)):
+    with mpmath.mp.workdps(dps + 10), precision(max(ctx.prec, to_bits(dps))):
         value = value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
         radius = to_arb(abs(value) * relative_radius(dps)) * 2  # x2 covers rounding of the radius
         return to_arb(value) + arb(0, 1) * radius
@@ -68,7 +69,7 @@ def compare(lhs, rhs, relation, *, dps=None):
         raise ValueError(f"relation={relation!r} is not one of {RELATIONS}")
     if dps is None and not (isinstance(lhs, arb) and isinstance(rhs, arb)):
         raise ValueError("dps is needed to compare mpmath values")
-    bits = max(ctx.prec, 256, int(3.33 * (dps or 0)) + 64)
+    bits = max(ctx.prec, 256, to_bits(dps or 0))
     with precision(bits):
         return _compare_balls(_as_ball(lhs, dps), _as_ball(rhs, dps), relation)
 

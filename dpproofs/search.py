@@ -1,14 +1,15 @@
-"""Counterexample search and certification for claims.
+"""Counterexample search and certification for claims (no verdicts: see dpproofs.pipeline).
 
 * :func:`point_strategy`: Hypothesis strategies over a claim's domain: log-uniform on positive
   ranges spanning more than two decades, uniform otherwise, with the boundaries and corners drawn
   often (about one draw in four takes a bound).
 * :func:`run`: pinned points, then a Hypothesis search that ``target``s the negated normalised
-  margin, then a local refinement from the closest points; a violation becomes *refuted* only when
-  ball arithmetic confirms it (:func:`certify_point`); *proved* comes from a sympy prover or from
-  branch and bound over boxes (:func:`certify_box`).
+  margin, then a local refinement from the closest points: a :class:`Found`.
+* :func:`certify_point`: a candidate counterexample re-evaluated at twice the digits and in ball
+  arithmetic; :func:`certify_box`: branch and bound over boxes in ball arithmetic.
 """
 
+import dataclasses
 import math
 import random
 import time
@@ -20,12 +21,9 @@ from hypothesis import strategies as st
 
 from dpproofs.decide import Outcome, compare, normalised_margin
 from dpproofs.errors import DPProofsError, NumericalError
+from dpproofs.precision import to_bits
 
-__all__ = ["point_strategy", "run", "certify_point", "certify_box", "format_point"]
-
-#: Ball precision (bits) used to certify a counterexample found at ``dps`` digits.
-def _bits(dps):
-    return int(3.33 * dps) + 64
+__all__ = ["point_strategy", "run", "Found", "certify_point", "certify_box", "format_point", "number_text"]
 
 
 def _float_strategy(v):
@@ -78,7 +76,8 @@ def format_point(point):
     return out
 
 
-def _number_text(value):
+def number_text(value):
+    """An mpf as 17 significant digits, anything else as str."""
     return mpmath.nstr(value, 17) if isinstance(value, mpmath.mpf) else str(value)
 
 
@@ -107,7 +106,7 @@ class _Tracker:
         try:
             if claim.hypotheses_at(point, dps) is not Outcome.HOLDS:
                 return None
-            lhs, rhs = claim.evaluate(point, dps)
+            lhs, rhs = claim.search_evaluate(point, dps)
         except (NumericalError, ZeroDivisionError, OverflowError, ValueError) as error:
             self.errors += 1
             self.last_error = f"{type(error).__name__}: {error}"
@@ -122,16 +121,19 @@ class _Tracker:
         return margin
 
 
-def certify_point(claim, point, dps):
+def certify_point(claim, point, dps, values=None):
     """Re-evaluate a candidate counterexample at ``2 dps`` digits and in ball arithmetic.
 
     Returns ``(certified, details)``: certified is True when the hypotheses certainly hold and the
-    relation is certainly violated in ball arithmetic; details holds lhs/rhs texts.
+    relation is certainly violated in ball arithmetic; details holds lhs/rhs texts. A dict
+    ``values`` receives ``{2 dps: (lhs, rhs)}``, the mpmath values, for reuse.
     """
     details = {}
     try:
         lhs, rhs = claim.evaluate(point, 2 * dps)
-        details.update(lhs=_number_text(lhs), rhs=_number_text(rhs))
+        if values is not None:
+            values[2 * dps] = (lhs, rhs)
+        details.update(lhs=number_text(lhs), rhs=number_text(rhs))
         if compare(lhs, rhs, claim.relation, dps=2 * dps) is not Outcome.VIOLATED:
             details["note"] = f"not violated at {2 * dps} digits"
             return False, details
@@ -142,7 +144,7 @@ def certify_point(claim, point, dps):
         details["note"] = "no ball evaluation for this claim: violation not certified"
         return False, details
     try:
-        prec = _bits(2 * dps)
+        prec = to_bits(2 * dps)
         if claim.hypotheses and claim.hypotheses_ball(point, prec) is not Outcome.HOLDS:
             details["note"] = "hypotheses not certified to hold at this point"
             return False, details
@@ -211,12 +213,24 @@ def _refine(tracker, budget, seed, deadline):
                 scale /= 4
 
 
-def run(claim, *, examples=100, seed=0, dps=50, time_budget=None):
-    """Search for a counterexample to ``claim`` and return a Verdict (see dpproofs.claims)."""
-    from dpproofs.claims import Verdict
+@dataclasses.dataclass(frozen=True)
+class Found:
+    """What a search saw: ``examples`` evaluated points, the ``best`` ones (ascending normalised
+    margin: ``(margin, point, lhs, rhs)``), unevaluable points, and the first ``violation``
+    (``(point, lhs, rhs)`` at ``dps`` digits, not yet certified) or None."""
 
+    examples: int
+    best: tuple
+    errors: int
+    last_error: str | None
+    violation: tuple | None
+
+
+def run(claim, *, examples=100, seed=0, dps=50, deadline=None):
+    """Pinned points, a Hypothesis search, then (without a violation) a local refinement from the
+    closest points: a :class:`Found`. ``deadline`` (a ``time.perf_counter()`` value) stops early;
+    it never changes which points are drawn."""
     tracker = _Tracker(claim, dps)
-    deadline = None if time_budget is None else time.perf_counter() + time_budget
     draws = max(1, int(round(examples * claim.cost)))
     violation = None
     try:
@@ -227,60 +241,12 @@ def run(claim, *, examples=100, seed=0, dps=50, time_budget=None):
             _refine(tracker, max(2, draws // 2), seed, deadline)
     except _Violation as found:
         violation = found
-
-    def closest():
-        if not tracker.best:
-            return None
-        margin, point, lhs, rhs = tracker.best[0]
-        return {
-            "point": format_point(point),
-            "lhs": _number_text(lhs),
-            "rhs": _number_text(rhs),
-            "margin": float(margin),
-        }
-
-    if violation is not None:
-        certified, details = certify_point(claim, violation.point, dps)
-        counterexample = {**format_point(violation.point), **details}
-        if certified:
-            return Verdict(
-                claim.id, claim.expected, "refuted", tracker.examples, True, closest(),
-                counterexample,
-                f"counterexample certified in ball arithmetic after {tracker.examples} examples",
-            )
-        return Verdict(
-            claim.id, claim.expected, "undecided", tracker.examples, False, closest(),
-            counterexample, f"violation at {dps} digits not certified: {details.get('note')}",
-        )
-
-    if claim.prover is not None:
-        evidence = claim.prover()
-        if evidence:
-            return Verdict(
-                claim.id, claim.expected, "proved", tracker.examples, True, closest(), None,
-                f"sympy: {evidence}; and {tracker.examples} examples hold",
-            )
-    if tracker.examples == 0:
-        reason = tracker.last_error or "no drawn point satisfied the hypotheses"
-        return Verdict(claim.id, claim.expected, "undecided", 0, False, None, None,
-                       f"nothing evaluated: {reason}")
-    if claim.certify:
-        proved, boxes, note = certify_box(claim, deadline=deadline)
-        if proved:
-            return Verdict(
-                claim.id, claim.expected, "proved", tracker.examples, True, closest(), None,
-                f"ball arithmetic on the whole domain, {boxes} boxes; {tracker.examples} examples",
-                boxes=boxes,
-            )
-        extra_note = f"; box certification incomplete ({note})"
-    else:
-        extra_note = ""
-    best = closest()
-    return Verdict(
-        claim.id, claim.expected, "holds", tracker.examples, False, best, None,
-        f"no counterexample in {tracker.examples} examples at {dps} digits; closest margin "
-        f"{best['margin']:.3g} at {best['point']}{extra_note}"
-        + (f"; {tracker.errors} points unevaluable" if tracker.errors else ""),
+    return Found(
+        examples=tracker.examples,
+        best=tuple(tracker.best),
+        errors=tracker.errors,
+        last_error=tracker.last_error,
+        violation=None if violation is None else (violation.point, violation.lhs, violation.rhs),
     )
 
 

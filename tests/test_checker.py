@@ -88,3 +88,59 @@ def test_pinned_points_are_evaluated_first():
 def test_the_same_seed_gives_the_same_verdict():
     first, second = check(LEMMA1, examples=15, seed=7), check(LEMMA1, examples=15, seed=7)
     assert first.closest == second.closest and first.examples == second.examples
+
+
+def _scaled_sides(factor_exponent):
+    """lhs = x (1 + 10^-k) and rhs = x, computed at the digits asked for (mpmath and arb)."""
+
+    def precise(point, dps):
+        with mp.workdps(dps):
+            x = mp.mpf(point["x"])
+            return x * (1 + mp.mpf(10) ** -factor_exponent), x
+
+    def ball(point, prec):
+        from dpproofs.evaluator.ball import precision
+
+        with precision(prec):
+            x = arb(point["x"])
+            return x * (1 + arb(10) ** -factor_exponent), x
+
+    return Sides(precise=precise, ball=ball)
+
+
+def test_a_near_tie_of_a_theorem_claim_is_escalated_and_refuted_when_more_digits_separate_it():
+    # 1e-60 relative is below the resolution of 50 digits: the search sees a tie; the shared
+    # pipeline's tie escalation (100 digits) finds the violation, certified and confirmed
+    claim = Claim(id="test.near_tie", source="test", statement=sp.Le(sp.Symbol("x"), 0),
+                  variables=(Variable("x", 1.0, 2.0),), sides=_scaled_sides(60))
+    verdict = check(claim, examples=5)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+    assert "near-tie at 50 digits" in verdict.evidence and "mpmath reference" in verdict.evidence
+    assert set(verdict.counterexample) == {"x"} and "reference" in verdict.sides
+
+
+def test_a_violation_the_mpmath_reference_does_not_confirm_is_undecided_for_a_theorem_claim():
+    # the search and the balls see lhs > rhs, the reference says lhs == rhs: never "refuted"
+    sides = _scaled_sides(10)
+    claim = Claim(
+        id="test.reference_disagrees", source="test", statement=sp.Le(sp.Symbol("x"), 0),
+        variables=(Variable("x", 1.0, 2.0),),
+        sides=Sides(precise=sides.precise, ball=sides.ball,
+                    reference=lambda point, dps: (mp.mpf(point["x"]), mp.mpf(point["x"]))),
+    )
+    verdict = check(claim, examples=5)
+    assert verdict.status == "undecided" and not verdict.certified
+    assert "reference does not" in verdict.evidence
+
+
+def test_a_theorem_claim_verdict_is_frozen_and_reports_verdict_and_status():
+    verdict = check(LEMMA1, examples=5)
+    data = verdict.to_dict()
+    assert data["verdict"] == data["status"] == "holds" and data["expected"] == "holds"
+    assert data["matches_expectation"] is True
+    try:
+        verdict.status = "refuted"
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("a Verdict must be immutable")

@@ -29,9 +29,11 @@ def test_a_false_claim_exits_one_with_a_certified_counterexample(capsys):
     status, out, _ = _run(capsys, "rdp_laplace(alpha, b) <= alpha/(4*b**2)", "--where", "1 < alpha <= 64",
                           "--where", "0.2 <= b <= 20", "--json")
     result = json.loads(out)
-    assert status == 1 and result["status"] == "refuted" and result["certified"]
-    counterexample = result["counterexample"]
-    assert {"alpha", "b", "lhs", "rhs", "lhs_ball", "rhs_ball", "reference"} <= set(counterexample)
+    assert status == 1 and result["verdict"] == result["status"] == "refuted" and result["certified"]
+    assert set(result["counterexample"]) == {"alpha", "b"}
+    assert {"lhs", "rhs", "lhs_ball", "rhs_ball", "reference"} <= set(result["sides"])
+    # a user's claim has no expected result
+    assert "expected" not in result and "matches_expectation" not in result
 
 
 def test_an_integer_variable_is_declared_with_integer(capsys):

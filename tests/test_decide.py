@@ -1,5 +1,7 @@
 """decide.compare: three outcomes, never a bare comparison of overlapping balls."""
 
+import math
+
 import mpmath
 import pytest
 from flint import arb
@@ -55,3 +57,28 @@ def test_the_margin_is_negative_exactly_when_the_relation_is_violated():
 def test_an_unknown_relation_is_rejected():
     with pytest.raises(ValueError, match="relation"):
         compare(arb(1), arb(2), "=<")
+
+
+def test_digits_and_bits_convert_both_ways_with_guard_bits():
+    from dpproofs.precision import GUARD_BITS, to_bits, to_digits
+
+    for dps in (15, 20, 50, 100, 1600):
+        assert to_bits(dps) > dps * math.log2(10) + GUARD_BITS - 1  # truncated to an int
+        assert to_digits(to_bits(dps)) in (dps - 1, dps)  # both directions truncate
+    for bits in (128, 256, 1000, 8192):
+        assert to_bits(to_digits(bits)) <= bits  # the digits of some bits fit in them
+
+
+def test_the_escalation_always_tries_two_and_four_times_the_digits_then_stops_when_slow():
+    import time
+
+    from dpproofs.precision import MAX_ESCALATION_DPS, escalation
+
+    assert list(escalation(50)) == [100, 200, 400, 800, 1600]
+    assert max(escalation(1000)) == 4000 >= MAX_ESCALATION_DPS
+    tried = []
+    for digits in escalation(50):
+        tried.append(digits)
+        if digits >= 200:
+            time.sleep(1.05)  # a slow step once 4 dps is reached ends the escalation
+    assert tried == [100, 200]

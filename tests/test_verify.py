@@ -24,18 +24,20 @@ import sympy
 import dpproofs as dp
 from dpproofs import vocabulary
 from dpproofs.decide import Outcome, compare
-from dpproofs.verification import _preflight, _settle, build_claim, parse_claim, parse_condition
+from dpproofs.pipeline import confirm
+from dpproofs.verification import build_claim, parse_claim, parse_condition
+from dpproofs.verification.frontend import preflight
 
 #: Budget (seconds) for verifications of true claims in the default run: the search (500 draws of
 #: a cheap claim fit well within it) and a short box proof.
 QUICK = 8.0
 
 
-def _certified_violation(verdict, claim, where=(), integers=()):
+def _certified_violation(counterexample, claim, where=(), integers=()):
     """Re-check a counterexample independently: plain ball arithmetic on both sides, from 600
     bits up to 4800 (counterexamples at eps = 5e-324 need about 2200 bits)."""
     user_claim, _, _ = build_claim(claim, where, integers=integers)
-    point = {v.name: verdict.counterexample[v.name] for v in user_claim.variables}
+    point = {v.name: counterexample[v.name] for v in user_claim.variables}
     for bits in (600, 1200, 2400, 4800):
         assert user_claim.hypotheses_ball(point, bits) is Outcome.HOLDS
         lhs = vocabulary.evaluate_ball(user_claim.lhs, point, bits)
@@ -74,6 +76,30 @@ def test_a_bound_through_another_bounded_variable_is_propagated_and_kept_as_hypo
     assert box["q"].high == pytest.approx(1 / 16) and box["q"].high >= 1 / 16
     assert box["lam"].integer and (box["lam"].low, box["lam"].high) == (1, 32)
     assert len(claim.hypotheses) == 2  # q < 1/(16 sigma) and the lam condition stay hypotheses
+
+
+def test_a_coupled_upper_bound_bounded_on_the_box_bounds_the_variable():
+    # the Lemma 3 domain with q bounded away from 0: sigma**2*log(1/(q*sigma)) is at most
+    # 256*log(1/(16e-5)) = 2237.3 on the box, so lam needs no explicit upper bound (mid-radius
+    # balls enclose q*sigma over the whole box as [-0.47, 1.01]: the box is cut into pieces)
+    claim, _, _ = build_claim(
+        "log_moment(lam, q, sigma) >= 0",
+        ["1 <= lam", "1e-5 <= q < 1/(16*sigma)", "1 <= sigma <= 16", "lam <= sigma**2*log(1/(q*sigma))"],
+        integers=["lam"],
+    )
+    box = {v.name: v for v in claim.variables}
+    assert box["lam"].integer and box["lam"].low == 1
+    assert 2237 <= box["lam"].high <= 2600  # an outward enclosure of the largest value
+    assert len(claim.hypotheses) == 2  # the coupled conditions are still checked at every point
+
+
+def test_a_coupled_bound_unbounded_on_the_box_is_refused_naming_the_condition():
+    # q may go to 0, and log(1/(q*sigma)) with it to infinity: lam really is unbounded
+    with pytest.raises(dp.InvalidArgument) as error:
+        build_claim("log_moment(lam, q, sigma) >= 0",
+                    ["1 <= lam", "0 < q < 1/(16*sigma)", "1 <= sigma <= 20", "lam <= sigma**2*log(1/(q*sigma))"],
+                    integers=["lam"])
+    assert "no upper bound" in str(error.value) and "lam <= sigma**2*log(1/(q*sigma))" in str(error.value)
 
 
 def test_a_linear_condition_with_a_constant_coefficient_becomes_a_bound():
@@ -131,6 +157,49 @@ def test_malformed_claims_and_domains_are_clear_errors(claim, where, integers, w
     message = str(error.value)
     for word in words:
         assert word in message, message
+
+
+WRONG_TYPES = [
+    # (claim, where, integers)
+    ("q <= 1", None, ()),
+    ("q <= 1", [1], ()),
+    ("q <= 1", ["0 < q < 1", b"q < 2"], ()),
+    ("q <= 1", {"q": 1}, ()),
+    (None, ["0 < q < 1"], ()),
+    (3, ["0 < q < 1"], ()),
+    ("q <= 1", ["0 < q < 1"], None),
+    ("q <= 1", ["0 < q < 1"], [7]),
+]
+
+
+@pytest.mark.parametrize("claim, where, integers", WRONG_TYPES)
+def test_arguments_of_the_wrong_type_are_clear_type_errors(claim, where, integers):
+    with pytest.raises(dp.InvalidArgumentType) as error:
+        dp.verify(claim, where, integers=integers, time_budget=QUICK)
+    assert "must be a str" in str(error.value)
+
+
+def test_a_user_claim_verdict_has_no_expectation_and_a_counterexample_of_values_only():
+    verdict = dp.verify("rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", ["1 < alpha <= 64", "0 < eps <= 5"],
+                        time_budget=QUICK)
+    assert verdict.expected is None and verdict.matches_expectation is None
+    data = verdict.to_dict()
+    assert "expected" not in data and "matches_expectation" not in data
+    assert data["verdict"] == data["status"] == "refuted"
+    assert set(data["counterexample"]) == {"alpha", "eps"}
+    assert {"lhs", "rhs", "lhs_ball", "rhs_ball", "reference"} <= set(data["sides"])
+    with pytest.raises(AttributeError):
+        verdict.status = "holds"  # frozen: the pipeline built it once
+
+
+def test_the_time_budget_is_honoured_by_an_expensive_claim():
+    # fractional orders: each evaluation is a 1-D integral (tens of ms or more)
+    budget = 3.0
+    verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
+                        ["1 < alpha <= 32", "0 < q <= 1", "0.5 <= sigma <= 10"], time_budget=budget)
+    assert verdict.status in ("holds", "proved"), verdict.evidence
+    # slack: one evaluation, one tie escalation step and one box may end after the deadline
+    assert verdict.seconds < 2 * budget, verdict.seconds
 
 
 def test_bad_settings_are_rejected():
@@ -201,8 +270,11 @@ def _assert_refuted(claim, where, integers=(), **kwargs):
     # machine's load
     verdict = dp.verify(claim, where, integers=integers, time_budget=kwargs.pop("time_budget", 40), **kwargs)
     assert verdict.status == "refuted" and verdict.certified, verdict.evidence
-    assert {"lhs", "rhs"} <= set(verdict.counterexample)
-    violated, lhs, rhs = _certified_violation(verdict, claim, where, integers)
+    user_claim, _, _ = build_claim(claim, where, integers=integers)
+    # the counterexample holds the variables' values only; what was computed there is in sides
+    assert set(verdict.counterexample) == {v.name for v in user_claim.variables}
+    assert {"lhs", "rhs", "lhs_ball", "rhs_ball", "reference"} <= set(verdict.sides)
+    violated, lhs, rhs = _certified_violation(verdict.counterexample, claim, where, integers)
     assert violated, (lhs, rhs)
     return verdict, lhs, rhs
 
@@ -268,12 +340,13 @@ def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_do
     claim, problem, pending = build_claim(
         "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"]
     )
-    _, interior, _ = _preflight(claim, pending, 0, 50)
-    counterexample, evidence = _settle(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
+    _, interior, _ = preflight(claim, pending, 0, 50)
+    counterexample, sides, evidence = confirm(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
     assert counterexample is not None and counterexample["q"] > 1e-100
     assert "earlier candidate was not confirmed" in evidence and "agreeing with" in evidence
+    assert "agreeing with" in sides["reference"]
     violated, _, _ = _certified_violation(
-        type("V", (), {"counterexample": counterexample})(),
+        counterexample,
         "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"],
     )
     assert violated

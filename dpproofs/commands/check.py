@@ -31,8 +31,8 @@ def run(args):
         sys.stderr.write(f"[{index}/{len(claims)}] {claim.id} ...")
         sys.stderr.flush()
         verdict = check(claim, examples=examples, seed=seed, dps=dps)
-        sys.stderr.write(f" {verdict.status} ({verdict.seconds:.1f}s)\n")
-        row = verdict.to_dict()
+        sys.stderr.write(f" {verdict.verdict} ({verdict.seconds:.1f}s)\n")
+        row = verdict.to_dict()  # the result under "verdict" (and "status", the same value)
         row.update(source=claim.source, kind=claim.kind, statement=claim.describe())
         if claim.explanation:
             row["explanation"] = claim.explanation
@@ -63,7 +63,7 @@ def render(result):
         evidence = row["evidence"]
         if row.get("counterexample"):
             evidence += f"; counterexample {row['counterexample']}"
-        lines.append(f"{row['id']:<58} {row['expected']:<8} {row['status']:<9}  {evidence}{flag}")
+        lines.append(f"{row['id']:<58} {row['expected']:<8} {row['verdict']:<9}  {evidence}{flag}")
     s = result["summary"]
     lines.append("")
     lines.append(

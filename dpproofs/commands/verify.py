@@ -34,22 +34,23 @@ def run(args):
     from dpproofs.verification import verify  # loads sympy, Hypothesis and flint: only when used
 
     verdict = verify(args.claim, args.where, integers=args.integer, samples=samples, seed=seed, dps=dps)
-    result = verdict.to_dict()
-    result.pop("expected", None)
-    result.pop("matches_expectation", None)
+    result = verdict.to_dict()  # a user's claim: no expected result, no matches_expectation
     result["claim"] = result.pop("id")
     result["where"] = list(args.where)
     result["integers"] = list(args.integer)
-    return EXIT_STATUS[verdict.status], result
+    return EXIT_STATUS[verdict.verdict], result
 
 
 def render(result):
-    lines = [f"{result['status'].upper()}: {result['claim']}"]
+    lines = [f"{result['verdict'].upper()}: {result['claim']}"]
     if result["where"]:
         lines.append("  where " + ", ".join(result["where"]))
     if result.get("counterexample"):
         lines.append(f"  counterexample: {result['counterexample']}")
-    if result.get("closest") and result["status"] != "refuted":
+        if result.get("sides"):
+            sides = result["sides"]
+            lines.append(f"  there: lhs {sides.get('lhs')}, rhs {sides.get('rhs')}")
+    if result.get("closest") and result["verdict"] != "refuted":
         closest = result["closest"]
         lines.append(f"  closest approach: margin {closest['margin']:.3g} at {closest['point']} "
                      f"(lhs {closest['lhs']}, rhs {closest['rhs']})")

@@ -1,0 +1,116 @@
+"""Check a user's inequality over DP quantities: ``verify("claim", where=[...])`` -> Verdict.
+
+A claim is **one relation** (``<=``, ``<``, ``>=``, ``>``) between two expressions in sympy
+syntax; ``where`` holds conditions on its free variables (chained comparisons allowed:
+``0 < q < 1``, ``1 <= sigma <= 20``, ``q < 1/(16*sigma)``, ``lam <= sigma**2*log(1/(q*sigma))``);
+``integers`` names the variables that take integer values. ``^`` means ``**``; decimal numbers are
+exact (``0.1`` is 1/10).
+
+Vocabulary (sensitivity 1; natural logarithms; add/remove neighbours). Each function is evaluated
+by the shared evaluator (mpmath reference in :mod:`dpproofs.evaluator.precise`, arb enclosures in
+:mod:`dpproofs.evaluator.ball`). A call whose arguments can leave the stated domain is an error
+naming the function and the argument (an argument that must be an integer must be an integer
+expression, e.g. a variable declared in ``integers``).
+
+``rdp_gaussian(alpha, sigma)``
+    Rényi divergence of the Gaussian mechanism, ``D_alpha(N(1, s^2) || N(0, s^2)) =
+    alpha / (2 s^2)`` (Mironov 2017, Prop. 7). Domain: alpha > 1, sigma > 0.
+``rdp_laplace(alpha, b)``
+    Rényi divergence of Laplace(scale b), ``log[a/(2a-1) e^((a-1)/b) + (a-1)/(2a-1)
+    e^(-a/b)] / (a-1)`` (Mironov 2017, Prop. 6). Domain: alpha > 1, b > 0.
+``rdp_randomized_response(alpha, eps)``
+    Rényi divergence of eps-randomized response, the worst case over all eps-DP pairs:
+    ``log[p^a (1-p)^(1-a) + (1-p)^a p^(1-a)] / (a-1)`` with ``p = e^eps / (1 + e^eps)``
+    (Mironov 2017, Prop. 5). Domain: alpha > 1, eps >= 0.
+``rdp_sampled_gaussian(alpha, q, sigma)``
+    One step of the Poisson-subsampled Gaussian: ``log max(A_alpha, B_alpha) / (alpha - 1)`` with
+    ``A_alpha = E_mu0[(mu/mu0)^alpha]`` (add) and ``B_alpha = E_mu[(mu0/mu)^alpha]`` (remove),
+    ``mu0 = N(0, s^2)``, ``mu = (1-q) mu0 + q N(1, s^2)``; integer orders by the exact binomial
+    sum, fractional orders by a 1-D integral. Domain: alpha > 1 (integer or not), 0 <= q <= 1,
+    sigma > 0.
+``log_moment(lam, q, sigma)``
+    Abadi et al. 2016 (arXiv 1607.00133v2) Eqs. 3-4: ``alpha(lam) = log max(A_(lam+1),
+    B_(lam+1))``, i.e. ``lam`` times the sampled-Gaussian RDP at order ``lam + 1``.
+    Domain: lam > 0, 0 <= q <= 1, sigma > 0.
+``delta_gaussian(eps, sigma)``
+    Exact privacy profile of the Gaussian, ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)``
+    (Balle & Wang 2018). Domain: eps >= 0, sigma > 0.
+``delta_laplace(eps, b)``
+    Exact privacy profile of Laplace(scale b), ``(1 - e^((eps - 1/b)/2))_+``.
+    Domain: eps >= 0, b > 0.
+``delta_randomized_response(eps_prime, eps)``
+    Exact privacy profile of eps-randomized response at eps_prime,
+    ``(e^eps - e^eps_prime)_+ / (1 + e^eps)``. Domain: eps_prime >= 0, eps >= 0.
+``delta_sampled_gaussian(eps, q, sigma)``
+    Exact privacy profile of one sampled-Gaussian step, ``sup_S (mu(S) - e^eps mu0(S))`` and the
+    reverse pair, the larger (closed form). Domain: eps >= 0, 0 <= q <= 1, sigma > 0.
+``delta_composed_pure(eps_prime, eps, n)``
+    Optimal n-fold composition of eps-DP at eps_prime (Kairouz, Oh & Viswanath 2015, Thm 3.3):
+    ``sum_l C(n,l) [e^((n-l) eps) - e^(eps_prime + l eps)]_+ / (1 + e^eps)^n``.
+    Domain: eps_prime >= 0, eps >= 0, n an integer >= 1 (an integer expression).
+``Phi(x)``
+    Standard normal CDF. Domain: every real x.
+``log(x)``, ``exp(x)``, ``sqrt(x)``, ``erfc(x)``, ``Min(...)``, ``Max(...)``, ``Abs(x)``
+    Elementary functions. Domain: log needs x > 0, sqrt x >= 0, a negative power a non-zero
+    base; the others every real. Constants: ``pi``, ``E``.
+
+Domain: every free variable must be bounded below and above by the conditions, directly
+(``0 < q < 1``) or through other bounded variables (``q < 1/(16*sigma)`` with ``sigma`` bounded:
+a constant box is derived by interval propagation in ball arithmetic, to a fixed point). A
+condition on a single variable that is linear in it with a constant coefficient becomes part of
+the box (strict bounds honoured); every other condition stays a hypothesis of the claim (points
+that violate it are not drawn). Unbounded or unknown names, syntax errors, unknown functions,
+calls outside a function's domain and empty domains raise :class:`~dpproofs.InvalidArgument`
+naming the culprit: never a vacuous "holds".
+
+Verdicts (see :mod:`dpproofs.claims`): **proved** (ball arithmetic on the whole domain),
+**holds** (no counterexample in the examples tried; the closest approach is reported),
+**refuted** (a counterexample whose violation is certified in ball arithmetic *and* confirmed by
+the mpmath reference, independently of the ball path, at twice the precision or more),
+**undecided** (the numbers could not separate the sides, or the two evaluators disagree).
+
+* A closest point where the sides cannot be separated at ``dps`` digits is re-evaluated with
+  doubling precision (up to :data:`MAX_REFERENCE_DPS` digits while cheap, at least ``4 dps``): a
+  violation found that way is certified like any other; an equality that survives is consistent
+  with a non-strict relation (*holds*, the tie and its digits named in the evidence) but not with
+  a strict one (*undecided*).
+* A counterexample that mpmath cannot confirm (its fixed precision loses every digit at extreme
+  values, e.g. the sampled Gaussian at q = 1e-38) is moved part of the way toward interior
+  points of the domain; one confirmed by both evaluators replaces it, else the verdict is
+  *undecided*.
+
+Search evaluations use ball arithmetic, at the precision of ``dps`` digits and doubling while the
+enclosures neither separate the two sides nor are tight to ``dps + 2`` digits (cancellations);
+the values returned are then rigorous and 10-40x cheaper than mpmath quadrature. A point whose
+finite enclosures stay unseparated within :data:`SEARCH_ESCALATION_SECONDS` is counted as
+unevaluable (mpmath at fixed precision would lose the same digits); where ball arithmetic fails,
+mpmath is used, accepted only when ``dps`` and ``2 dps`` digits agree. The number of examples is
+scaled down by the measured cost of one evaluation so that a verification stays within
+:data:`TIME_BUDGET` seconds.
+"""
+
+from dpproofs.precision import MAX_BALL_BITS
+from dpproofs.precision import MAX_ESCALATION_DPS as MAX_REFERENCE_DPS
+from dpproofs.verification.domain import Problem
+from dpproofs.verification.evaluation import (
+    CERTIFY_ESCALATION_SECONDS,
+    FUNCTION_DOMAINS,
+    SEARCH_ESCALATION_SECONDS,
+)
+from dpproofs.verification.frontend import TIME_BUDGET, Verdict, build_claim, verify
+from dpproofs.verification.parse import parse_claim, parse_condition
+
+__all__ = [
+    "verify",
+    "Verdict",
+    "parse_claim",
+    "parse_condition",
+    "build_claim",
+    "Problem",
+    "FUNCTION_DOMAINS",
+    "TIME_BUDGET",
+    "MAX_REFERENCE_DPS",
+    "MAX_BALL_BITS",
+    "SEARCH_ESCALATION_SECONDS",
+    "CERTIFY_ESCALATION_SECONDS",
+]

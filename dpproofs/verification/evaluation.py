@@ -1,0 +1,404 @@
+"""Evaluation of a user claim: function-domain checks and adaptive evaluation of the two sides.
+
+* Function domains (:data:`FUNCTION_DOMAINS`): a call whose argument is certainly outside its
+  function's domain everywhere on the box is an error at once (:func:`static_domain_check`); the
+  calls not certainly inside it are checked at every point evaluated (:func:`point_domain_check`,
+  raising :class:`DomainViolation`).
+* :class:`UserEvaluation`: the sides in ball arithmetic where it decides, the mpmath evaluator
+  otherwise (see the docstring of :mod:`dpproofs.verification` for the policy), with the state of
+  one search kept on this plain object (never on the frozen :class:`~dpproofs.claims.Sides`).
+"""
+
+import collections
+import math
+import time
+
+import mpmath
+import sympy
+from flint import arb
+from mpmath import mp
+
+from dpproofs import precision, vocabulary
+from dpproofs.claims import Sides, relation_of
+from dpproofs.decide import Outcome, compare
+from dpproofs.errors import DPProofsError, InvalidArgument, NumericalError
+from dpproofs.verification.domain import Interval, enclose
+
+__all__ = [
+    "FUNCTION_DOMAINS",
+    "DomainViolation",
+    "UserEvaluation",
+    "calls",
+    "static_domain_check",
+    "point_domain_check",
+]
+
+#: Seconds one search evaluation may spend raising the ball precision before using mpmath.
+SEARCH_ESCALATION_SECONDS = 0.15
+#: Ball precision (bits) of the first, cheap evaluation of a search point (see UserEvaluation).
+SEARCH_BITS = 96
+#: A search evaluation slower than this (seconds) whose low-precision ball has no correct digit is
+#: not escalated (the point is reported unevaluable).
+SLOW_SECONDS = 0.005
+#: A coordinate below this fraction of its range (e.g. q = 5e-324) is *extreme*: once such a value
+#: has been unevaluable at HOPELESS_REPEATS points and evaluable at none, the search skips it.
+EXTREME = 1e-30
+HOPELESS_REPEATS = 3
+#: Seconds the ball evaluation of a candidate counterexample may spend raising its precision.
+CERTIFY_ESCALATION_SECONDS = 5.0
+#: Guard bits of the mpf midpoints taken from balls (beyond the digits asked for).
+MIDPOINT_GUARD_BITS = 128
+
+_INTEGER = "integer"
+#: Domain of each function: per argument, its name and conditions ``(relation, bound)``, where
+#: ``(_INTEGER, None)`` asks for an integer-valued argument.
+FUNCTION_DOMAINS = {
+    "rdp_gaussian": (("alpha", ((">", 1),)), ("sigma", ((">", 0),))),
+    "rdp_laplace": (("alpha", ((">", 1),)), ("b", ((">", 0),))),
+    "rdp_randomized_response": (("alpha", ((">", 1),)), ("eps", ((">=", 0),))),
+    "rdp_sampled_gaussian": (
+        ("alpha", ((">", 1),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),)),
+    ),
+    "log_moment": (("lam", ((">", 0),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),))),
+    "delta_gaussian": (("eps", ((">=", 0),)), ("sigma", ((">", 0),))),
+    "delta_laplace": (("eps", ((">=", 0),)), ("b", ((">", 0),))),
+    "delta_randomized_response": (("eps_prime", ((">=", 0),)), ("eps", ((">=", 0),))),
+    "delta_sampled_gaussian": (
+        ("eps", ((">=", 0),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),)),
+    ),
+    "delta_composed_pure": (
+        ("eps_prime", ((">=", 0),)), ("eps", ((">=", 0),)), ("n", ((">=", 1), (_INTEGER, None))),
+    ),
+    "Phi": (("x", ()),),
+    "log": (("x", ((">", 0),)),),
+    "sqrt": (("x", ((">=", 0),)),),
+}
+
+
+class DomainViolation(Exception):
+    """A call's argument is outside its function's domain at a point of the claim's domain.
+
+    Deliberately not a ValueError nor a DPProofsError: the search treats those as unevaluable
+    points and skips them, and a domain error must stop the verification instead.
+    """
+
+
+def calls(expr):
+    """Every call of a function with a stated domain in ``expr``: (name, node)."""
+    found = []
+    for node in sympy.preorder_traversal(expr):
+        name = getattr(node.func, "__name__", None)
+        if isinstance(node, sympy.Function) and name in FUNCTION_DOMAINS:
+            found.append((name, node))
+        elif isinstance(node, sympy.log):
+            found.append(("log", node))
+        elif isinstance(node, sympy.Pow) and node.exp == sympy.Rational(1, 2):
+            found.append(("sqrt", node))
+        elif isinstance(node, sympy.Pow) and node.exp.is_negative and node.base.free_symbols:
+            found.append(("1/x", node))
+    return found
+
+
+def _argument_conditions(name, node):
+    """``[(argument text, argument expr, conditions)]`` for one call."""
+    if name == "sqrt":
+        return [("x", node.base, ((">=", 0),))]
+    if name == "1/x":
+        return [("denominator", node.base, (("!=", 0),))]
+    if name == "log":
+        return [("x", node.args[0], ((">", 0),))]
+    return [(arg_name, argument, conditions)
+            for (arg_name, conditions), argument in zip(FUNCTION_DOMAINS[name], node.args)]
+
+
+def _call_text(name, node):
+    return sympy.sstr(node) if name != "1/x" else f"division by {sympy.sstr(node.base)}"
+
+
+def _check_argument(value, conditions):
+    """Outcome of the domain conditions for an arb ``value``."""
+    worst = Outcome.HOLDS
+    for relation, bound in conditions:
+        if relation == _INTEGER:
+            if value.is_exact() and value.is_integer():
+                continue
+            return Outcome.UNDECIDED if value.rad() > 0 else Outcome.VIOLATED
+        if relation == "!=":
+            outcome = Outcome.VIOLATED if (value.is_exact() and value.is_zero()) else (
+                Outcome.HOLDS if not value.contains(0) else Outcome.UNDECIDED)
+        else:
+            outcome = compare(value, arb(bound), relation)
+        if outcome is Outcome.VIOLATED:
+            return outcome
+        if outcome is Outcome.UNDECIDED:
+            worst = outcome
+    return worst
+
+
+def _conditions_text(conditions):
+    parts = []
+    for relation, bound in conditions:
+        parts.append("an integer" if relation == _INTEGER else f"{relation} {bound}")
+    return " and ".join(parts)
+
+
+def _integer_expression(expr, integer_names):
+    return all(s.name in integer_names for s in expr.free_symbols) and expr.is_integer is True
+
+
+def _outside_everywhere(interval, conditions):
+    """Whether every value of a variable's interval breaks one of the (real) conditions."""
+    for relation, bound in conditions:
+        if relation == ">" and interval.high <= bound:
+            return True
+        if relation == ">=" and (interval.high < bound or (interval.high == bound and interval.high_open)):
+            return True
+        if relation == "<=" and (interval.low > bound or (interval.low == bound and interval.low_open)):
+            return True
+    return False
+
+
+def static_domain_check(expressions, variables, integer_names):
+    """Errors found on the box alone: a call argument certainly out of its domain everywhere,
+    or a non-integer expression where an integer is required. Returns the calls that need
+    point checks (not certainly inside their domain over the box)."""
+    box = {v.name: Interval(v.low, v.high, v.low_open, v.high_open) for v in variables}
+    pending = []
+    for expr in expressions:
+        for name, node in calls(expr):
+            for arg_name, argument, conditions in _argument_conditions(name, node):
+                if any(rel == _INTEGER for rel, _ in conditions) and not _integer_expression(argument, integer_names):
+                    raise InvalidArgument(
+                        f"{_call_text(name, node)}: argument {arg_name}={sympy.sstr(argument)} must be an "
+                        "integer (declare its variables as integers)"
+                    )
+                if argument.is_Symbol and _outside_everywhere(box[argument.name], conditions):
+                    outcome = Outcome.VIOLATED
+                else:
+                    value = enclose(argument, box)
+                    if value is None:
+                        pending.append((name, node))
+                        break
+                    outcome = _check_argument(value, conditions)
+                if outcome is Outcome.VIOLATED:
+                    raise InvalidArgument(
+                        f"{_call_text(name, node)}: argument {arg_name}={sympy.sstr(argument)} is outside "
+                        f"the domain of {name} ({arg_name} {_conditions_text(conditions)}) everywhere on "
+                        f"the domain"
+                    )
+                if outcome is Outcome.UNDECIDED:
+                    pending.append((name, node))
+                    break
+    return pending
+
+
+def point_domain_check(calls, point, prec=256):
+    """Raise DomainViolation when a call's argument is certainly out of its domain at ``point``;
+    return False when some argument could not be decided (a ball point straddling a bound)."""
+    decided = True
+    for name, node in calls:
+        for arg_name, argument, conditions in _argument_conditions(name, node):
+            try:
+                value = vocabulary.evaluate_ball(argument, point, prec)
+            except (DPProofsError, ValueError, ZeroDivisionError, TypeError, ArithmeticError):
+                decided = False
+                continue
+            outcome = _check_argument(value, conditions)
+            if outcome is Outcome.VIOLATED:
+                shown = {k: (v if not isinstance(v, arb) else str(v)) for k, v in point.items()}
+                raise DomainViolation(
+                    f"{_call_text(name, node)}: argument {arg_name}={sympy.sstr(argument)} = {value.mid()} "
+                    f"is outside the domain of {name} ({arg_name} {_conditions_text(conditions)}) at the "
+                    f"point {shown} of the claim's domain; add a condition that excludes it"
+                )
+            if outcome is Outcome.UNDECIDED:
+                decided = False
+    return decided
+
+
+def _ball_to_mpf(value):
+    mantissa, exponent = value.mid().man_exp()
+    return mp.mpf((int(mantissa), int(exponent)))
+
+
+def _tight(value, digits):
+    radius = value.rad()
+    return radius.is_zero() or radius < abs(value.mid()) * arb(10) ** (-digits)
+
+
+def _ball_pair(statement, point, bits, digits, budget):
+    """Arb enclosures of both sides at ``point``: ``(lhs, rhs, state)``.
+
+    ``state`` is ``"tight"`` (both relative radii below ``10^-digits``), ``"separated"`` (the
+    balls already decide the relation), ``"loose"`` (neither, after doubling the precision while
+    the next evaluation fits in ``budget`` seconds (:func:`dpproofs.precision.ball_escalation`): cancellations such as
+    ``rdp_randomized_response`` at eps = 1e-300 need thousands of bits) or ``"failed"`` (no finite
+    enclosure).
+    """
+    relation = relation_of(statement)
+    best = (None, None, "failed")
+    for bits in precision.ball_escalation(bits, budget):
+        try:
+            left = vocabulary.evaluate_ball(statement.lhs, point, bits)
+            right = vocabulary.evaluate_ball(statement.rhs, point, bits)
+        except vocabulary.UnsupportedExpression:
+            break
+        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+            # e.g. a branch of a closed form not separated at this precision: more bits may help
+            left = right = None
+        if left is not None and left.is_finite() and right.is_finite():
+            if _tight(left, digits) and _tight(right, digits):
+                return left, right, "tight"
+            if compare(left, right, relation) is not Outcome.UNDECIDED:
+                return left, right, "separated"
+            best = (left, right, "loose")
+    return best
+
+
+def _exact_point(point):
+    return all(not isinstance(v, arb) or v.rad().is_zero() for v in point.values())
+
+
+def _mp_pair(statement, point, dps):
+    """Both sides by the mpmath evaluator, accepted only when ``dps`` and ``2 dps`` digits agree
+    to ``dps`` digits: a composite expression (``log(1 + q*(exp(eps) - 1))`` at q = 1e-300) can
+    lose every digit at fixed precision, and mpmath does not say so."""
+    first = [vocabulary.evaluate_mp(side, point, dps) for side in (statement.lhs, statement.rhs)]
+    second = [vocabulary.evaluate_mp(side, point, 2 * dps) for side in (statement.lhs, statement.rhs)]
+    for a, b in zip(first, second):
+        if compare(a, b, "==", dps=dps) is not Outcome.HOLDS:
+            raise NumericalError(
+                f"the mpmath values at {dps} and {2 * dps} digits disagree ({mpmath.nstr(a, 10)} against "
+                f"{mpmath.nstr(b, 10)}): digits are lost to cancellation"
+            )
+    return tuple(second)
+
+
+class UserEvaluation:
+    """Evaluation of a user claim's sides: ball arithmetic where it decides, mpmath otherwise.
+
+    :meth:`precise` (certification, tie escalation) and :meth:`search` (the counterexample
+    search) return mpf values that decide the relation as the exact values do: the midpoints of
+    balls that are tight to ``dps + 2`` digits (two digits beyond the radius decide.compare
+    assumes for ``dps`` digits) or that are already separated (then the midpoints are ordered as
+    the exact values); else the mpmath evaluator's values, accepted only when ``dps`` and
+    ``2 dps`` digits agree. :meth:`reference` is the mpmath evaluator alone.
+
+    The search's state lives here: ``fallback_seconds``, what the search may still spend in
+    mpmath where ball arithmetic fails (the mpmath integrals cost seconds per point at extreme
+    parameters), and the counts of unevaluable and evaluable extreme coordinates.
+    """
+
+    def __init__(self, statement, calls, variables):
+        self.statement = statement
+        self.relation = relation_of(statement)
+        self.calls = tuple(calls)
+        self.variables = tuple(variables)
+        self.fallback_seconds = math.inf
+        self.unevaluable = collections.Counter()
+        self.evaluable = collections.Counter()
+
+    def sides(self):
+        """The :class:`~dpproofs.claims.Sides` of the claim, bound to this evaluation."""
+        return Sides(precise=self.precise, ball=self.ball, search=self.search, reference=self.reference)
+
+    def start_search(self, fallback_seconds):
+        """Give a new search ``fallback_seconds`` of mpmath evaluations; forget the last one."""
+        self.fallback_seconds = fallback_seconds
+        self.unevaluable.clear()
+        self.evaluable.clear()
+
+    def _extreme(self, point):
+        """Coordinates at extreme values (below 1e-30 of their range, e.g. q = 5e-324)."""
+        return [(v.name, point[v.name]) for v in self.variables
+                if not v.integer and point[v.name] != 0
+                and abs(point[v.name]) < EXTREME * max(abs(v.low), abs(v.high))]
+
+    def precise(self, point, dps):
+        """Certification and tie escalation: worth more bits."""
+        point_domain_check(self.calls, point)
+        return self._value(point, dps, CERTIFY_ESCALATION_SECONDS, searching=False)
+
+    def search(self, point, dps):
+        """A search point: a cheap low-precision evaluation first, hopeless extremes skipped."""
+        point_domain_check(self.calls, point)
+        keys = self._extreme(point)
+        for key in keys:
+            if self.unevaluable[key] >= HOPELESS_REPEATS and not self.evaluable[key]:
+                raise NumericalError(f"{key[0]}={key[1]!r} was unevaluable at {self.unevaluable[key]} points")
+        try:
+            result = self._search_value(point, dps)
+        except NumericalError:
+            for key in keys:
+                self.unevaluable[key] += 1
+            raise
+        for key in keys:
+            self.evaluable[key] += 1
+        return result
+
+    def reference(self, point, dps):
+        """Both sides by the mpmath evaluator alone (independent of the ball path)."""
+        return (vocabulary.evaluate_mp(self.statement.lhs, point, dps),
+                vocabulary.evaluate_mp(self.statement.rhs, point, dps))
+
+    def _search_value(self, point, dps):
+        # a cheap low-precision evaluation decides most points: balls that already separate the
+        # sides order their midpoints as the exact values (the margins that steer the search are
+        # then good to about 25 digits)
+        before = time.perf_counter()
+        budget = SEARCH_ESCALATION_SECONDS
+        try:
+            left = vocabulary.evaluate_ball(self.statement.lhs, point, SEARCH_BITS)
+            right = vocabulary.evaluate_ball(self.statement.rhs, point, SEARCH_BITS)
+        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+            pass
+        else:
+            if (left.is_finite() and right.is_finite()
+                    and compare(left, right, self.relation) is not Outcome.UNDECIDED):
+                with mp.workprec(SEARCH_BITS + precision.GUARD_BITS):
+                    return _ball_to_mpf(left), _ball_to_mpf(right)
+            if (time.perf_counter() - before > SLOW_SECONDS
+                    and any(not side.is_exact() and side.rad() >= abs(side.mid()) for side in (left, right))):
+                # no digit at all, and slow (typically a quantity of order q^2 at q = 1e-300, which
+                # the B integral encloses to about 1e-350 at best): one try at full precision only
+                budget = 0
+        return self._value(point, dps, budget, searching=True)
+
+    def _value(self, point, dps, budget, searching):
+        left, right, state = _ball_pair(self.statement, point, precision.to_bits(dps), dps + 2, budget)
+        if state in ("tight", "separated"):
+            with mp.workprec(precision.to_bits(dps, guard=MIDPOINT_GUARD_BITS)):
+                return _ball_to_mpf(left), _ball_to_mpf(right)
+        if state == "loose":
+            # finite enclosures that cannot be sharpened enough (e.g. log_moment at q = 1e-300,
+            # a value near 1e-600 that the B integral encloses only to 1e-350): mpmath at dps
+            # digits would lose the same digits, so the point is reported unevaluable
+            raise NumericalError(f"the sides are not separated within {budget} s: lhs {left}, rhs {right}")
+        if searching and self.fallback_seconds <= 0:
+            raise NumericalError("no ball enclosure here and the search's mpmath budget is spent")
+        before = time.perf_counter()
+        try:
+            return _mp_pair(self.statement, point, dps)
+        finally:
+            if searching:
+                self.fallback_seconds -= time.perf_counter() - before
+
+    def ball(self, point, prec):
+        """Ball enclosures of both sides at a point or over a box.
+
+        On a box, an argument enclosure that merely straddles a domain bound (often only by the
+        rounding of a mid-radius ball, e.g. [0, 1e-16] for eps >= 0) is evaluated anyway: the
+        ball formulas enclose their own values over the whole box, which contains the true values
+        on the valid part, so a HOLDS stays sound and anything else is undecided.
+        """
+        try:
+            point_domain_check(self.calls, point)
+        except DomainViolation:  # a box the hypotheses may exclude: not an error of the claim
+            raise NumericalError("a call is outside its domain on this whole box") from None
+        if _exact_point(point):  # certifying a point: sharpen the sides through cancellations
+            left, right, state = _ball_pair(self.statement, point, prec, precision.to_digits(prec),
+                                            CERTIFY_ESCALATION_SECONDS)
+            if state != "failed":
+                return left, right
+        return (vocabulary.evaluate_ball(self.statement.lhs, point, prec),
+                vocabulary.evaluate_ball(self.statement.rhs, point, prec))
