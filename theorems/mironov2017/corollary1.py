@@ -232,7 +232,7 @@ DEFAULT_TABLE_CONFIGS = (
     (1000, 0.01, 1e-5),
     (1000, 0.05, 1e-5),
     (100, 0.1, 1e-5),
-    (50, 0.1, 1e-5),  # THEOREMS.md s.6 sanity value 2.8446672
+    (50, 0.1, 1e-5),  # exact optimal eps' = 2.8446672 (a sanity value of the KOV sum)
     (10, 0.5, 1e-6),
 )
 

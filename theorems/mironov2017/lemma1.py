@@ -1,16 +1,18 @@
 """Mironov 2017 (arXiv 1702.07476v3), Lemma 1: pure DP implies RDP with ``D_alpha <= 2 alpha eps^2``.
 
 Statement: if ``D_inf(P||Q) <= eps`` and ``D_inf(Q||P) <= eps`` then ``D_alpha(P||Q) <= 2 alpha eps^2``
-for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (THEOREMS.md s.2), so
-the statement is checked on RR (certified on a box, using that ``D_alpha`` of RR is
-non-decreasing in alpha, Prop. 9, and in eps, by post-processing) and on random finite pairs.
+for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (every eps-DP pair is a
+post-processing of eps-RR: Kairouz, Oh & Viswanath 2015, arXiv 1311.0776), so the statement is
+checked on RR (certified on a box, using that ``D_alpha`` of RR is non-decreasing in alpha,
+Prop. 9, and in eps, by post-processing) and on random finite pairs.
 
 Ids -> printed items:
 
 * ``mironov2017.lemma1`` (RR, alpha in (1, 64]); ``.certified`` (RR, ball branch and bound on
   alpha in [1, 64], eps in [1e-4, 5]); ``.at_order_one`` (alpha = 1: KL = eps tanh(eps/2));
-  ``.finite_pairs`` (random pairs with bounded likelihood ratio, both orders).
-* ``.rr_sinh_identity``: the sinh form of RR's divergence (THEOREMS.md s.2).
+  ``.finite_pairs`` (random pairs with bounded likelihood ratio, either order: ``rdp_pair``,
+  ``eps_pair``).
+* ``.rr_sinh_identity``: the sinh form of RR's divergence (Prop. 5 rewritten).
 * Proof, case ``alpha >= 1 + 1/eps``: ``.step.large_order_dinf`` (``D_alpha <= D_inf = eps``),
   ``.step.large_order_algebra`` (``eps <= (alpha-1) eps^2``, sympy).
 * ``.step.eq2`` (Eq. 2), ``.step.eq3_exp`` and ``.step.eq3_log`` (Eq. 3, on RR and on finite
@@ -150,7 +152,7 @@ finite_pairs = Claim(
 
 rr_sinh_identity = Claim(
     id="mironov2017.lemma1.rr_sinh_identity",
-    source="THEOREMS.md s.2 (RR divergence, sinh form); " + source("Prop. 5"),
+    source=source("Prop. 5") + ", in sinh form",
     statement=sympy.Eq(
         rdp_rr(alpha, eps),
         sympy.log((sympy.sinh(alpha * eps) - sympy.sinh((alpha - 1) * eps)) / sympy.sinh(eps)) / (alpha - 1),

@@ -2,7 +2,7 @@
 
 Statement: if ``f`` is (alpha, eps1)-RDP and ``g : R1 x D -> R2`` is (alpha, eps2)-RDP then
 ``(X, Y)``, ``X ~ f(D)``, ``Y ~ g(X, D)``, is (alpha, eps1 + eps2)-RDP. Checked on finite adaptive
-compositions ``C`` enumerated exactly (:mod:`dpproofs.finite`), both orders of the neighbours:
+compositions ``C`` enumerated exactly (:mod:`dpproofs.finite`), in either order of the neighbours:
 ``rdp_step(alpha, C, i)`` is the worst ``D_alpha`` of step ``i`` over every prefix, and
 ``rdp_pair(alpha, joint(C))``, the joint ``D_alpha``, must not exceed their sum.
 

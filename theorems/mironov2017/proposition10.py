@@ -9,12 +9,16 @@ Ids -> items:
   ``A``: ``prob_P(pair, A) <= (exp(rdp_pair(alpha, pair)) prob_Q(pair, A))^{(alpha-1)/alpha}``.
 * ``mironov2017.proposition10.gaussian``: ``P = N(1, s^2)``, ``Q = N(0, s^2)``, every half-line
   ``A = (t, inf)`` (for the Gaussian pair these are the likelihood-ratio sets).
-* ``mironov2017.proposition10.mutant.exponent_dropped``: ``P(A) <= exp(D_alpha) Q(A)`` (refuted:
-  the likelihood ratio on a far tail exceeds ``exp(D_alpha)``).
+* ``mironov2017.proposition10.gaussian.mutant.exponent_dropped``: ``P(A) <= exp(D_alpha) Q(A)``
+  (refuted: the likelihood ratio on a far tail exceeds ``exp(D_alpha)``), and the same on finite
+  pairs, ``mironov2017.proposition10.mutant.exponent_dropped`` (a rare outcome near alpha = 1).
 """
+
+from fractions import Fraction
 
 import sympy
 
+from dpproofs import finite
 from dpproofs.claims import Claim, Variable
 from dpproofs.vocabulary import NAMESPACE as F
 
@@ -71,4 +75,18 @@ mutant_exponent_dropped = gaussian.mutant(
     pinned=(GAUSSIAN_MUTANT_PIN,),
 )
 
-CLAIMS = [statement, gaussian, mutant_exponent_dropped]
+FINITE_MUTANT_PIN = {
+    "alpha": 1.01,
+    "pair": finite.Pair((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 100), Fraction(99, 100))),
+    "A": finite.Event(frozenset({0})),
+}
+mutant_finite_exponent_dropped = statement.mutant(
+    "exponent_dropped",
+    statement=sympy.Le(_P_A, sympy.exp(F["rdp_pair"](alpha, pair)) * _Q_A),
+    explanation="near alpha = 1, exp(D_alpha) is about exp(KL), far below the likelihood ratio of a "
+    "rare outcome: P = (1/2, 1/2), Q = (1/100, 99/100), A = {0}, alpha = 1.01: P(A)/Q(A) = 50 > "
+    "exp(D_alpha) = 5.16",
+    pinned=(FINITE_MUTANT_PIN,),
+)
+
+CLAIMS = [statement, gaussian, mutant_exponent_dropped, mutant_finite_exponent_dropped]

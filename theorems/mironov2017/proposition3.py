@@ -1,7 +1,7 @@
 """Mironov 2017 (arXiv 1702.07476v3), Proposition 3: from RDP to (eps, delta)-DP.
 
 Statement: if ``f`` is (alpha, eps)-RDP it is ``(eps + log(1/delta)/(alpha-1), delta)``-DP for every
-``0 < delta < 1``. Held against EXACT privacy profiles ``delta_M`` (THEOREMS.md s.2): with
+``0 < delta < 1``. Held against EXACT privacy profiles ``delta_M`` (the vocabulary's ``delta_*`` functions): with
 ``eps(alpha)`` the exact RDP of ``M``, ``delta_M(eps(alpha) + log(1/delta)/(alpha-1)) <= delta``.
 
 Ids -> items (``mironov2017.proposition3`` + suffix):
