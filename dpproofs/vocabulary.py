@@ -17,11 +17,12 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 =================================================  ===========================================
 
 Mironov 2017 quantities (the section at the end of :data:`FUNCTIONS`; each registration carries
-its domain and a one-line doc): ``rdp_pair``, ``delta_pair``, ``eps_pair``, ``l1_pair``,
-``prob_P``, ``prob_Q`` over a finite pair and an event, ``joint``, ``rdp_step``,
-``eps_composition`` over an adaptive composition, ``rr_event_P``/``rr_event_Q`` (events of n-fold
-randomized response), ``rdp_sampled_gaussian_add``/``delta_sampled_gaussian_add``. Pairs,
-compositions and events are *structured* arguments (:data:`STRUCTURED_TYPES`).
+its domain and a one-line doc): over a finite pair and an event, ``rdp_pair``, ``delta_pair``,
+the pair's ``eps_pair`` and ``l1_pair``, and ``prob_P``, ``prob_Q``; over an adaptive
+composition, ``joint``, ``rdp_step`` and ``eps_composition``; the events of n-fold randomized
+response, ``rr_event_P`` and ``rr_event_Q``; the add direction of the sampled Gaussian,
+its ``rdp_sampled_gaussian_add`` and ``delta_sampled_gaussian_add``. Pairs, compositions and
+events are *structured* arguments (:data:`STRUCTURED_TYPES`).
 
 plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``tanh``, ``sinh``,
 ``cosh``, ``binomial`` and arithmetic.
