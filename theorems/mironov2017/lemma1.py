@@ -23,12 +23,16 @@ Ids -> printed items:
   is what the final sum ``2(alpha-1)eps^2 + 2eps^2 = 2 alpha eps^2`` needs.
 * Bun & Steinke constant: ``.bun_steinke`` (``D_alpha <= alpha eps^2 / 2``, RR),
   ``.bun_steinke.certified`` (box), ``.bun_steinke.finite_pairs``.
-* Mutants: ``.mutant.alpha_minus_one`` (``2(alpha-1)eps^2``), ``.bun_steinke.mutant.constant_0_49``.
+* Mutants: ``.mutant.alpha_minus_one`` (``2(alpha-1)eps^2``), ``.bun_steinke.mutant.constant_0_49``,
+  ``.step.l1_bound.mutant.halved`` (``||P-Q||_1 <= (e^eps - 1)/2``).
 """
+
+from fractions import Fraction
 
 import sympy
 from flint import arb
 
+from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
@@ -341,6 +345,15 @@ bun_steinke_mutant = bun_steinke_claim.mutant(
     pinned=(BS_MUTANT_PIN,),
 )
 
+L1_MUTANT_PIN = {"pair": finite.Pair((Fraction(3, 5), Fraction(2, 5)), (Fraction(2, 5), Fraction(3, 5)))}
+mutant_l1_halved = step_l1_bound.mutant(
+    "halved",
+    statement=sympy.Le(l1_pair(pair), (sympy.exp(EPS_PAIR) - 1) / 2),
+    explanation="||P-Q||_1 of a pair is first order in e^eps - 1 with constant up to 2 (RR: 2 tanh(eps/2)): "
+    "P = (3/5, 2/5), Q = (2/5, 3/5) has eps = log(3/2) and ||P-Q||_1 = 0.4 > (e^eps - 1)/2 = 0.25",
+    pinned=(L1_MUTANT_PIN,),
+)
+
 CLAIMS = [
     statement,
     certified,
@@ -363,4 +376,5 @@ CLAIMS = [
     bun_steinke_finite,
     mutant_alpha_minus_one,
     bun_steinke_mutant,
+    mutant_l1_halved,
 ]

@@ -25,8 +25,11 @@ Ids -> items (``mironov2017.proposition4`` + suffix):
   does end below ``exp(2 eps sqrt(nL)) Q``), ``.variant.chain_constant_3`` (with the printed Lemma 1
   constant the same chain proves only ``exp(3 eps sqrt(nL)) Q``).
 * case II: ``.step.case2`` (``L < eps^2 n`` => RHS ``>= 1/Q``), ``.step.case2_exceeds_one``.
-* mutant: ``.mutant.constant_1`` (``exp(eps sqrt(n L)) Q``), refuted on 100-fold RR.
+* mutants: ``.mutant.constant_1`` (``exp(eps sqrt(n L)) Q``), refuted on 100-fold RR, and
+  ``.adaptive_finite.mutant.constant_1``, refuted on two steps of RR with a small eps.
 """
+
+from fractions import Fraction
 
 import sympy
 from hypothesis import strategies as st
@@ -258,6 +261,19 @@ mutant_constant_1 = statement.mutant(
     pinned=(MUTANT_PIN,),
 )
 
+_rr_pair = finite.Pair((Fraction(201, 400), Fraction(199, 400)), (Fraction(199, 400), Fraction(201, 400)))
+ADAPTIVE_MUTANT_PIN = {
+    "C": finite.AdaptiveComposition(({(): _rr_pair}, {(0,): _rr_pair, (1,): _rr_pair})),
+    "A": finite.Event(frozenset({0})),  # both heads: the outcome (0, 0)
+}
+mutant_adaptive_constant_1 = adaptive_finite.mutant(
+    "constant_1",
+    statement=sympy.Le(_P_A, bound(_Q_A, F["eps_composition"](C), 2, constant=1)),
+    explanation="two steps of eps-RR with eps = log(201/199) = 0.01, S = both heads: log(P/Q) = 2 eps but "
+    "eps sqrt(2 log 1/Q) = 1.67 eps (log 1/Q is about 2 log 2)",
+    pinned=(ADAPTIVE_MUTANT_PIN,),
+)
+
 CLAIMS = [
     statement,
     adaptive_finite,
@@ -272,4 +288,5 @@ CLAIMS = [
     step_case2,
     step_case2_exceeds_one,
     mutant_constant_1,
+    mutant_adaptive_constant_1,
 ]
