@@ -15,6 +15,8 @@ from dpproofs.evaluator import ball
 
 __all__ = [
     "PAPER",
+    "PAIR_OUTCOMES",
+    "JOINT_OUTCOMES",
     "source",
     "sym",
     "structured",

@@ -30,7 +30,6 @@ Ids -> printed items:
 from fractions import Fraction
 
 import sympy
-from flint import arb
 
 from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
