@@ -238,3 +238,243 @@ def neyman_pearson_events(pair):
 def probability(distribution, event):
     """Exact probability (a Fraction) of an event under ``distribution`` (a tuple of Fractions)."""
     return sum((distribution[i] for i in event), Fraction(0))
+
+
+# --- Mironov 2017 quantities (vocabulary evaluators over finite pairs, compositions, events) -----
+#
+# The functions below are the evaluators that dpproofs.vocabulary binds (section "Mironov 2017
+# quantities" there): a precise flavour taking ``dps`` and a ball flavour taking ``prec``, with the
+# vocabulary's argument order (numbers first, as in the printed formulas). Structured arguments
+# (a Pair, an AdaptiveComposition, an Event) pass through the evaluators unconverted.
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    """A set of outcome indices. Indices past the end of a pair are not outcomes of it, so one
+    drawn event applies to every pair (its trace on the pair's outcomes is what counts)."""
+
+    indices: frozenset
+
+    def on(self, pair):
+        """The indices of this event that are outcomes of ``pair`` (sorted tuple)."""
+        return tuple(sorted(i for i in self.indices if i < len(pair)))
+
+    def __str__(self):
+        return "{" + ", ".join(str(i) for i in sorted(self.indices)) + "}"
+
+
+def event_sets(max_outcomes):
+    """Non-empty events over outcomes ``0 .. max_outcomes - 1``."""
+    return st.frozensets(st.integers(0, max_outcomes - 1), min_size=1).map(Event)
+
+
+def swapped_composition(composition):
+    """The composition run on the neighbours in the other order (every step pair swapped)."""
+    return AdaptiveComposition(tuple({prefix: pair.swapped() for prefix, pair in step.items()}
+                                     for step in composition.steps))
+
+
+def either_order(strategy):
+    """Draws of ``strategy`` (pairs or compositions) in both orders of the neighbouring inputs."""
+
+    def orient(value, swap):
+        if not swap:
+            return value
+        return value.swapped() if isinstance(value, Pair) else swapped_composition(value)
+
+    return st.tuples(strategy, st.booleans()).map(lambda drawn: orient(*drawn))
+
+
+def _arb_int(value):
+    """An exact integer from an int, an integer-valued mpf or an exact integer arb ball."""
+    if isinstance(value, arb):
+        return int(value.unique_fmpz())
+    return int(value)
+
+
+def l1_distance(pair):
+    """``||P - Q||_1`` exactly (a Fraction)."""
+    return sum((abs(a - b) for a, b in zip(pair.p, pair.q)), Fraction(0))
+
+
+def rdp_pair_precise(alpha, pair, *, dps):
+    """``D_alpha(P || Q)`` of a finite pair (mp); ``alpha = 1`` is KL."""
+    return rdp(pair, alpha, dps)
+
+
+def rdp_pair_ball(alpha, pair, *, prec):
+    """Enclosure of :func:`rdp_pair_precise`; an exact ``alpha = 1`` gives KL, ``sum p log(p/q)``."""
+    with ball.precision(prec):
+        a = ball.to_arb(alpha)
+        if a.is_exact() and a == 1:
+            return sum((ball.to_arb(pi) * ball.to_arb(Fraction(pi) / Fraction(qi) - 1).log1p()
+                        for pi, qi in zip(pair.p, pair.q)), arb(0))
+        return rdp_ball(pair, a, prec)
+
+
+def delta_pair_precise(epsilon, pair, *, dps):
+    """Hockey-stick divergence ``sum_i (p_i - e^eps q_i)_+`` of a finite pair (mp)."""
+    return delta(pair, epsilon, dps)
+
+
+def delta_pair_ball(epsilon, pair, *, prec):
+    return delta_ball(pair, epsilon, prec)
+
+
+def eps_pair_precise(pair, *, dps):
+    """``max_i |log(p_i / q_i)|`` (mp)."""
+    return epsilon_dp(pair, dps)
+
+
+def eps_pair_ball(pair, *, prec):
+    return epsilon_dp_ball(pair, prec)
+
+
+def l1_pair_precise(pair, *, dps):
+    """``||P - Q||_1`` (exact, rounded once to mp)."""
+    return precise.to_mpf(l1_distance(pair))
+
+
+def l1_pair_ball(pair, *, prec):
+    with ball.precision(prec):
+        return ball.to_arb(l1_distance(pair))
+
+
+def prob_p_precise(pair, event, *, dps):
+    """``P(A)`` (exact, rounded once to mp)."""
+    return precise.to_mpf(probability(pair.p, event.on(pair)))
+
+
+def prob_p_ball(pair, event, *, prec):
+    with ball.precision(prec):
+        return ball.to_arb(probability(pair.p, event.on(pair)))
+
+
+def prob_q_precise(pair, event, *, dps):
+    """``Q(A)`` (exact, rounded once to mp)."""
+    return precise.to_mpf(probability(pair.q, event.on(pair)))
+
+
+def prob_q_ball(pair, event, *, prec):
+    with ball.precision(prec):
+        return ball.to_arb(probability(pair.q, event.on(pair)))
+
+
+def joint_exact(composition, *, dps=None, prec=None):
+    """The joint Pair of an adaptive composition (exact: the same for both evaluators)."""
+    return composition.joint()
+
+
+def rdp_step_precise(alpha, composition, step, *, dps):
+    """``max over prefixes of D_alpha(pair of step i)``: the step's worst-case RDP (mp)."""
+    return max(rdp(pair, alpha, dps) for pair in composition.step_pairs(_arb_int(step)))
+
+
+def rdp_step_ball(alpha, composition, step, *, prec):
+    with ball.precision(prec):
+        values = [rdp_ball(pair, alpha, prec) for pair in composition.step_pairs(_arb_int(step))]
+        top = values[0]
+        for v in values[1:]:
+            top = top.max(v)
+        return top
+
+
+def _all_step_pairs(composition):
+    return [pair for i in range(len(composition.steps)) for pair in composition.step_pairs(i)]
+
+
+def eps_composition_precise(composition, *, dps):
+    """``max over steps and prefixes of max_i |log(p_i/q_i)|``: every step is eps-DP (mp)."""
+    return max(epsilon_dp(pair, dps) for pair in _all_step_pairs(composition))
+
+
+def eps_composition_ball(composition, *, prec):
+    with ball.precision(prec):
+        values = [epsilon_dp_ball(pair, prec) for pair in _all_step_pairs(composition)]
+        top = values[0]
+        for v in values[1:]:
+            top = top.max(v)
+        return top
+
+
+# n-fold randomized response: heads with probability p = e^eps/(1+e^eps) under d, 1-p under d';
+# an event is a set of head counts l, selected by (u, shape): k = min(n, floor(u (n+1))), and
+# shape 0 is {l >= k} (the likelihood-ratio / Neyman-Pearson sets), shape 1 is {l = k}.
+
+
+def rr_event_threshold(n, u):
+    """The head count ``k = min(n, floor(u (n+1)))`` that ``u`` in [0, 1] selects."""
+    n = _arb_int(n)
+    u = float(u.mid()) if isinstance(u, arb) else float(u)
+    return min(n, int(u * (n + 1)))
+
+
+def _rr_levels(n, u, shape):
+    n, k = _arb_int(n), rr_event_threshold(n, u)
+    return n, ([k] if _arb_int(shape) else range(k, n + 1))
+
+
+def _rr_event_precise(epsilon, n, u, shape, dps):
+    """``(P(S), Q(S))`` of n-fold eps-RR (mp, each binomial term in log space; each clipped to
+    [0, 1], since a sum of probabilities may round past 1)."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        e = precise.to_mpf(epsilon)
+        n, levels = _rr_levels(n, u, shape)
+        log_p, log_1mp = -mp.log1p(mp.exp(-e)), -mp.log1p(mp.exp(e))
+        p_total = q_total = mp.zero
+        for ell in levels:
+            log_c = mp.loggamma(n + 1) - mp.loggamma(ell + 1) - mp.loggamma(n - ell + 1)
+            p_total += mp.exp(log_c + ell * log_p + (n - ell) * log_1mp)
+            q_total += mp.exp(log_c + ell * log_1mp + (n - ell) * log_p)
+        return min(p_total, mp.one), min(q_total, mp.one)
+
+
+_RR_CACHE = {}
+
+
+def rr_event_precise(epsilon, n, u, shape, *, dps):
+    """``(P(S), Q(S))`` for n-fold eps-RR, memoised: a statement names P(S) and Q(S) several times."""
+    key = (precise.to_mpf(epsilon), int(n), precise.to_mpf(u), int(shape), int(dps))
+    if key not in _RR_CACHE:
+        if len(_RR_CACHE) > 256:
+            _RR_CACHE.clear()
+        _RR_CACHE[key] = _rr_event_precise(epsilon, n, u, shape, dps)
+    return _RR_CACHE[key]
+
+
+def _clip_probability(x):
+    """``x`` intersected with [0, 1] (a probability whose enclosure may poke past 1)."""
+    if x.upper() <= 1:
+        return x
+    low = x.lower()
+    return arb(1) if low >= 1 else arb(low).union(arb(1))
+
+
+def rr_event_ball(epsilon, n, u, shape, *, prec):
+    """Enclosures of :func:`rr_event_precise`."""
+    with ball.precision(prec):
+        e = ball.to_arb(epsilon)
+        n, levels = _rr_levels(n, u, shape)
+        log_p, log_1mp = -((-e).exp().log1p()), -(e.exp().log1p())
+        p_total = q_total = arb(0)
+        for ell in levels:
+            log_c = arb.bin_uiui(n, ell).log()
+            p_total += (log_c + ell * log_p + (n - ell) * log_1mp).exp()
+            q_total += (log_c + ell * log_1mp + (n - ell) * log_p).exp()
+        return _clip_probability(p_total), _clip_probability(q_total)
+
+
+def rr_event_p_precise(epsilon, n, u, shape, *, dps):
+    return rr_event_precise(epsilon, n, u, shape, dps=dps)[0]
+
+
+def rr_event_q_precise(epsilon, n, u, shape, *, dps):
+    return rr_event_precise(epsilon, n, u, shape, dps=dps)[1]
+
+
+def rr_event_p_ball(epsilon, n, u, shape, *, prec):
+    return rr_event_ball(epsilon, n, u, shape, prec=prec)[0]
+
+
+def rr_event_q_ball(epsilon, n, u, shape, *, prec):
+    return rr_event_ball(epsilon, n, u, shape, prec=prec)[1]

@@ -16,6 +16,14 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``Phi(x)``                                          standard normal CDF
 =================================================  ===========================================
 
+Mironov 2017 quantities (the section at the end of :data:`FUNCTIONS`; each registration carries
+its domain and a one-line doc): over a finite pair and an event, ``rdp_pair``, ``delta_pair``,
+the pair's ``eps_pair`` and ``l1_pair``, and ``prob_P``, ``prob_Q``; over an adaptive
+composition, ``joint``, ``rdp_step`` and ``eps_composition``; the events of n-fold randomized
+response, ``rr_event_P`` and ``rr_event_Q``; the add direction of the sampled Gaussian,
+its ``rdp_sampled_gaussian_add`` and ``delta_sampled_gaussian_add``. Pairs, compositions and
+events are *structured* arguments (:data:`STRUCTURED_TYPES`).
+
 plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``tanh``, ``sinh``,
 ``cosh``, ``binomial`` and arithmetic.
 
@@ -28,7 +36,8 @@ import sympy
 from mpmath import mp
 from flint import arb
 
-from dpproofs.errors import DPProofsError
+from dpproofs import finite
+from dpproofs.errors import DPProofsError, InvalidArgument
 from dpproofs.evaluator import ball, precise
 
 __all__ = [
@@ -50,11 +59,45 @@ def _function(name, nargs):
 
 
 class _Binding:
-    def __init__(self, symbol, precise_fn, ball_fn, integer_args=()):
+    """One vocabulary function: its sympy symbol, its two evaluators, its domain and doc.
+
+    ``domain`` (optional) gives, per argument, ``(name, conditions)`` with conditions a tuple of
+    ``(relation, bound)`` (``">"``, ``">="``, ``"<"``, ``"<="``), or ``(name, cls)`` for a
+    structured argument (see :data:`STRUCTURED_TYPES`). The evaluators refuse an argument
+    outside it (:class:`InvalidArgument`); in ball arithmetic only a certain violation is refused.
+    """
+
+    def __init__(self, symbol, precise_fn, ball_fn, integer_args=(), domain=(), doc=""):
         self.symbol = symbol
         self.precise = precise_fn
         self.ball = ball_fn
         self.integer_args = integer_args  # positions that must be exact integers
+        self.domain = domain
+        self.doc = doc
+
+    def check_domain(self, args, in_ball):
+        """Raise InvalidArgument when an argument is (certainly, for balls) outside the domain."""
+        for (name, conditions), value in zip(self.domain, args):
+            if isinstance(conditions, type):
+                if not isinstance(value, conditions):
+                    raise InvalidArgument(
+                        f"argument {name}={value!r} of {self.symbol} must be a {conditions.__name__}"
+                    )
+                continue
+            for relation, bound in conditions:
+                if in_ball:
+                    outside = {
+                        ">": value.upper() <= bound, ">=": value.upper() < bound,
+                        "<": value.lower() >= bound, "<=": value.lower() > bound,
+                    }[relation]
+                else:
+                    outside = not {
+                        ">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound,
+                    }[relation]
+                if outside:
+                    raise InvalidArgument(
+                        f"argument {name}={value} of {self.symbol} is outside its domain {name} {relation} {bound}"
+                    )
 
 
 Phi = _function("Phi", 1)
@@ -66,6 +109,10 @@ FUNCTIONS = {
         _function("rdp_randomized_response", 2),
         precise.rdp_randomized_response,
         ball.rdp_randomized_response,
+        # eps > 0: the precise evaluator's digit budget needs log(eps) (eps = 0 is the trivial
+        # mechanism, D = 0); alpha > 1: the ball evaluator divides by alpha - 1
+        domain=(("alpha", ((">", 1),)), ("eps", ((">", 0),))),
+        doc="D_alpha of eps-RR = worst case over eps-DP pairs (Mironov 2017 Prop. 5)",
     ),
     "rdp_sampled_gaussian": _Binding(
         _function("rdp_sampled_gaussian", 3), precise.rdp_sampled_gaussian, ball.rdp_sampled_gaussian
@@ -95,7 +142,86 @@ FUNCTIONS = {
         ball.delta_composed_pure,
         integer_args=(2,),
     ),
+    # --- Mironov 2017 quantities ------------------------------------------------------------
+    # Finite pairs P = M(d), Q = M(d') (finite.Pair), adaptive compositions (finite.AdaptiveComposition)
+    # and events (finite.Event) are structured arguments: a claim draws them through ``extra``.
+    "rdp_pair": _Binding(
+        _function("rdp_pair", 2), finite.rdp_pair_precise, finite.rdp_pair_ball,
+        domain=(("alpha", ((">=", 1),)), ("pair", finite.Pair)),
+        doc="D_alpha(P || Q) of a finite pair (alpha = 1: KL)",
+    ),
+    "delta_pair": _Binding(
+        _function("delta_pair", 2), finite.delta_pair_precise, finite.delta_pair_ball,
+        domain=(("eps", ((">=", 0),)), ("pair", finite.Pair)),
+        doc="hockey-stick divergence sum_i (p_i - e^eps q_i)_+ of a finite pair (its privacy profile)",
+    ),
+    "eps_pair": _Binding(
+        _function("eps_pair", 1), finite.eps_pair_precise, finite.eps_pair_ball,
+        domain=(("pair", finite.Pair),),
+        doc="max_i |log(p_i/q_i)|: the pair is eps-DP in both directions exactly at this eps",
+    ),
+    "l1_pair": _Binding(
+        _function("l1_pair", 1), finite.l1_pair_precise, finite.l1_pair_ball,
+        domain=(("pair", finite.Pair),),
+        doc="||P - Q||_1 of a finite pair",
+    ),
+    "prob_P": _Binding(
+        _function("prob_P", 2), finite.prob_p_precise, finite.prob_p_ball,
+        domain=(("pair", finite.Pair), ("A", finite.Event)),
+        doc="P(A) for an event A of a finite pair",
+    ),
+    "prob_Q": _Binding(
+        _function("prob_Q", 2), finite.prob_q_precise, finite.prob_q_ball,
+        domain=(("pair", finite.Pair), ("A", finite.Event)),
+        doc="Q(A) for an event A of a finite pair",
+    ),
+    "joint": _Binding(
+        _function("joint", 1), finite.joint_exact, finite.joint_exact,
+        domain=(("C", finite.AdaptiveComposition),),
+        doc="the pair of joint output distributions of an adaptive composition (a finite.Pair)",
+    ),
+    "rdp_step": _Binding(
+        _function("rdp_step", 3), finite.rdp_step_precise, finite.rdp_step_ball,
+        integer_args=(2,),
+        domain=(("alpha", ((">", 1),)), ("C", finite.AdaptiveComposition), ("i", ((">=", 0),))),
+        doc="max over prefixes of D_alpha of step i of an adaptive composition (its RDP budget)",
+    ),
+    "eps_composition": _Binding(
+        _function("eps_composition", 1), finite.eps_composition_precise, finite.eps_composition_ball,
+        domain=(("C", finite.AdaptiveComposition),),
+        doc="max over steps and prefixes of eps_pair: every step of the composition is eps-DP",
+    ),
+    "rr_event_P": _Binding(
+        _function("rr_event_P", 4), finite.rr_event_p_precise, finite.rr_event_p_ball,
+        integer_args=(1, 3),
+        domain=(("eps", ((">", 0),)), ("n", ((">=", 1),)), ("u", ((">=", 0), ("<=", 1))),
+                ("shape", ((">=", 0), ("<=", 1)))),
+        doc="P(S) under n-fold eps-RR, S = {l >= k} (shape 0) or {l = k} (shape 1) heads, "
+        "k = min(n, floor(u (n+1)))",
+    ),
+    "rr_event_Q": _Binding(
+        _function("rr_event_Q", 4), finite.rr_event_q_precise, finite.rr_event_q_ball,
+        integer_args=(1, 3),
+        domain=(("eps", ((">", 0),)), ("n", ((">=", 1),)), ("u", ((">=", 0), ("<=", 1))),
+                ("shape", ((">=", 0), ("<=", 1)))),
+        doc="Q(S) (the neighbour's n-fold RR) of the event of rr_event_P",
+    ),
+    "rdp_sampled_gaussian_add": _Binding(
+        _function("rdp_sampled_gaussian_add", 3), precise.rdp_sampled_gaussian_add, ball.rdp_sampled_gaussian_add,
+        domain=(("alpha", ((">", 1),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),))),
+        doc="log A_alpha / (alpha-1): sampled-Gaussian RDP in the add direction (P = mu, Q = mu0)",
+    ),
+    "delta_sampled_gaussian_add": _Binding(
+        _function("delta_sampled_gaussian_add", 3), precise.delta_sampled_gaussian_add,
+        ball.delta_sampled_gaussian_add,
+        domain=(("eps", ((">=", 0),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),))),
+        doc="exact add-direction privacy profile of one sampled-Gaussian step",
+    ),
 }
+
+#: Types of structured arguments: a claim variable bound to one of these passes through the
+#: evaluators unconverted, to the vocabulary functions that take it (Mironov 2017 section).
+STRUCTURED_TYPES = (finite.Pair, finite.AdaptiveComposition, finite.Event)
 
 #: sympy names -> function objects, for parsing user text (see dpproofs.verification)
 NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}
@@ -123,6 +249,8 @@ def _mp(e, point, dps):
     if e.is_Symbol:
         if e.name not in point:
             raise UnsupportedExpression(f"no value for the variable {e.name!r}")
+        if isinstance(point[e.name], STRUCTURED_TYPES):
+            return point[e.name]
         return precise.to_mpf(point[e.name])
     if e.is_Integer:
         return mp.mpf(int(e))
@@ -174,6 +302,7 @@ def _mp(e, point, dps):
     if binding is not None:
         for position in binding.integer_args:
             args[position] = _integer_value(args[position], f"#{position + 1} of {e.func}")
+        binding.check_domain(args, in_ball=False)
         return binding.precise(*args, dps=dps + precise.GUARD_DPS)
     raise UnsupportedExpression(f"cannot evaluate {e.func} in {e}")
 
@@ -231,6 +360,8 @@ def _ball(e, point, prec):
     if e.is_Symbol:
         if e.name not in point:
             raise UnsupportedExpression(f"no value for the variable {e.name!r}")
+        if isinstance(point[e.name], STRUCTURED_TYPES):
+            return point[e.name]
         return ball.to_arb(point[e.name])
     if e.is_Integer:
         return arb(int(e))
@@ -284,5 +415,6 @@ def _ball(e, point, prec):
         for position in binding.integer_args:
             if not (args[position].is_exact() and args[position].is_integer()):
                 raise UnsupportedExpression(f"argument #{position + 1} of {e.func} must be an integer")
+        binding.check_domain(args, in_ball=True)
         return binding.ball(*args, prec=prec)
     raise UnsupportedExpression(f"no ball evaluation for {e.func} in {e}")

@@ -347,3 +347,16 @@ def delta_sampled_gaussian(epsilon, q, sigma, *, prec, direction="max"):
     for other in results[1:]:
         top = top.max(other)
     return top
+
+
+# --- Mironov 2017 quantities ------------------------------------------------------------------
+
+
+def rdp_sampled_gaussian_add(alpha, q, sigma, *, prec):
+    """Enclosure of precise.rdp_sampled_gaussian_add."""
+    return rdp_sampled_gaussian(alpha, q, sigma, prec=prec, direction="add")
+
+
+def delta_sampled_gaussian_add(epsilon, q, sigma, *, prec):
+    """Enclosure of precise.delta_sampled_gaussian_add."""
+    return delta_sampled_gaussian(epsilon, q, sigma, prec=prec, direction="add")

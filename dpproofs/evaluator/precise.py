@@ -556,3 +556,16 @@ def delta_finite(epsilon, p, q, *, dps=DEFAULT_DPS):
     with mp.workdps(dps + GUARD_DPS):
         factor = mp.exp(to_mpf(epsilon))
         return mp.fsum(max(mp.zero, to_mpf(a) - factor * to_mpf(b)) for a, b in zip(p, q, strict=True))
+
+
+# --- Mironov 2017 quantities ------------------------------------------------------------------
+
+
+def rdp_sampled_gaussian_add(alpha, q, sigma, *, dps):
+    """``log A_alpha / (alpha - 1)``: the add direction (P = mu, Q = mu0) of one sampled-Gaussian step."""
+    return rdp_sampled_gaussian(alpha, q, sigma, dps=dps, direction="add")
+
+
+def delta_sampled_gaussian_add(epsilon, q, sigma, *, dps):
+    """The add-direction (P = mu, Q = mu0) exact privacy profile of one sampled-Gaussian step."""
+    return delta_sampled_gaussian(epsilon, q, sigma, dps=dps, direction="add")

@@ -15,7 +15,7 @@ FAILING = [c for c in CLAIMS if c.expected == "fails"]
 
 @settings(max_examples=20)
 @given(point=proposition10.statement.strategy())
-def test_proposition10_holds_on_every_event_of_random_finite_pairs(point):
+def test_proposition10_holds_on_random_events_of_random_finite_pairs(point):
     assert_not_violated(proposition10.statement, point)
 
 

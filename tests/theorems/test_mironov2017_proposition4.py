@@ -22,7 +22,7 @@ def test_proposition4_holds_on_every_threshold_and_level_event_of_n_fold_randomi
 
 @settings(max_examples=15)
 @given(point=proposition4.adaptive_finite.strategy())
-def test_proposition4_holds_on_every_event_of_adaptive_finite_compositions(point):
+def test_proposition4_holds_on_random_events_of_adaptive_finite_compositions(point):
     assert_not_violated(proposition4.adaptive_finite, point)
 
 

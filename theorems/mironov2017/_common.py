@@ -1,33 +1,38 @@
-"""Shared pieces of the Mironov 2017 modules: sources, symbols, finite-pair helpers.
+"""Shared pieces of the Mironov 2017 modules: sources, symbols, strategies of structured draws.
 
-Nothing here is a claim. The finite helpers only combine :mod:`dpproofs.finite` quantities
-(exact Fractions) into the few derived numbers the Mironov proofs use (``||P - Q||_1``, event
-probabilities as mp values or balls), so every module computes them the same way.
+Nothing here is a claim. The quantities the statements use (divergences and profiles of finite
+pairs, event probabilities, n-fold randomized response events, ...) are vocabulary functions
+(:mod:`dpproofs.vocabulary`, section "Mironov 2017 quantities"); the structured arguments they
+take (a :class:`dpproofs.finite.Pair`, an adaptive composition, an event) are drawn by the
+strategies below and bound to the plain sympy symbols :func:`structured` makes.
 """
-
-from fractions import Fraction
 
 import sympy
 from hypothesis import strategies as st
-from mpmath import mp
 
 from dpproofs import finite
-from dpproofs.evaluator import ball, precise
+from dpproofs.evaluator import ball
 
 __all__ = [
     "PAPER",
+    "PAIR_OUTCOMES",
+    "JOINT_OUTCOMES",
     "source",
     "sym",
-    "l1_distance",
-    "mp_of",
-    "arb_of",
+    "structured",
+    "pairs",
     "eps_pairs",
-    "both_orders",
+    "events",
     "endpoints",
     "monotone_ball",
 ]
 
 PAPER = "Mironov 2017 (arXiv 1702.07476v3)"
+
+#: Largest number of outcomes of a drawn finite pair, and of the joint of a drawn 2-step
+#: composition with up to 3 outcomes per step.
+PAIR_OUTCOMES = 5
+JOINT_OUTCOMES = 9
 
 
 def source(item):
@@ -40,41 +45,35 @@ def sym(name):
     return sympy.Symbol(name, real=True)
 
 
-def l1_distance(pair):
-    """``||P - Q||_1`` exactly (a Fraction)."""
-    return sum((abs(a - b) for a, b in zip(pair.p, pair.q)), Fraction(0))
+def structured(name):
+    """The symbol of a structured argument (a pair, a composition, an event): not a real number."""
+    return sympy.Symbol(name)
 
 
-def mp_of(value, dps):
-    """An exact rational (Fraction) as an mpf at ``dps`` digits plus guard digits."""
-    with mp.workdps(dps + precise.GUARD_DPS):
-        return precise.to_mpf(value)
+def pairs(max_size=PAIR_OUTCOMES):
+    """Random finite pairs, in either order of the neighbours (statements about ``D(P||Q)`` hold
+    in both orders, so the draw picks the order)."""
+    return finite.either_order(finite.pairs(min_size=2, max_size=max_size))
 
 
-def arb_of(value, prec):
-    """An exact rational (Fraction) as an arb ball at ``prec`` bits."""
-    with ball.precision(prec):
-        return ball.to_arb(value)
-
-
-def eps_pairs(low=0.001, high=2.0, max_size=5):
+def eps_pairs(low=0.001, high=2.0, max_size=PAIR_OUTCOMES):
     """Pairs with a bounded log-likelihood ratio: ``eps`` drawn in ``[low, high]``, then a pair
-    with ``|log p_i/q_i| <= eps`` (the pair's own ``epsilon_dp`` is what claims use).
+    with ``|log p_i/q_i| <= eps`` (the pair's own ``eps_pair`` is what claims use), either order.
 
     ``P = Q`` is left out: every side is then exactly 0, and the mp divergence of two equal
     distributions comes out as a rounding-sized number of either sign (``log`` of a sum near 1),
     which no ball can separate from 0.
     """
-    return (
+    return finite.either_order(
         st.floats(low, high)
         .flatmap(lambda e: finite.pairs(min_size=2, max_size=max_size, max_log_ratio=e))
         .filter(lambda pair: pair.p != pair.q)
     )
 
 
-def both_orders(pair):
-    """``(pair, pair.swapped())``: statements about D(P||Q) are checked in both orders."""
-    return (pair, pair.swapped())
+def events(max_outcomes=PAIR_OUTCOMES):
+    """Non-empty events over the first ``max_outcomes`` outcomes (see :class:`dpproofs.finite.Event`)."""
+    return finite.event_sets(max_outcomes)
 
 
 def endpoints(value, prec):

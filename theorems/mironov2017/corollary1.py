@@ -25,12 +25,11 @@ basic composition, Dwork-Rothblum-Vadhan) against the exact optimal eps'.
 import sympy
 from mpmath import mp
 
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.claims import Claim, Variable
+from dpproofs.evaluator import precise
 from dpproofs.vocabulary import NAMESPACE
 
 from dpproofs_theorems.mironov2017._common import source, sym
-from dpproofs_theorems.mironov2017.proposition4 import event_threshold, rr_event, rr_event_ball
 
 __all__ = [
     "CLAIMS",
@@ -44,7 +43,7 @@ __all__ = [
 
 SOURCE = source("Corollary 1")
 delta_kov = NAMESPACE["delta_composed_pure"]
-eps, n, delta, L_d, L_q = (sym(v) for v in ("eps", "n", "delta", "L_delta", "L_Q"))
+eps, n, delta, L_d, L_q, u, shape = (sym(v) for v in ("eps", "n", "delta", "L_delta", "L_Q", "u", "shape"))
 
 
 def corollary1_epsilon(eps_value, n_value, delta_value):
@@ -86,35 +85,19 @@ statement = Claim(
 # --- the stronger form on n-fold RR events ---------------------------------------------------------
 
 
-def _stronger_sides():
-    def precise_sides(point, dps):
-        n_value = int(point["n"])
-        p_s, q_s = rr_event(point["eps"], n_value, event_threshold(n_value, point["u"]), bool(point["shape"]), dps)
-        with mp.workdps(dps + precise.GUARD_DPS):
-            d = precise.to_mpf(point["delta"])
-            return p_s, max(mp.exp(corollary1_epsilon(precise.to_mpf(point["eps"]), n_value, d)) * q_s, d)
-
-    def ball_sides(point, prec):
-        n_value = int(point["n"])
-        p_s, q_s = rr_event_ball(point["eps"], n_value, event_threshold(n_value, point["u"]), bool(point["shape"]), prec)
-        with ball.precision(prec):
-            d, e = ball.to_arb(point["delta"]), ball.to_arb(point["eps"])
-            level = 4 * e * (2 * n_value * (1 / d).log()).sqrt()
-            return p_s, (level.exp() * q_s).max(d)
-
-    return Sides(precise_sides, ball_sides)
-
+#: the event S of n-fold eps-RR a point selects (rr_event_P in dpproofs.vocabulary)
+_P_S = NAMESPACE["rr_event_P"](eps, n, u, shape)
+_Q_S = NAMESPACE["rr_event_Q"](eps, n, u, shape)
 
 stronger_rr = Claim(
     id="mironov2017.corollary1.stronger.randomized_response",
     source=SOURCE + ", proof",
-    statement=sympy.Le(sympy.Symbol("P_S"), sympy.Symbol("max(e^eps' Q_S, delta)")),
+    statement=sympy.Le(_P_S, sympy.Max(sympy.exp(corollary1_epsilon(eps, n, delta)) * _Q_S, delta)),
     variables=(Variable("eps", 1e-3, 1), Variable("n", 1, 2000, integer=True), Variable("u", 0, 1),
                Variable("shape", 0, 1, integer=True), DELTA),
     hypotheses=HIGH_PRIVACY,
     kind="statement",
     title="n-fold RR, events {l >= k} and {l = k}: P(S) <= max(e^eps' Q(S), delta)",
-    sides=_stronger_sides(),
     cost=0.5,
 )
 
@@ -249,7 +232,7 @@ DEFAULT_TABLE_CONFIGS = (
     (1000, 0.01, 1e-5),
     (1000, 0.05, 1e-5),
     (100, 0.1, 1e-5),
-    (50, 0.1, 1e-5),  # THEOREMS.md s.6 sanity value 2.8446672
+    (50, 0.1, 1e-5),  # exact optimal eps' = 2.8446672 (a sanity value of the KOV sum)
     (10, 0.5, 1e-6),
 )
 

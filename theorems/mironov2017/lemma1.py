@@ -1,16 +1,18 @@
 """Mironov 2017 (arXiv 1702.07476v3), Lemma 1: pure DP implies RDP with ``D_alpha <= 2 alpha eps^2``.
 
 Statement: if ``D_inf(P||Q) <= eps`` and ``D_inf(Q||P) <= eps`` then ``D_alpha(P||Q) <= 2 alpha eps^2``
-for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (THEOREMS.md s.2), so
-the statement is checked on RR (certified on a box, using that ``D_alpha`` of RR is
-non-decreasing in alpha, Prop. 9, and in eps, by post-processing) and on random finite pairs.
+for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (every eps-DP pair is a
+post-processing of eps-RR: Kairouz, Oh & Viswanath 2015, arXiv 1311.0776), so the statement is
+checked on RR (certified on a box, using that ``D_alpha`` of RR is non-decreasing in alpha,
+Prop. 9, and in eps, by post-processing) and on random finite pairs.
 
 Ids -> printed items:
 
 * ``mironov2017.lemma1`` (RR, alpha in (1, 64]); ``.certified`` (RR, ball branch and bound on
   alpha in [1, 64], eps in [1e-4, 5]); ``.at_order_one`` (alpha = 1: KL = eps tanh(eps/2));
-  ``.finite_pairs`` (random pairs with bounded likelihood ratio, both orders).
-* ``.rr_sinh_identity``: the sinh form of RR's divergence (THEOREMS.md s.2).
+  ``.finite_pairs`` (random pairs with bounded likelihood ratio, either order: ``rdp_pair``,
+  ``eps_pair``).
+* ``.rr_sinh_identity``: the sinh form of RR's divergence (Prop. 5 rewritten).
 * Proof, case ``alpha >= 1 + 1/eps``: ``.step.large_order_dinf`` (``D_alpha <= D_inf = eps``),
   ``.step.large_order_algebra`` (``eps <= (alpha-1) eps^2``, sympy).
 * ``.step.eq2`` (Eq. 2), ``.step.eq3_exp`` and ``.step.eq3_log`` (Eq. 3, on RR and on finite
@@ -21,18 +23,20 @@ Ids -> printed items:
   is what the final sum ``2(alpha-1)eps^2 + 2eps^2 = 2 alpha eps^2`` needs.
 * Bun & Steinke constant: ``.bun_steinke`` (``D_alpha <= alpha eps^2 / 2``, RR),
   ``.bun_steinke.certified`` (box), ``.bun_steinke.finite_pairs``.
-* Mutants: ``.mutant.alpha_minus_one`` (``2(alpha-1)eps^2``), ``.bun_steinke.mutant.constant_0_49``.
+* Mutants: ``.mutant.alpha_minus_one`` (``2(alpha-1)eps^2``), ``.bun_steinke.mutant.constant_0_49``,
+  ``.step.l1_bound.mutant.halved`` (``||P-Q||_1 <= (e^eps - 1)/2``).
 """
 
+from fractions import Fraction
+
 import sympy
-from flint import arb
 
 from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
 
-from dpproofs_theorems.mironov2017._common import l1_distance, monotone_ball, mp_of, arb_of, source, sym, eps_pairs
+from dpproofs_theorems.mironov2017._common import eps_pairs, monotone_ball, source, structured, sym
 
 __all__ = ["CLAIMS", "bun_steinke", "rr_ball"]
 
@@ -40,7 +44,9 @@ SOURCE = source("Lemma 1")
 BS_SOURCE = "Bun & Steinke 2016 (arXiv 1605.02065v1), Prop. 3.3, cited in " + SOURCE
 
 rdp_rr = NAMESPACE["rdp_randomized_response"]
+rdp_pair, eps_pair, l1_pair = NAMESPACE["rdp_pair"], NAMESPACE["eps_pair"], NAMESPACE["l1_pair"]
 alpha, eps, x, y, beta, s = (sym(n) for n in ("alpha", "eps", "x", "y", "beta", "s"))
+pair = structured("pair")
 
 ALPHA = Variable("alpha", 1, 64, low_open=True)
 EPS = Variable("eps", 1e-4, 5)
@@ -57,7 +63,13 @@ def rr_ball(alpha_value, eps_value, prec):
 
 
 def _rr_box_sides(constant, shift=0):
-    """Sides of ``D_alpha(RR_eps) <= constant (alpha - shift) eps^2``, monotone box enclosures."""
+    """Sides of ``D_alpha(RR_eps) <= constant (alpha - shift) eps^2``, monotone box enclosures.
+
+    For the certified claims only: their boxes reach alpha = 1, outside the domain of
+    ``rdp_randomized_response`` (alpha > 1), where the divergence is the KL limit ``eps tanh(eps/2)``,
+    and a box's enclosure comes from its corners (monotone in alpha and eps), far tighter than the
+    ball formula evaluated on wide intervals.
+    """
 
     def precise_sides(point, dps):
         lhs = precise.rdp_randomized_response(point["alpha"], point["eps"], dps=dps)
@@ -68,9 +80,9 @@ def _rr_box_sides(constant, shift=0):
     def ball_sides(point, prec):
         # D_alpha(RR_eps) is non-decreasing in alpha (Prop. 9) and in eps (post-processing)
         lhs = monotone_ball(lambda a, e: rr_ball(a, e, prec), (point["alpha"], point["eps"]), prec, (True, True))
-        rhs = monotone_ball(
-            lambda a, e: arb_of(constant, prec) * (a - shift) * e**2, (point["alpha"], point["eps"]), prec, (True, True)
-        )
+        with ball.precision(prec):
+            c = ball.to_arb(constant)
+        rhs = monotone_ball(lambda a, e: c * (a - shift) * e**2, (point["alpha"], point["eps"]), prec, (True, True))
         return lhs, rhs
 
     return Sides(precise_sides, ball_sides)
@@ -83,26 +95,6 @@ def bun_steinke(eps_value, alpha_value=None):
     return rho if alpha_value is None else alpha_value * rho
 
 
-def _finite_sides(constant):
-    """``max(D_alpha(P||Q), D_alpha(Q||P)) <= constant alpha eps^2`` with eps = the pair's D_inf."""
-
-    def precise_sides(point, dps):
-        pair, a = point["pair"], point["alpha"]
-        lhs = max(finite.rdp(pair, a, dps), finite.rdp(pair.swapped(), a, dps))
-        e = finite.epsilon_dp(pair, dps)
-        with precise.mp.workdps(dps + precise.GUARD_DPS):
-            return lhs, precise.to_mpf(constant) * precise.to_mpf(a) * e**2
-
-    def ball_sides(point, prec):
-        pair, a = point["pair"], point["alpha"]
-        with ball.precision(prec):
-            lhs = finite.rdp_ball(pair, a, prec).max(finite.rdp_ball(pair.swapped(), a, prec))
-            e = finite.epsilon_dp_ball(pair, prec)
-            return lhs, arb_of(constant, prec) * ball.to_arb(a) * e**2
-
-    return Sides(precise_sides, ball_sides)
-
-
 def _prove_large_order_algebra():
     """``(alpha-1) eps^2 - eps = eps^2 t >= 0`` where ``alpha = 1 + 1/eps + t``, t >= 0, eps > 0."""
     e, t = sympy.symbols("e t", positive=True)
@@ -113,51 +105,9 @@ def _prove_large_order_algebra():
     return None
 
 
-def _eq3_finite_sides(form):
-    """Eq. 3 on a finite eps-DP pair; alpha = 1 + s/eps with s in (0, 1) (the case alpha < 1 + 1/eps)."""
-
-    def precise_sides(point, dps):
-        pair, s_value = point["pair"], point["s"]
-        e = finite.epsilon_dp(pair, dps)
-        with precise.mp.workdps(dps + precise.GUARD_DPS):
-            a = 1 + precise.to_mpf(s_value) / e
-            d = finite.rdp(pair, a, dps)
-            norm = mp_of(l1_distance(pair), dps)
-            if form == "exp":
-                return precise.mp.exp((a - 1) * d), 1 + 2 * (a - 1) ** 2 * e**2 + (a - 1) * e * norm
-            return d, 2 * (a - 1) * e**2 + e * norm
-
-    def ball_sides(point, prec):
-        pair, s_value = point["pair"], point["s"]
-        with ball.precision(prec):
-            e = finite.epsilon_dp_ball(pair, prec)
-            a = 1 + ball.to_arb(s_value) / e
-            d = finite.rdp_ball(pair, a, prec)
-            norm = arb_of(l1_distance(pair), prec)
-            if form == "exp":
-                return ((a - 1) * d).exp(), 1 + 2 * (a - 1) ** 2 * e**2 + (a - 1) * e * norm
-            return d, 2 * (a - 1) * e**2 + e * norm
-
-    return Sides(precise_sides, ball_sides)
-
-
-def _l1_finite_sides():
-    def precise_sides(point, dps):
-        pair = point["pair"]
-        e = finite.epsilon_dp(pair, dps)
-        with precise.mp.workdps(dps + precise.GUARD_DPS):
-            return mp_of(l1_distance(pair), dps), min(precise.mp.mpf(2), precise.mp.expm1(e))
-
-    def ball_sides(point, prec):
-        pair = point["pair"]
-        with ball.precision(prec):
-            e = finite.epsilon_dp_ball(pair, prec)
-            return arb_of(l1_distance(pair), prec), arb(2).min(e.expm1())
-
-    return Sides(precise_sides, ball_sides)
-
-
 PAIRS = {"pair": eps_pairs(0.001, 2.0)}
+#: eps of a drawn pair: the smallest eps with D_inf(P||Q), D_inf(Q||P) <= eps
+EPS_PAIR = eps_pair(pair)
 RR_L1 = 2 * sympy.tanh(eps / 2)  # ||P - Q||_1 of eps-RR: 2 (2p - 1), p = e^eps / (1 + e^eps)
 
 statement = Claim(
@@ -167,7 +117,6 @@ statement = Claim(
     variables=(ALPHA, EPS),
     kind="statement",
     title="eps-DP implies (alpha, 2 alpha eps^2)-RDP, on the worst case (randomized response)",
-    sides=_rr_box_sides(2),
     pinned=({"alpha": 1.1, "eps": 0.1}, {"alpha": 1.5, "eps": 0.01}),
 )
 
@@ -178,6 +127,7 @@ certified = Claim(
     variables=(Variable("alpha", 1, 64), Variable("eps", 1e-4, 5)),
     kind="statement",
     title="Lemma 1 on RR, certified by ball branch and bound (monotone in alpha and eps)",
+    # custom sides: its boxes reach alpha = 1 (the KL limit), outside rdp_randomized_response's domain
     sides=_rr_box_sides(2),
     certify=True,
     cost=0.3,
@@ -196,17 +146,16 @@ at_order_one = Claim(
 finite_pairs = Claim(
     id="mironov2017.lemma1.finite_pairs",
     source=SOURCE,
-    statement=sympy.Le(sympy.Symbol("D_alpha"), 2 * alpha * eps**2),
+    statement=sympy.Le(rdp_pair(alpha, pair), 2 * alpha * EPS_PAIR**2),
     variables=(ALPHA,),
     extra=PAIRS,
     kind="statement",
-    title="Lemma 1 on random finite pairs with bounded likelihood ratio (both orders)",
-    sides=_finite_sides(2),
+    title="Lemma 1 on random finite pairs with bounded likelihood ratio (either order)",
 )
 
 rr_sinh_identity = Claim(
     id="mironov2017.lemma1.rr_sinh_identity",
-    source="THEOREMS.md s.2 (RR divergence, sinh form); " + source("Prop. 5"),
+    source=source("Prop. 5") + ", in sinh form",
     statement=sympy.Eq(
         rdp_rr(alpha, eps),
         sympy.log((sympy.sinh(alpha * eps) - sympy.sinh((alpha - 1) * eps)) / sympy.sinh(eps)) / (alpha - 1),
@@ -266,15 +215,19 @@ step_eq3_exp = Claim(
     title="exp((alpha-1) D_alpha) <= 1 + 2(alpha-1)^2 eps^2 + (alpha-1) eps ||P-Q||_1 (on RR)",
 )
 
+_a = 1 + s / EPS_PAIR  # alpha = 1 + s/eps with s in (0, 1): the case alpha < 1 + 1/eps
+
 step_eq3_exp_finite = Claim(
     id="mironov2017.lemma1.step.eq3_exp_finite",
     source=SOURCE + ", proof, Eq. (3) (first form)",
-    statement=sympy.Le(sympy.Symbol("lhs"), sympy.Symbol("rhs")),
+    statement=sympy.Le(
+        sympy.exp((_a - 1) * rdp_pair(_a, pair)),
+        1 + 2 * (_a - 1) ** 2 * EPS_PAIR**2 + (_a - 1) * EPS_PAIR * l1_pair(pair),
+    ),
     variables=(Variable("s", 0, 1, low_open=True, high_open=True),),
     extra=PAIRS,
     kind="step",
     title="Eq. (3) first form on random finite eps-DP pairs, alpha = 1 + s/eps, s in (0, 1)",
-    sides=_eq3_finite_sides("exp"),
 )
 
 step_eq3_log = Claim(
@@ -290,22 +243,20 @@ step_eq3_log = Claim(
 step_eq3_log_finite = Claim(
     id="mironov2017.lemma1.step.eq3_log_finite",
     source=SOURCE + ", proof, Eq. (3)",
-    statement=sympy.Le(sympy.Symbol("lhs"), sympy.Symbol("rhs")),
+    statement=sympy.Le(rdp_pair(_a, pair), 2 * (_a - 1) * EPS_PAIR**2 + EPS_PAIR * l1_pair(pair)),
     variables=(Variable("s", 0, 1, low_open=True, high_open=True),),
     extra=PAIRS,
     kind="step",
-    title="D_alpha <= 2(alpha-1) eps^2 + eps ||P-Q||_1 on random finite eps-DP pairs",
-    sides=_eq3_finite_sides("log"),
+    title="D_alpha <= 2(alpha-1) eps^2 + eps ||P-Q||_1 on random finite eps-DP pairs, alpha = 1 + s/eps",
 )
 
 step_l1_bound = Claim(
     id="mironov2017.lemma1.step.l1_bound",
     source=SOURCE + ", proof, after Eq. (3)",
-    statement=sympy.Le(sympy.Symbol("l1"), sympy.Min(2, sympy.exp(eps) - 1)),
+    statement=sympy.Le(l1_pair(pair), sympy.Min(2, sympy.exp(EPS_PAIR) - 1)),
     extra=PAIRS,
     kind="step",
     title="||P-Q||_1 <= min(2, e^eps - 1) on random finite eps-DP pairs",
-    sides=_l1_finite_sides(),
 )
 
 step_min_bound_printed = Claim(
@@ -351,7 +302,6 @@ bun_steinke_claim = Claim(
     variables=(ALPHA, EPS),
     kind="constant",
     title="the constant improved to 1/2: D_alpha <= alpha eps^2 / 2 (RR, the worst case)",
-    sides=_rr_box_sides(sympy.Rational(1, 2)),
 )
 
 bun_steinke_certified = Claim(
@@ -361,6 +311,7 @@ bun_steinke_certified = Claim(
     variables=(Variable("alpha", 1, 16), Variable("eps", 0.5, 4)),
     kind="constant",
     title="D_alpha <= alpha eps^2 / 2 on RR, certified on alpha in [1, 16], eps in [0.5, 4]",
+    # custom sides: its boxes reach alpha = 1 (the KL limit), outside rdp_randomized_response's domain
     sides=_rr_box_sides(sympy.Rational(1, 2)),
     certify=True,
     cost=0.3,
@@ -369,19 +320,17 @@ bun_steinke_certified = Claim(
 bun_steinke_finite = Claim(
     id="mironov2017.lemma1.bun_steinke.finite_pairs",
     source=BS_SOURCE,
-    statement=sympy.Le(sympy.Symbol("D_alpha"), alpha * eps**2 / 2),
+    statement=sympy.Le(rdp_pair(alpha, pair), alpha * EPS_PAIR**2 / 2),
     variables=(ALPHA,),
     extra=PAIRS,
     kind="constant",
-    title="D_alpha <= alpha eps^2 / 2 on random finite eps-DP pairs (both orders)",
-    sides=_finite_sides(sympy.Rational(1, 2)),
+    title="D_alpha <= alpha eps^2 / 2 on random finite eps-DP pairs (either order)",
 )
 
 MUTANT_ALPHA_PIN = {"alpha": 1.1, "eps": 0.1}
 mutant_alpha_minus_one = statement.mutant(
     "alpha_minus_one",
     statement=sympy.Le(rdp_rr(alpha, eps), 2 * (alpha - 1) * eps**2),
-    sides=_rr_box_sides(2, shift=1),
     explanation="2(alpha-1) eps^2 -> 0 as alpha -> 1 while D_alpha -> KL = eps tanh(eps/2) > 0",
     pinned=(MUTANT_ALPHA_PIN,),
 )
@@ -390,10 +339,18 @@ BS_MUTANT_PIN = {"alpha": 1.5, "eps": 0.01}
 bun_steinke_mutant = bun_steinke_claim.mutant(
     "constant_0_49",
     statement=sympy.Le(rdp_rr(alpha, eps), sympy.Rational(49, 100) * alpha * eps**2),
-    sides=_rr_box_sides(sympy.Rational(49, 100)),
     explanation="1/2 is sharp: D_alpha(RR_eps) / (alpha eps^2 / 2) -> 1 as eps -> 0 "
     "(alpha = 1.5, eps = 0.01: ratio 0.99998)",
     pinned=(BS_MUTANT_PIN,),
+)
+
+L1_MUTANT_PIN = {"pair": finite.Pair((Fraction(3, 5), Fraction(2, 5)), (Fraction(2, 5), Fraction(3, 5)))}
+mutant_l1_halved = step_l1_bound.mutant(
+    "halved",
+    statement=sympy.Le(l1_pair(pair), (sympy.exp(EPS_PAIR) - 1) / 2),
+    explanation="||P-Q||_1 of a pair is first order in e^eps - 1 with constant up to 2 (RR: 2 tanh(eps/2)): "
+    "P = (3/5, 2/5), Q = (2/5, 3/5) has eps = log(3/2) and ||P-Q||_1 = 0.4 > (e^eps - 1)/2 = 0.25",
+    pinned=(L1_MUTANT_PIN,),
 )
 
 CLAIMS = [
@@ -418,4 +375,5 @@ CLAIMS = [
     bun_steinke_finite,
     mutant_alpha_minus_one,
     bun_steinke_mutant,
+    mutant_l1_halved,
 ]

@@ -5,29 +5,31 @@ Statement: for ``alpha > 1``, distributions ``P, Q`` with identical support and 
 
 Ids -> items:
 
-* ``mironov2017.proposition10``: random finite pairs, *every* event, both orders; checked as
-  ``max_A P(A) / (exp(D_alpha) Q(A))^{(alpha-1)/alpha} <= 1`` (the max over all events is taken in
-  mp and in ball arithmetic alike).
+* ``mironov2017.proposition10``: random finite pairs (either order) and a random non-empty event
+  ``A``: ``prob_P(pair, A) <= (exp(rdp_pair(alpha, pair)) prob_Q(pair, A))^{(alpha-1)/alpha}``.
 * ``mironov2017.proposition10.gaussian``: ``P = N(1, s^2)``, ``Q = N(0, s^2)``, every half-line
   ``A = (t, inf)`` (for the Gaussian pair these are the likelihood-ratio sets).
-* ``mironov2017.proposition10.mutant.exponent_dropped``: ``P(A) <= exp(D_alpha) Q(A)`` (refuted:
-  the likelihood ratio on a far tail exceeds ``exp(D_alpha)``).
+* ``mironov2017.proposition10.gaussian.mutant.exponent_dropped``: ``P(A) <= exp(D_alpha) Q(A)``
+  (refuted: the likelihood ratio on a far tail exceeds ``exp(D_alpha)``), and the same on finite
+  pairs, ``mironov2017.proposition10.mutant.exponent_dropped`` (a rare outcome near alpha = 1).
 """
 
+from fractions import Fraction
+
 import sympy
-from flint import arb
 
 from dpproofs import finite
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.claims import Claim, Variable
+from dpproofs.vocabulary import NAMESPACE as F
 
-from dpproofs_theorems.mironov2017._common import arb_of, mp_of, source, sym
+from dpproofs_theorems.mironov2017._common import events, pairs, source, structured, sym
 
-__all__ = ["CLAIMS", "normal_cdf", "preservation_ratio", "preservation_ratio_ball"]
+__all__ = ["CLAIMS", "normal_cdf"]
 
 SOURCE = source("Prop. 10")
 
 alpha, sigma, t = sym("alpha"), sym("sigma"), sym("t")
+pair, A = structured("pair"), structured("A")
 
 
 def normal_cdf(x):
@@ -35,60 +37,19 @@ def normal_cdf(x):
     return sympy.erfc(-x / sympy.sqrt(2)) / 2
 
 
-def preservation_ratio(pair, alpha_value, dps, exponent=True):
-    """``max_A P(A) / (exp(D_alpha(P||Q)) Q(A))^{(alpha-1)/alpha}`` over every non-empty event,
-    in both orders of the pair (mp). ``exponent=False`` drops the power (the mutant)."""
-    with precise.mp.workdps(dps + precise.GUARD_DPS):
-        a = precise.to_mpf(alpha_value)
-        best = precise.mp.zero
-        for p in (pair, pair.swapped()):
-            bound_factor = precise.mp.exp(finite.rdp(p, a, dps))
-            for event in finite.events(p)[1:]:
-                p_a = mp_of(finite.probability(p.p, event), dps)
-                q_a = mp_of(finite.probability(p.q, event), dps)
-                bound = bound_factor * q_a
-                if exponent:
-                    bound = bound ** ((a - 1) / a)
-                best = max(best, p_a / bound)
-        return best
-
-
-def preservation_ratio_ball(pair, alpha_value, prec, exponent=True):
-    """Enclosure of :func:`preservation_ratio` (arb max over the same events)."""
-    with ball.precision(prec):
-        a = ball.to_arb(alpha_value)
-        best = arb(0)
-        for p in (pair, pair.swapped()):
-            bound_factor = finite.rdp_ball(p, a, prec).exp()
-            for event in finite.events(p)[1:]:
-                p_a = arb_of(finite.probability(p.p, event), prec)
-                q_a = arb_of(finite.probability(p.q, event), prec)
-                bound = bound_factor * q_a
-                if exponent:
-                    bound = ((a - 1) / a * bound.log()).exp()
-                best = best.max(p_a / bound)
-        return best
-
-
-def _finite_sides(exponent):
-    return Sides(
-        lambda point, dps: (preservation_ratio(point["pair"], point["alpha"], dps, exponent), precise.mp.mpf(1)),
-        lambda point, prec: (preservation_ratio_ball(point["pair"], point["alpha"], prec, exponent), arb(1)),
-    )
-
-
-PAIRS = {"pair": finite.pairs(min_size=2, max_size=5)}
 ALPHA = Variable("alpha", 1, 64, low_open=True)
+_P_A, _Q_A = F["prob_P"](pair, A), F["prob_Q"](pair, A)
 
 statement = Claim(
     id="mironov2017.proposition10",
     source=SOURCE,
-    statement=sympy.Le(sympy.Symbol("max_A_ratio"), 1),
+    statement=sympy.Le(_P_A, (sympy.exp(F["rdp_pair"](alpha, pair)) * _Q_A) ** ((alpha - 1) / alpha)),
     variables=(ALPHA,),
-    extra=PAIRS,
+    # Q(A) > 0: the event has an outcome of the pair (full support); an empty trace is 0 <= 0
+    hypotheses=(sympy.Gt(_Q_A, 0),),
+    extra={"pair": pairs(), "A": events()},
     kind="support",
-    title="P(A) <= (exp(D_alpha(P||Q)) Q(A))^((alpha-1)/alpha), random finite pairs, every event",
-    sides=_finite_sides(True),
+    title="P(A) <= (exp(D_alpha(P||Q)) Q(A))^((alpha-1)/alpha), random finite pairs and events",
 )
 
 _tail_p = normal_cdf((1 - t) / sigma)  # P = N(1, s^2), A = (t, inf)
@@ -114,4 +75,18 @@ mutant_exponent_dropped = gaussian.mutant(
     pinned=(GAUSSIAN_MUTANT_PIN,),
 )
 
-CLAIMS = [statement, gaussian, mutant_exponent_dropped]
+FINITE_MUTANT_PIN = {
+    "alpha": 1.01,
+    "pair": finite.Pair((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 100), Fraction(99, 100))),
+    "A": finite.Event(frozenset({0})),
+}
+mutant_finite_exponent_dropped = statement.mutant(
+    "exponent_dropped",
+    statement=sympy.Le(_P_A, sympy.exp(F["rdp_pair"](alpha, pair)) * _Q_A),
+    explanation="near alpha = 1, exp(D_alpha) is about exp(KL), far below the likelihood ratio of a "
+    "rare outcome: P = (1/2, 1/2), Q = (1/100, 99/100), A = {0}, alpha = 1.01: P(A)/Q(A) = 50 > "
+    "exp(D_alpha) = 5.16",
+    pinned=(FINITE_MUTANT_PIN,),
+)
+
+CLAIMS = [statement, gaussian, mutant_exponent_dropped, mutant_finite_exponent_dropped]

@@ -1,7 +1,7 @@
 """Mironov 2017 (arXiv 1702.07476v3), Proposition 3: from RDP to (eps, delta)-DP.
 
 Statement: if ``f`` is (alpha, eps)-RDP it is ``(eps + log(1/delta)/(alpha-1), delta)``-DP for every
-``0 < delta < 1``. Held against EXACT privacy profiles ``delta_M`` (THEOREMS.md s.2): with
+``0 < delta < 1``. Held against EXACT privacy profiles ``delta_M`` (the vocabulary's ``delta_*`` functions): with
 ``eps(alpha)`` the exact RDP of ``M``, ``delta_M(eps(alpha) + log(1/delta)/(alpha-1)) <= delta``.
 
 Ids -> items (``mironov2017.proposition3`` + suffix):
@@ -9,17 +9,19 @@ Ids -> items (``mironov2017.proposition3`` + suffix):
 * statement on each mechanism: ``.gaussian`` (alpha in (1, 256], delta in [1e-30, 1)),
   ``.laplace``, ``.randomized_response``, ``.sampled_gaussian_add`` (integer orders, exact binomial
   sum ``log A_alpha`` and the add-direction closed-form profile: Prop. 3 applied to the pair
-  ``(mu, mu0)``), ``.sampled_gaussian`` (RDP = max of both directions, with the integral for
-  ``log B``; profile = max of both directions), ``.finite_pairs`` (random finite pairs, both orders).
+  ``(mu, mu0)``; ``rdp_sampled_gaussian_add``, ``delta_sampled_gaussian_add``), ``.sampled_gaussian`` (RDP = max of both directions, with the integral for
+  ``log B``; profile = max of both directions), ``.finite_pairs`` (random finite pairs in either order: ``delta_pair``, ``rdp_pair``).
   The alpha -> 1 and delta -> 0, 1 edges are bounds of these domains (drawn often).
 * the stronger form printed in the proof, ``Pr[f(D) in S] <= max(e^eps' Pr[f(D') in S], delta)``:
   ``.stronger.gaussian`` (every half-line: the likelihood-ratio sets) and ``.stronger.finite_pairs``
-  (every event).
+  (a random event ``A`` of a random pair: ``prob_P``, ``prob_Q``).
 * printed steps on Gaussian half-lines (P = N(1, s^2), Q = N(0, s^2), S = (t, inf), eps = D_alpha):
   ``.step.case1`` (``e^eps Q > delta^{alpha/(alpha-1)}`` => ``P <= e^eps Q delta^{-1/(alpha-1)}``),
   ``.step.case1_identity`` (``e^eps delta^{-1/(alpha-1)} = e^{eps'}``, sympy),
   ``.step.case2_preservation`` (otherwise ``P <= (e^eps Q)^{1-1/alpha}``) and
   ``.step.case2_bound`` (``(e^eps Q)^{1-1/alpha} <= delta``).
+* every conversion formula (the statements', the table's) is :mod:`dpproofs.conversions`' own;
+  the mutants' deliberately wrong formulas are written out.
 * improved conversion (Balle et al. 2020 Thm 21 / Canonne-Kamath-Steinke 2020),
   ``eps' = eps(alpha) + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)``:
   ``.improved.gaussian``, ``.improved.laplace``, ``.improved.randomized_response``,
@@ -34,15 +36,14 @@ Ids -> items (``mironov2017.proposition3`` + suffix):
 from fractions import Fraction
 
 import sympy
-from flint import arb
 from mpmath import mp
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs import conversions, finite
+from dpproofs.claims import Claim, Variable
+from dpproofs.evaluator import precise
 from dpproofs.vocabulary import NAMESPACE
 
-from dpproofs_theorems.mironov2017._common import arb_of, mp_of, source, sym
+from dpproofs_theorems.mironov2017._common import events, pairs, source, structured, sym
 from dpproofs_theorems.mironov2017.proposition10 import normal_cdf
 
 __all__ = [
@@ -62,19 +63,33 @@ IMPROVED_SOURCE = (
 )
 
 alpha, delta, sigma, b, eps_rr, q, t = (sym(n) for n in ("alpha", "delta", "sigma", "b", "epsilon", "q", "t"))
+pair, A = structured("pair"), structured("A")
 F = NAMESPACE
 
 
+def _convert(formula, rdp_value, alpha_value, delta_value):
+    """``formula(rdp, alpha, log delta)`` of :mod:`dpproofs.conversions`, in the arguments' backend.
+
+    A sympy ``rdp`` that is a vocabulary call (an applied undefined function, whose class has no
+    ``__module__``) is passed to the formula as a placeholder symbol and substituted back, since
+    ``conversions.backend_for`` reads the argument types' modules.
+    """
+    if isinstance(rdp_value, sympy.Basic) and type(rdp_value).__module__ is None:
+        placeholder = sympy.Dummy("rdp", real=True)
+        return _convert(formula, placeholder, alpha_value, delta_value).subs(placeholder, rdp_value)
+    log = conversions.backend_for(rdp_value, alpha_value, delta_value).log
+    return formula(rdp_value, alpha_value, log(delta_value))
+
+
 def classic_epsilon(rdp_value, alpha_value, delta_value):
-    """Mironov's conversion ``eps(alpha) + log(1/delta)/(alpha-1)`` (works on sympy and mp values)."""
-    log = sympy.log if isinstance(rdp_value, sympy.Basic) else mp.log
-    return rdp_value + log(1 / delta_value) / (alpha_value - 1)
+    """Mironov's conversion ``eps(alpha) + log(1/delta)/(alpha-1)`` (dpproofs.conversions, any backend)."""
+    return _convert(conversions.classic_epsilon, rdp_value, alpha_value, delta_value)
 
 
 def improved_epsilon(rdp_value, alpha_value, delta_value):
-    """``eps(alpha) + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)`` (BBGHS20 / CKS20)."""
-    log = sympy.log if isinstance(rdp_value, sympy.Basic) else mp.log
-    return rdp_value + log((alpha_value - 1) / alpha_value) - (log(delta_value) + log(alpha_value)) / (alpha_value - 1)
+    """``eps(alpha) + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)`` (BBGHS20 / CKS20),
+    from dpproofs.conversions, any backend."""
+    return _convert(conversions.improved_epsilon, rdp_value, alpha_value, delta_value)
 
 
 ALPHA = Variable("alpha", 1, 256, low_open=True)
@@ -116,55 +131,31 @@ def _mechanism_claims():
 
 # --- sampled Gaussian, add direction: Prop. 3 for the pair (mu, mu0), integer orders ----------
 
-
-def _sg_add_sides(convert):
-    def precise_sides(point, dps):
-        a, d, qv, s = point["alpha"], point["delta"], point["q"], point["sigma"]
-        with mp.workdps(dps + precise.GUARD_DPS):
-            rdp_value = precise.log_a_integer(a, qv, s, dps=dps) / (a - 1)
-            level = max(mp.zero, convert(rdp_value, mp.mpf(a), precise.to_mpf(d)))
-            return precise.delta_sampled_gaussian(level, qv, s, dps=dps, direction="add"), precise.to_mpf(d)
-
-    def ball_sides(point, prec):
-        a, d, qv, s = point["alpha"], point["delta"], point["q"], point["sigma"]
-        with ball.precision(prec):
-            rdp_value = ball.log_a_integer(a, qv, s, prec=prec) / (a - 1)
-            level = ball.positive_part(convert_ball(convert, rdp_value, arb(a), ball.to_arb(d)))
-            return ball.delta_sampled_gaussian(level, qv, s, prec=prec, direction="add"), ball.to_arb(d)
-
-    return Sides(precise_sides, ball_sides)
-
-
-def convert_ball(convert, rdp_value, a, d):
-    """Apply a conversion formula to arb balls (the formulas above use only + - / log)."""
-    if convert is classic_epsilon:
-        return rdp_value + (1 / d).log() / (a - 1)
-    if convert is improved_epsilon:
-        return rdp_value + ((a - 1) / a).log() - (d.log() + a.log()) / (a - 1)
-    return convert(rdp_value, a, d)
-
-
 SG_VARIABLES = (ALPHA_INT, DELTA, Variable("q", 1e-3, 1), Variable("sigma", 0.5, 20))
+
+
+def _sg_add_statement(convert):
+    """``delta_add(max(convert(eps_add(alpha)), 0)) <= delta``, both in the add direction (mu, mu0)."""
+    level = sympy.Max(convert(F["rdp_sampled_gaussian_add"](alpha, q, sigma), alpha, delta), 0)
+    return sympy.Le(F["delta_sampled_gaussian_add"](level, q, sigma), delta)
 
 
 def _sampled_gaussian_claims():
     sg_add = Claim(
         id="mironov2017.proposition3.sampled_gaussian_add",
         source=SOURCE,
-        statement=sympy.Le(sympy.Symbol("delta_add"), delta),
+        statement=_sg_add_statement(classic_epsilon),
         variables=SG_VARIABLES,
         kind="statement",
         title="sampled Gaussian (mu vs mu0), integer alpha: exact add-direction delta at Mironov's eps' <= delta",
-        sides=_sg_add_sides(classic_epsilon),
     )
     sg_add_improved = Claim(
         id="mironov2017.proposition3.improved.sampled_gaussian_add",
         source=IMPROVED_SOURCE,
-        statement=sympy.Le(sympy.Symbol("delta_add"), delta),
+        statement=_sg_add_statement(improved_epsilon),
         variables=SG_VARIABLES,
         kind="variant",
         title="sampled Gaussian (mu vs mu0), integer alpha: exact add-direction delta at the improved eps'",
-        sides=_sg_add_sides(improved_epsilon),
     )
     rdp_max = F["rdp_sampled_gaussian"](alpha, q, sigma)
     sg_max = Claim(
@@ -179,99 +170,48 @@ def _sampled_gaussian_claims():
     return [sg_add, sg_add_improved, sg_max]
 
 
-# --- finite pairs ------------------------------------------------------------------------------
+# --- finite pairs (either order of the neighbours) -----------------------------------------------
 
-
-def _finite_sides(convert):
-    """``max over both orders of delta_pair(max(convert(D_alpha), 0))`` vs delta."""
-
-    def precise_sides(point, dps):
-        a, d = point["alpha"], point["delta"]
-        with mp.workdps(dps + precise.GUARD_DPS):
-            worst = mp.zero
-            for pair in (point["pair"], point["pair"].swapped()):
-                level = max(mp.zero, convert(finite.rdp(pair, a, dps), precise.to_mpf(a), precise.to_mpf(d)))
-                worst = max(worst, finite.delta(pair, level, dps))
-            return worst, precise.to_mpf(d)
-
-    def ball_sides(point, prec):
-        a, d = point["alpha"], point["delta"]
-        with ball.precision(prec):
-            worst = arb(0)
-            for pair in (point["pair"], point["pair"].swapped()):
-                level = ball.positive_part(convert_ball(convert, finite.rdp_ball(pair, a, prec), ball.to_arb(a), ball.to_arb(d)))
-                worst = worst.max(finite.delta_ball(pair, level, prec))
-            return worst, ball.to_arb(d)
-
-    return Sides(precise_sides, ball_sides)
-
-
-def _stronger_finite_sides():
-    """``max_A P(A) / max(e^eps' Q(A), delta) <= 1`` over every event, both orders."""
-
-    def precise_sides(point, dps):
-        a, d = point["alpha"], point["delta"]
-        with mp.workdps(dps + precise.GUARD_DPS):
-            dv = precise.to_mpf(d)
-            worst = mp.zero
-            for pair in (point["pair"], point["pair"].swapped()):
-                factor = mp.exp(classic_epsilon(finite.rdp(pair, a, dps), precise.to_mpf(a), dv))
-                for event in finite.events(pair)[1:]:
-                    p_a = mp_of(finite.probability(pair.p, event), dps)
-                    q_a = mp_of(finite.probability(pair.q, event), dps)
-                    worst = max(worst, p_a / max(factor * q_a, dv))
-            return worst, mp.one
-
-    def ball_sides(point, prec):
-        a, d = point["alpha"], point["delta"]
-        with ball.precision(prec):
-            dv = ball.to_arb(d)
-            worst = arb(0)
-            for pair in (point["pair"], point["pair"].swapped()):
-                factor = convert_ball(classic_epsilon, finite.rdp_ball(pair, a, prec), ball.to_arb(a), dv).exp()
-                for event in finite.events(pair)[1:]:
-                    p_a = arb_of(finite.probability(pair.p, event), prec)
-                    q_a = arb_of(finite.probability(pair.q, event), prec)
-                    worst = worst.max(p_a / (factor * q_a).max(dv))
-            return worst, arb(1)
-
-    return Sides(precise_sides, ball_sides)
-
-
-PAIRS = {"pair": finite.pairs(min_size=2, max_size=5)}
 FINITE_VARIABLES = (Variable("alpha", 1.001, 256), DELTA)
+_D_PAIR = F["rdp_pair"](alpha, pair)
+
+
+def _finite_statement(level):
+    """``delta_pair(max(level, 0), pair) <= delta``: a profile at a negative level is not defined."""
+    return sympy.Le(F["delta_pair"](sympy.Max(level, 0), pair), delta)
+
 
 finite_pairs = Claim(
     id="mironov2017.proposition3.finite_pairs",
     source=SOURCE,
-    statement=sympy.Le(sympy.Symbol("delta_pair"), delta),
+    statement=_finite_statement(classic_epsilon(_D_PAIR, alpha, delta)),
     variables=FINITE_VARIABLES,
-    extra=PAIRS,
+    extra={"pair": pairs()},
     kind="statement",
-    title="random finite pairs (both orders): delta_pair(D_alpha + log(1/delta)/(alpha-1)) <= delta",
-    sides=_finite_sides(classic_epsilon),
+    title="random finite pairs: delta_pair(D_alpha + log(1/delta)/(alpha-1)) <= delta",
 )
 
 improved_finite_pairs = Claim(
     id="mironov2017.proposition3.improved.finite_pairs",
     source=IMPROVED_SOURCE,
-    statement=sympy.Le(sympy.Symbol("delta_pair"), delta),
+    statement=_finite_statement(improved_epsilon(_D_PAIR, alpha, delta)),
     variables=FINITE_VARIABLES,
-    extra=PAIRS,
+    extra={"pair": pairs()},
     kind="variant",
-    title="random finite pairs (both orders): delta_pair at the improved conversion <= delta",
-    sides=_finite_sides(improved_epsilon),
+    title="random finite pairs: delta_pair at the improved conversion <= delta",
 )
 
 stronger_finite_pairs = Claim(
     id="mironov2017.proposition3.stronger.finite_pairs",
     source=SOURCE + ", proof (the stronger form)",
-    statement=sympy.Le(sympy.Symbol("max_A_ratio"), 1),
+    statement=sympy.Le(
+        F["prob_P"](pair, A),
+        sympy.Max(sympy.exp(classic_epsilon(_D_PAIR, alpha, delta)) * F["prob_Q"](pair, A), delta),
+    ),
     variables=FINITE_VARIABLES,
-    extra=PAIRS,
+    extra={"pair": pairs(), "A": events()},
     kind="statement",
-    title="P(A) <= max(e^eps' Q(A), delta) for every event A of random finite pairs (both orders)",
-    sides=_stronger_finite_sides(),
+    title="P(A) <= max(e^eps' Q(A), delta) for random events A of random finite pairs",
 )
 
 # --- Gaussian half-lines: the stronger form and the printed case analysis -----------------------
@@ -361,11 +301,6 @@ mutant_halved = gaussian.mutant(
 )
 
 
-def _alpha_conversion(rdp_value, a, d):
-    log = mp.log if not isinstance(rdp_value, arb) else (lambda x: x.log())
-    return rdp_value + log(1 / d) / a
-
-
 FINITE_MUTANT_PAIR = finite.Pair(
     (Fraction(1, 10), Fraction(9, 10)),
     (Fraction(1, 10**20), 1 - Fraction(1, 10**20)),
@@ -373,8 +308,7 @@ FINITE_MUTANT_PAIR = finite.Pair(
 FINITE_MUTANT_PIN = {"alpha": 1.001, "delta": 0.05, "pair": FINITE_MUTANT_PAIR}
 mutant_alpha = finite_pairs.mutant(
     "alpha_instead_of_alpha_minus_one",
-    statement=sympy.Le(sympy.Symbol("delta_pair_at_eps_plus_log_inv_delta_over_alpha"), delta),
-    sides=_finite_sides(_alpha_conversion),
+    statement=_finite_statement(_D_PAIR + sympy.log(1 / delta) / alpha),
     explanation="with log(1/delta)/alpha the term no longer blows up as alpha -> 1: P = (0.1, 0.9), "
     "Q = (1e-20, 1 - 1e-20), alpha = 1.001, delta = 0.05 gives eps' = 7.26 and delta(eps') = 0.1",
     pinned=(FINITE_MUTANT_PIN,),

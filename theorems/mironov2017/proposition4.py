@@ -6,12 +6,14 @@ Statement: for an adaptive composition ``f`` of ``n`` eps-DP mechanisms, adjacen
 The exact worst case is n-fold randomized response (heads with probability ``p = e^eps/(1+e^eps)``
 under D, ``1-p`` under D'); its events are checked through the head count ``l``: the threshold sets
 ``{l >= k}`` (the likelihood-ratio / Neyman-Pearson sets) and single levels ``{l = k}``, with P and Q
-summed exactly from binomial terms (mp and arb), n up to 3000.
+summed exactly from binomial terms (mp and arb; the vocabulary's ``rr_event_P``/``rr_event_Q``),
+n up to 3000.
 
 Ids -> items (``mironov2017.proposition4`` + suffix):
 
-* ``""`` (n-fold RR events), ``.adaptive_finite`` (adaptive compositions of 2 steps, <= 3
-  outcomes, every event, both orders, eps = worst step D_inf).
+* ``""`` (n-fold RR events ``rr_event_P``/``rr_event_Q``), ``.adaptive_finite`` (adaptive
+  compositions ``C`` of 2 steps, <= 3 outcomes, either order, a random event ``A`` of
+  ``joint(C)``, eps = ``eps_composition(C)``, the worst step D_inf).
 * proof, case I (``L = log(1/Q) >= eps^2 n``, ``alpha = sqrt(L)/(eps sqrt n)``):
   ``.step.alpha_at_least_one``, ``.step.rdp_bound`` (Lemma 1 + Prop. 1: ``n D_alpha(RR) <= 2 alpha n eps^2``),
   ``.step.preservation`` (Prop. 10 on RR events), ``.step.chain_rdp``
@@ -23,90 +25,36 @@ Ids -> items (``mironov2017.proposition4`` + suffix):
   does end below ``exp(2 eps sqrt(nL)) Q``), ``.variant.chain_constant_3`` (with the printed Lemma 1
   constant the same chain proves only ``exp(3 eps sqrt(nL)) Q``).
 * case II: ``.step.case2`` (``L < eps^2 n`` => RHS ``>= 1/Q``), ``.step.case2_exceeds_one``.
-* mutant: ``.mutant.constant_1`` (``exp(eps sqrt(n L)) Q``), refuted on 100-fold RR.
+* mutants: ``.mutant.constant_1`` (``exp(eps sqrt(n L)) Q``), refuted on 100-fold RR, and
+  ``.adaptive_finite.mutant.constant_1``, refuted on two steps of RR with a small eps.
 """
 
+from fractions import Fraction
+
 import sympy
-from flint import arb
 from hypothesis import strategies as st
-from mpmath import mp
 
 from dpproofs import finite
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.claims import Claim, Variable
+from dpproofs.vocabulary import NAMESPACE as F
 
-from dpproofs_theorems.mironov2017._common import arb_of, mp_of, source, sym
+from dpproofs_theorems.mironov2017._common import JOINT_OUTCOMES, events, source, structured, sym
 
-__all__ = ["CLAIMS", "rr_event", "rr_event_ball", "event_threshold"]
+__all__ = ["CLAIMS", "bound"]
 
 SOURCE = source("Prop. 4")
 
 eps, n, L, u, shape = (sym(v) for v in ("eps", "n", "L", "u", "shape"))
-rdp_rr = NAMESPACE["rdp_randomized_response"]
+C, A = structured("C"), structured("A")
+rdp_rr = F["rdp_randomized_response"]
+
+#: The event S of n-fold eps-RR a point selects (see rr_event_P in dpproofs.vocabulary)
+P_S, Q_S = F["rr_event_P"](eps, n, u, shape), F["rr_event_Q"](eps, n, u, shape)
 
 
-def event_threshold(n_value, u_value):
-    """The head count ``k = min(n, floor(u (n+1)))`` that a point's ``u`` in [0, 1] selects."""
-    return min(int(n_value), int(float(u_value) * (int(n_value) + 1)))
-
-
-def rr_event(eps_value, n_value, k, single, dps):
-    """``(P(S), Q(S))`` for n-fold eps-RR and ``S = {l = k}`` (single) or ``{l >= k}`` (mp).
-
-    ``P(l) = C(n,l) p^l (1-p)^{n-l}``, ``Q(l) = C(n,l) (1-p)^l p^{n-l}``; each term in log space.
-    """
-    with mp.workdps(dps + precise.GUARD_DPS):
-        e = precise.to_mpf(eps_value)
-        log_p, log_1mp = -mp.log1p(mp.exp(-e)), -mp.log1p(mp.exp(e))
-        levels = [k] if single else range(k, n_value + 1)
-        p_total = q_total = mp.zero
-        for ell in levels:
-            log_c = mp.loggamma(n_value + 1) - mp.loggamma(ell + 1) - mp.loggamma(n_value - ell + 1)
-            p_total += mp.exp(log_c + ell * log_p + (n_value - ell) * log_1mp)
-            q_total += mp.exp(log_c + ell * log_1mp + (n_value - ell) * log_p)
-        return p_total, q_total
-
-
-def rr_event_ball(eps_value, n_value, k, single, prec):
-    """Enclosures of :func:`rr_event`."""
-    with ball.precision(prec):
-        e = ball.to_arb(eps_value)
-        log_p, log_1mp = -((-e).exp().log1p()), -(e.exp().log1p())
-        levels = [k] if single else range(k, n_value + 1)
-        p_total = q_total = arb(0)
-        for ell in levels:
-            log_c = arb.bin_uiui(n_value, ell).log()
-            p_total += (log_c + ell * log_p + (n_value - ell) * log_1mp).exp()
-            q_total += (log_c + ell * log_1mp + (n_value - ell) * log_p).exp()
-        return p_total, q_total
-
-
-def _bound_mp(q_value, e, n_value, constant):
-    return mp.exp(constant * e * mp.sqrt(n_value * -mp.log(q_value))) * q_value
-
-
-def _bound_ball(q_value, e, n_value, constant):
-    log_inv_q = ball.positive_part(-q_value.log())  # Q <= 1; clip the rounding above 1
-    return (constant * e * (n_value * log_inv_q).sqrt()).exp() * q_value
-
-
-def _rr_sides(constant):
-    def precise_sides(point, dps):
-        n_value = int(point["n"])
-        k = event_threshold(n_value, point["u"])
-        p_s, q_s = rr_event(point["eps"], n_value, k, bool(point["shape"]), dps)
-        with mp.workdps(dps + precise.GUARD_DPS):
-            return p_s, _bound_mp(min(q_s, mp.one), precise.to_mpf(point["eps"]), n_value, constant)
-
-    def ball_sides(point, prec):
-        n_value = int(point["n"])
-        k = event_threshold(n_value, point["u"])
-        p_s, q_s = rr_event_ball(point["eps"], n_value, k, bool(point["shape"]), prec)
-        with ball.precision(prec):
-            return p_s, _bound_ball(q_s, ball.to_arb(point["eps"]), n_value, constant)
-
-    return Sides(precise_sides, ball_sides)
+def bound(q_value, eps_value, n_value, constant=2):
+    """Prop. 4's right side ``exp(constant eps sqrt(n log(1/Q))) Q`` (sympy)."""
+    return sympy.exp(constant * eps_value * sympy.sqrt(n_value * sympy.log(1 / q_value))) * q_value
 
 
 RR_VARIABLES = (
@@ -119,11 +67,10 @@ RR_VARIABLES = (
 statement = Claim(
     id="mironov2017.proposition4",
     source=SOURCE,
-    statement=sympy.Le(sympy.Symbol("P_S"), sympy.Symbol("exp(2 eps sqrt(n log(1/Q))) Q")),
+    statement=sympy.Le(P_S, bound(Q_S, eps, n)),
     variables=RR_VARIABLES,
     kind="statement",
     title="n-fold eps-RR (the worst case), events {l >= k} and {l = k}: P(S) <= exp(2 eps sqrt(n log 1/Q)) Q",
-    sides=_rr_sides(2),
     cost=0.5,
     # the largest log(P/Q) / (eps sqrt(n log 1/Q)) over k at these (eps, n): 1.23 and 1.31
     pinned=({"eps": 0.1, "n": 100, "u": 0.845, "shape": 0}, {"eps": 0.05, "n": 1000, "u": 0.77, "shape": 0}),
@@ -132,62 +79,21 @@ statement = Claim(
 
 # --- adaptive finite compositions ------------------------------------------------------------
 
-
-def _composition_eps(comp, dps):
-    return max(finite.epsilon_dp(pair, dps) for i in range(len(comp.steps)) for pair in comp.step_pairs(i))
-
-
-def _composition_eps_ball(comp, prec):
-    values = [finite.epsilon_dp_ball(pair, prec) for i in range(len(comp.steps)) for pair in comp.step_pairs(i)]
-    top = values[0]
-    for v in values[1:]:
-        top = top.max(v)
-    return top
-
-
-def _adaptive_sides(constant):
-    """``max over events A and both orders of P(A) / bound(Q(A)) <= 1``."""
-
-    def precise_sides(point, dps):
-        comp = point["composition"]
-        steps = len(comp.steps)
-        with mp.workdps(dps + precise.GUARD_DPS):
-            e = _composition_eps(comp, dps)
-            joint = comp.joint()
-            worst = mp.zero
-            for pair in (joint, joint.swapped()):
-                for event in finite.events(pair, limit=2**9)[1:]:
-                    p_a = mp_of(finite.probability(pair.p, event), dps)
-                    q_a = mp_of(finite.probability(pair.q, event), dps)
-                    worst = max(worst, p_a / _bound_mp(q_a, e, steps, constant))
-            return worst, mp.one
-
-    def ball_sides(point, prec):
-        comp = point["composition"]
-        steps = len(comp.steps)
-        with ball.precision(prec):
-            e = _composition_eps_ball(comp, prec)
-            joint = comp.joint()
-            worst = arb(0)
-            for pair in (joint, joint.swapped()):
-                for event in finite.events(pair, limit=2**9)[1:]:
-                    p_a = arb_of(finite.probability(pair.p, event), prec)
-                    q_a = arb_of(finite.probability(pair.q, event), prec)
-                    worst = worst.max(p_a / _bound_ball(q_a, e, steps, constant))
-            return worst, arb(1)
-
-    return Sides(precise_sides, ball_sides)
-
+_P_A, _Q_A = F["prob_P"](F["joint"](C), A), F["prob_Q"](F["joint"](C), A)
 
 adaptive_finite = Claim(
     id="mironov2017.proposition4.adaptive_finite",
     source=SOURCE,
-    statement=sympy.Le(sympy.Symbol("max_A_ratio"), 1),
-    extra={"composition": st.floats(0.01, 2).flatmap(
-        lambda e: finite.adaptive_compositions(steps=2, max_outcomes=3, max_log_ratio=e))},
+    # n = 2 steps, each eps-DP with eps = eps_composition(C), the worst step D_inf
+    statement=sympy.Le(_P_A, bound(_Q_A, F["eps_composition"](C), 2)),
+    hypotheses=(sympy.Gt(_Q_A, 0),),  # A has an outcome of the joint (full support)
+    extra={
+        "C": finite.either_order(st.floats(0.01, 2).flatmap(
+            lambda e: finite.adaptive_compositions(steps=2, max_outcomes=3, max_log_ratio=e))),
+        "A": events(JOINT_OUTCOMES),
+    },
     kind="statement",
-    title="adaptive 2-step compositions of eps-DP finite mechanisms, every event (both orders)",
-    sides=_adaptive_sides(2),
+    title="adaptive 2-step compositions of eps-DP finite mechanisms (either order), random events",
 )
 
 # --- the printed proof (algebra in L = log(1/Q)) --------------------------------------------
@@ -229,53 +135,17 @@ step_rdp_bound = Claim(
 )
 
 
-def _preservation_sides():
-    def precise_sides(point, dps):
-        n_value = int(point["n"])
-        k = event_threshold(n_value, point["u"])
-        p_s, q_s = rr_event(point["eps"], n_value, k, bool(point["shape"]), dps)
-        with mp.workdps(dps + precise.GUARD_DPS):
-            e = precise.to_mpf(point["eps"])
-            a = mp.sqrt(-mp.log(q_s)) / (e * mp.sqrt(n_value))
-            d = n_value * precise.rdp_randomized_response(a, e, dps=dps)
-            return p_s, (mp.exp(d) * q_s) ** (1 - 1 / a)
-
-    def ball_sides(point, prec):
-        n_value = int(point["n"])
-        k = event_threshold(n_value, point["u"])
-        p_s, q_s = rr_event_ball(point["eps"], n_value, k, bool(point["shape"]), prec)
-        with ball.precision(prec):
-            e = ball.to_arb(point["eps"])
-            a = (-q_s.log()).sqrt() / (e * arb(n_value).sqrt())
-            d = n_value * ball.rdp_randomized_response(a, e, prec=prec)
-            return p_s, ((1 - 1 / a) * (d + q_s.log())).exp()
-
-    return Sides(precise_sides, ball_sides)
-
-
-def _in_case1(point):
-    """Case I on an RR event: log(1/Q(S)) > eps^2 n (decided in mp at 30 digits, for drawing only)."""
-    n_value = int(point["n"])
-    _, q_s = rr_event(point["eps"], n_value, event_threshold(n_value, point["u"]), bool(point["shape"]), 30)
-    return -mp.log(q_s) > precise.to_mpf(point["eps"]) ** 2 * n_value * (1 + mp.mpf(10) ** -20)
-
+_alpha_S = sympy.sqrt(sympy.log(1 / Q_S)) / (eps * sympy.sqrt(n))  # alpha of case I at Q = Q(S)
 
 step_preservation = Claim(
     id="mironov2017.proposition4.step.preservation",
     source=SOURCE + ", proof, case I (Prop. 10)",
-    statement=sympy.Le(sympy.Symbol("P_S"), sympy.Symbol("(e^D_alpha Q)^(1-1/alpha)")),
-    variables=(),
-    extra={
-        "event": st.fixed_dictionaries({
-            "eps": st.floats(1e-3, 2), "n": st.integers(1, 400), "u": st.floats(0, 1), "shape": st.integers(0, 1),
-        }).filter(_in_case1)
-    },
+    statement=sympy.Le(P_S, (sympy.exp(n * rdp_rr(_alpha_S, eps)) * Q_S) ** (1 - 1 / _alpha_S)),
+    variables=(Variable("eps", 1e-3, 2), Variable("n", 1, 400, integer=True), Variable("u", 0, 1),
+               Variable("shape", 0, 1, integer=True)),
+    hypotheses=(sympy.Gt(sympy.log(1 / Q_S), eps**2 * n),),  # case I, strictly: alpha > 1
     kind="step",
     title="case I on n-fold RR events: P <= (e^{D_alpha} Q)^(1-1/alpha), alpha = sqrt(log 1/Q)/(eps sqrt n)",
-    sides=Sides(
-        lambda point, dps: _preservation_sides().precise(point["event"], dps),
-        lambda point, prec: _preservation_sides().ball(point["event"], prec),
-    ),
     cost=0.5,
 )
 
@@ -385,11 +255,23 @@ step_case2_exceeds_one = Claim(
 MUTANT_PIN = {"eps": 0.1, "n": 100, "u": 0.845, "shape": 0}  # k = 85
 mutant_constant_1 = statement.mutant(
     "constant_1",
-    statement=sympy.Le(sympy.Symbol("P_S"), sympy.Symbol("exp(eps sqrt(n log(1/Q))) Q")),
-    sides=_rr_sides(1),
+    statement=sympy.Le(P_S, bound(Q_S, eps, n, constant=1)),
     explanation="the true constant is about sqrt(2) for large n (CLT): 100-fold 0.1-RR, S = {l >= 85} "
     "has log(P/Q) = 1.23 eps sqrt(n log 1/Q)",
     pinned=(MUTANT_PIN,),
+)
+
+_rr_pair = finite.Pair((Fraction(201, 400), Fraction(199, 400)), (Fraction(199, 400), Fraction(201, 400)))
+ADAPTIVE_MUTANT_PIN = {
+    "C": finite.AdaptiveComposition(({(): _rr_pair}, {(0,): _rr_pair, (1,): _rr_pair})),
+    "A": finite.Event(frozenset({0})),  # both heads: the outcome (0, 0)
+}
+mutant_adaptive_constant_1 = adaptive_finite.mutant(
+    "constant_1",
+    statement=sympy.Le(_P_A, bound(_Q_A, F["eps_composition"](C), 2, constant=1)),
+    explanation="two steps of eps-RR with eps = log(201/199) = 0.01, S = both heads: log(P/Q) = 2 eps but "
+    "eps sqrt(2 log 1/Q) = 1.67 eps (log 1/Q is about 2 log 2)",
+    pinned=(ADAPTIVE_MUTANT_PIN,),
 )
 
 CLAIMS = [
@@ -406,4 +288,5 @@ CLAIMS = [
     step_case2,
     step_case2_exceeds_one,
     mutant_constant_1,
+    mutant_adaptive_constant_1,
 ]
