@@ -216,10 +216,6 @@ FUNCTIONS.update({
         "loss_mean_randomized_response", precise.loss_mean_randomized_response,
         ball.loss_mean_randomized_response, (_EPS,),
         "E[Z] of the privacy loss Z = +-eps of eps-RR: KL(RR_eps) = eps tanh(eps/2)"),
-    "loss_centred_range_randomized_response": _entry(
-        "loss_centred_range_randomized_response", precise.loss_centred_range_randomized_response,
-        ball.loss_centred_range_randomized_response, (_EPS,),
-        "max |Z - E Z| for eps-RR: eps + eps tanh(eps/2)"),
     "delta_sampled_gaussian_add": _entry(
         "delta_sampled_gaussian_add", precise.delta_sampled_gaussian_add, ball.delta_sampled_gaussian_add,
         (_EPS, _Q, _SIGMA), "the privacy profile sup_S mu(S) - e^eps mu0(S) of the pair (mu, mu0) alone"),

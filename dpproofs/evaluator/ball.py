@@ -418,12 +418,6 @@ def loss_mean_randomized_response(epsilon, *, prec):
 
 
 @_balls
-def loss_centred_range_randomized_response(epsilon, *, prec):
-    """Enclosure of ``eps (1 + tanh(eps/2))``."""
-    return epsilon * (1 + (epsilon / 2).tanh())
-
-
-@_balls
 def delta_sampled_gaussian_add(epsilon, q, sigma, *, prec):
     """Enclosure of the privacy profile of the pair (mu, mu0) alone."""
     return delta_sampled_gaussian(epsilon, q, sigma, prec=prec, direction="add")

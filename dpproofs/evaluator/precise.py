@@ -651,12 +651,6 @@ def loss_mean_randomized_response(epsilon, *, dps):
 
 
 @_precise
-def loss_centred_range_randomized_response(epsilon, *, dps):
-    """``max |Z - E Z|`` for eps-RR (Z = +-eps): ``eps + eps tanh(eps/2)``."""
-    return epsilon * (1 + mp.tanh(epsilon / 2))
-
-
-@_precise
 def delta_sampled_gaussian_add(epsilon, q, sigma, *, dps):
     """The privacy profile of the pair (mu, mu0) alone (see :func:`delta_sampled_gaussian`)."""
     return delta_sampled_gaussian(epsilon, q, sigma, dps=dps, direction="add")
