@@ -151,6 +151,7 @@ def _entry(name, precise_fn, ball_fn, domain, doc):
     """One vocabulary registration: evaluators wrapped with the domain check; ``domain`` is a tuple
     ``(argument, ((relation, bound), ...))`` per argument as in dpproofs.verification."""
     integer_args = tuple(i for i, (_, conditions) in enumerate(domain) if (_INTEGER, None) in conditions)
+    has_ball = ball_fn is not None
     ball_fn = ball_fn or _no_ball(name)
 
     def precise_checked(*args, dps):
@@ -162,7 +163,7 @@ def _entry(name, precise_fn, ball_fn, domain, doc):
         return ball_fn(*args, prec=prec)
 
     binding = _Binding(_function(name, len(domain)), precise_checked, ball_checked, integer_args=integer_args)
-    binding.domain, binding.doc, binding.has_ball = domain, doc, ball_fn is not None
+    binding.domain, binding.doc, binding.has_ball = domain, doc, has_ball
     return binding
 
 
