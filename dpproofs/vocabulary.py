@@ -22,6 +22,13 @@ plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``
 :func:`evaluate_mp` computes an expression at a point with mpmath (through
 :mod:`dpproofs.evaluator.precise`); :func:`evaluate_ball` encloses it in an arb ball (through
 :mod:`dpproofs.evaluator.ball`). Both raise :class:`UnsupportedExpression` for anything else.
+
+Abadi et al. 2016 quantities (log E1 and E2, the Eq. 5 moments and series of both pairs, the log
+moment and E[Z] of randomized response, quantities of finite pairs and of adaptive compositions,
+``ceil``) are registered in their own block of :data:`FUNCTIONS`, each with the domain of every
+argument (checked on every call) and a one-line doc: ``FUNCTIONS[name].domain``,
+``FUNCTIONS[name].doc``. Finite pairs and adaptive compositions are vocabulary *types*
+(:data:`STRUCTURED_TYPES`): a variable holding one is passed to the functions as it is.
 """
 
 import sympy
