@@ -137,13 +137,16 @@ def _outside(value, relation, bound):
 
 def _check_domain(name, domain, args):
     for (argument, conditions), value in zip(domain, args):
+        types = [bound for relation, bound in conditions if relation == _TYPE]
+        if types:
+            if not isinstance(value, tuple(types)):
+                raise _InvalidArgument(f"{name}: argument {argument}={value!r} must be a {types[0].__name__}")
+            continue
+        if isinstance(value, STRUCTURED_TYPES):
+            raise _InvalidArgument(f"{name}: argument {argument} must be a number, not a {type(value).__name__}")
         for relation, bound in conditions:
-            if relation == _INTEGER:
-                continue  # enforced by the evaluators (integer_args)
-            if relation == _TYPE:
-                if not isinstance(value, bound):
-                    raise _InvalidArgument(f"{name}: argument {argument}={value!r} must be a {bound.__name__}")
-            elif isinstance(value, STRUCTURED_TYPES) or _outside(value, relation, bound):
+            # integer arguments are enforced by the evaluators (integer_args)
+            if relation != _INTEGER and _outside(value, relation, bound):
                 raise _InvalidArgument(f"{name}: argument {argument}={value} must be {relation} {bound}")
 
 

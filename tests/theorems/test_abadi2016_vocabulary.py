@@ -106,6 +106,7 @@ def test_eq5_series_is_the_binomial_expansion_of_the_add_moment():
     (F["log_moment_randomized_response"](lam, eps), {"lam": 1.0, "eps": 0.0}, "eps"),
     (F["log_moment_pair"](lam, pair), {"lam": 1.0, "pair": 0.5}, "pair"),
     (F["joint"](pair), {"pair": PAIR}, "composition"),
+    (F["delta_pair"](pair, pair), {"pair": PAIR}, "eps"),
 ])
 def test_abadi_quantity_outside_its_domain_raises_naming_the_argument(expr, point, argument):
     for evaluate in (lambda: vocabulary.evaluate_mp(expr, point, 30), lambda: vocabulary.evaluate_ball(expr, point, 128)):
