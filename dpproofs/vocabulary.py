@@ -189,7 +189,7 @@ _LAM_INT = ("lam", ((">=", 0), (_INTEGER, None)))
 _T = ("t", ((">=", 0), (_INTEGER, None)))
 _Q = ("q", ((">=", 0), ("<=", 1)))
 _SIGMA = ("sigma", ((">", 0),))
-_EPS_RR = ("eps", ((">", 0),))  # eps > 0: the RR evaluators divide by log10(eps) for guard digits
+_EPS_RR = ("eps", ((">", 0),))  # eps > 0: the RR evaluators size their guard digits by log10(eps)
 _EPS = ("eps", ((">=", 0),))
 _PAIR = ("pair", ((_TYPE, _finite.Pair),))
 _COMPOSITION = ("composition", ((_TYPE, _finite.AdaptiveComposition),))
