@@ -478,3 +478,157 @@ def rr_event_p_ball(epsilon, n, u, shape, *, prec):
 
 def rr_event_q_ball(epsilon, n, u, shape, *, prec):
     return rr_event_ball(epsilon, n, u, shape, prec=prec)[1]
+
+
+# --- Abadi et al. 2016 quantities ---------------------------------------------------------------
+#
+# Quantities of a pair (P, Q) = (M(d), M(d')) and of adaptive compositions used by the checks of
+# Abadi et al. 2016 (arXiv 1607.00133v2), Lemma C.1 and Theorem 2. The privacy loss of an
+# outcome i is Z = c(i) = log(p_i / q_i), with i ~ P. Each has a precise (``dps``) and a ball
+# (``prec``) flavour; the rational inputs stay exact up to the final transcendental operations.
+
+
+def kl(pair, dps=precise.DEFAULT_DPS):
+    """``KL(P || Q) = E_P[Z]``."""
+    return rdp(pair, 1, dps)
+
+
+def kl_ball(pair, prec=ball.DEFAULT_PREC):
+    """Enclosure of ``KL(P || Q) = sum_i p_i log(p_i / q_i)``."""
+    with ball.precision(prec):
+        return sum((ball.to_arb(p) * ball.to_arb(p / q).log() for p, q in zip(pair.p, pair.q)), arb(0))
+
+
+def loss_centred_range(pair, dps=precise.DEFAULT_DPS):
+    """``max_i |log(p_i / q_i) - KL(P || Q)|``: the range of ``Z - E Z``."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        mean = kl(pair, dps + precise.GUARD_DPS)
+        return max(abs(mp.log(precise.to_mpf(a / b)) - mean) for a, b in zip(pair.p, pair.q))
+
+
+def _ball_max(values):
+    top = values[0]
+    for value in values[1:]:
+        top = top.max(value)
+    return top
+
+
+def loss_centred_range_ball(pair, prec=ball.DEFAULT_PREC):
+    with ball.precision(prec):
+        mean = kl_ball(pair, prec)
+        return _ball_max([abs(ball.to_arb(a / b).log() - mean) for a, b in zip(pair.p, pair.q)])
+
+
+def loss_tail(pair, epsilon, dps=precise.DEFAULT_DPS):
+    """``Pr_P[Z >= eps]``; whether ``p_i / q_i >= e^eps`` is decided at ``dps`` digits."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        threshold = mp.exp(precise.to_mpf(epsilon))
+        return mp.fsum(precise.to_mpf(p) for p, q in zip(pair.p, pair.q) if precise.to_mpf(p / q) >= threshold)
+
+
+def loss_tail_ball(pair, epsilon, prec=ball.DEFAULT_PREC):
+    """Enclosure of ``Pr_P[Z >= eps]``; raises ValueError when a membership cannot be decided."""
+    with ball.precision(prec):
+        threshold = ball.to_arb(epsilon).exp()
+        total = arb(0)
+        for p, q in zip(pair.p, pair.q):
+            ratio = ball.to_arb(p / q)
+            if ratio.overlaps(threshold):
+                raise ValueError("an outcome's loss cannot be separated from eps")
+            if (ratio - threshold).lower() > 0:
+                total += ball.to_arb(p)
+        return total
+
+
+def max_event_excess(pair, epsilon, dps=precise.DEFAULT_DPS):
+    """``max_S P(S) - e^eps Q(S)`` over *every* event S (enumerated, not only Neyman-Pearson sets)."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        factor = mp.exp(precise.to_mpf(epsilon))
+        return max(precise.to_mpf(probability(pair.p, s)) - factor * precise.to_mpf(probability(pair.q, s))
+                   for s in events(pair))
+
+
+def max_event_excess_ball(pair, epsilon, prec=ball.DEFAULT_PREC):
+    with ball.precision(prec):
+        factor = ball.to_arb(epsilon).exp()
+        return _ball_max([ball.to_arb(probability(pair.p, s)) - factor * ball.to_arb(probability(pair.q, s))
+                          for s in events(pair)])
+
+
+def _step_log_moments(composition, lam, moment, reduce):
+    """``sum_i alpha_{M_i}(lam)``: step i's log moment is ``reduce`` over its prefixes (the aux
+    input) of the larger of the two orderings."""
+    return [reduce([max_of(moment(p, lam), moment(p.swapped(), lam)) for p in composition.step_pairs(i)])
+            for i in range(len(composition.steps))]
+
+
+def max_of(*values):
+    """The largest of mpf values or of balls (for balls: an enclosure of the maximum)."""
+    values = values[0] if len(values) == 1 else values
+    return _ball_max(list(values)) if isinstance(values[0], arb) else max(values)
+
+
+def min_of(*values):
+    """The smallest of mpf values or of balls (for balls: an enclosure of the minimum)."""
+    values = values[0] if len(values) == 1 else values
+    if not isinstance(values[0], arb):
+        return min(values)
+    bottom = values[0]
+    for value in values[1:]:
+        bottom = bottom.min(value)
+    return bottom
+
+
+def sum_step_log_moments(composition, lam, dps=precise.DEFAULT_DPS, *, aux="max"):
+    """``sum_i alpha_{M_i}(lam)`` with ``alpha_{M_i}`` the max (``aux="min"``: the min, a wrong
+    reading kept for a mutant) over the prefixes of the larger of the two orderings."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        moments = _step_log_moments(composition, lam, lambda p, l: log_moment(p, l, dps + precise.GUARD_DPS),
+                                    max_of if aux == "max" else min_of)
+        return mp.fsum(moments)
+
+
+def sum_step_log_moments_ball(composition, lam, prec=ball.DEFAULT_PREC, *, aux="max"):
+    with ball.precision(prec):
+        moments = _step_log_moments(composition, lam, lambda p, l: log_moment_ball(p, l, prec),
+                                    max_of if aux == "max" else min_of)
+        return sum(moments[1:], moments[0])
+
+
+def loss_sum_gap(composition):
+    """``max_o |P(o)/Q(o) - prod_i P_i(o_i | o_<i) / Q_i(o_i | o_<i)|`` in exact rationals: 0 iff
+    the loss of the composite is the sum of the per-step losses at every outcome tuple."""
+    joint = composition.joint()
+    outcomes = [()]
+    for step in composition.steps:
+        outcomes = [prefix + (o,) for prefix in outcomes for o in range(len(step[prefix]))]
+    worst = Fraction(0)
+    for index, outcome in enumerate(outcomes):
+        ratio = Fraction(1)
+        for i, step in enumerate(composition.steps):
+            pair = step[outcome[:i]]
+            ratio *= pair.p[outcome[i]] / pair.q[outcome[i]]
+        worst = max(worst, abs(joint.p[index] / joint.q[index] - ratio))
+    return worst
+
+
+def _factorised(composition, lam, prefix, i, log, exp, to):
+    if i == len(composition.steps):
+        return to(0)
+    pair = composition.steps[i][prefix]
+    terms = [exp((lam + 1) * log(to(pair.p[o])) - lam * log(to(pair.q[o]))
+                 + _factorised(composition, lam, prefix + (o,), i + 1, log, exp, to))
+             for o in range(len(pair))]
+    return log(sum(terms[1:], terms[0]))
+
+
+def log_moment_factorised(composition, lam, dps=precise.DEFAULT_DPS):
+    """``log E_P[(P/Q)^lam]`` of the joint pair by the printed factorisation: conditioning on the
+    first outcome, ``sum_{o1} P1(o1)^{lam+1} Q1(o1)^{-lam} E[(P/Q)^lam | o1]``, recursively."""
+    with mp.workdps(dps + precise.GUARD_DPS):
+        return _factorised(composition, precise.to_mpf(lam), (), 0, mp.log, mp.exp, precise.to_mpf)
+
+
+def log_moment_factorised_ball(composition, lam, prec=ball.DEFAULT_PREC):
+    with ball.precision(prec):
+        return _factorised(composition, ball.to_arb(lam), (), 0, lambda x: x.log(), lambda x: x.exp(), ball.to_arb)

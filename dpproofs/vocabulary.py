@@ -30,6 +30,13 @@ plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``
 :func:`evaluate_mp` computes an expression at a point with mpmath (through
 :mod:`dpproofs.evaluator.precise`); :func:`evaluate_ball` encloses it in an arb ball (through
 :mod:`dpproofs.evaluator.ball`). Both raise :class:`UnsupportedExpression` for anything else.
+
+Abadi et al. 2016 quantities (log E1 and E2, the Eq. 5 moments and series of both pairs, the log
+moment and E[Z] of randomized response, quantities of finite pairs and of adaptive compositions,
+``ceil``) are registered in their own block of :data:`FUNCTIONS`, each with the domain of every
+argument (checked on every call) and a one-line doc: ``FUNCTIONS[name].domain``,
+``FUNCTIONS[name].doc``. Finite pairs and adaptive compositions are vocabulary *types*
+(:data:`STRUCTURED_TYPES`): a variable holding one is passed to the functions as it is.
 """
 
 import sympy
@@ -85,6 +92,8 @@ class _Binding:
                     )
                 continue
             for relation, bound in conditions:
+                if relation not in (">", ">=", "<", "<="):
+                    continue  # type and integer conditions: checked by the registration itself
                 if in_ball:
                     outside = {
                         ">": value.upper() <= bound, ">=": value.upper() < bound,
@@ -223,6 +232,192 @@ FUNCTIONS = {
 #: evaluators unconverted, to the vocabulary functions that take it (Mironov 2017 section).
 STRUCTURED_TYPES = (finite.Pair, finite.AdaptiveComposition, finite.Event)
 
+
+# --- Abadi et al. 2016 quantities -----------------------------------------------------------------
+#
+# Abadi et al. 2016 (arXiv 1607.00133v2): Lemma 3 (Eq. 5 and its terms, both pairs of the
+# sampled Gaussian), Lemma C.1 (randomized response, the worst eps-DP mechanism, and finite
+# pairs) and Theorem 2 (finite pairs and adaptive compositions). Each entry is one registration:
+# the precise and the ball evaluator, the domain of every argument (checked on every call: a
+# value outside it raises InvalidArgument, a ball not certainly inside it too) and a one-line doc.
+#
+# Vocabulary types: a free symbol whose value in a point is a ``dpproofs.finite.Pair`` (the output
+# distributions P = M(d), Q = M(d') of a finite mechanism, exact rationals) or a
+# ``dpproofs.finite.AdaptiveComposition`` is passed to the functions as it is (claims draw such
+# values through ``Claim.extra``); ``swapped(pair)`` and ``joint(composition)`` return pairs.
+
+from dpproofs import finite as _finite  # noqa: E402  (the finite-mechanism types and quantities)
+from dpproofs.errors import InvalidArgument as _InvalidArgument  # noqa: E402
+
+
+_INTEGER = "integer"
+_TYPE = "type"
+
+
+def _outside(value, relation, bound):
+    """Whether ``value`` (an mpf, int or arb ball) is not certainly ``relation bound``."""
+    if isinstance(value, arb):
+        low, high = value.lower(), value.upper()  # exact endpoints: plain comparisons are exact
+        return not {">": low > bound, ">=": low >= bound, "<": high < bound, "<=": high <= bound}[relation]
+    return not {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[relation]
+
+
+def _check_domain(name, domain, args):
+    for (argument, conditions), value in zip(domain, args):
+        types = [bound for relation, bound in conditions if relation == _TYPE]
+        if types:
+            if not isinstance(value, tuple(types)):
+                raise _InvalidArgument(f"{name}: argument {argument}={value!r} must be a {types[0].__name__}")
+            continue
+        if isinstance(value, STRUCTURED_TYPES):
+            raise _InvalidArgument(f"{name}: argument {argument} must be a number, not a {type(value).__name__}")
+        for relation, bound in conditions:
+            # integer arguments are enforced by the evaluators (integer_args)
+            if relation != _INTEGER and _outside(value, relation, bound):
+                raise _InvalidArgument(f"{name}: argument {argument}={value} must be {relation} {bound}")
+
+
+def _no_ball(name):
+    def unsupported(*args, prec):
+        raise UnsupportedExpression(f"{name} has no ball evaluation (it is a quadrature)")
+
+    return unsupported
+
+
+def _entry(name, precise_fn, ball_fn, domain, doc):
+    """One vocabulary registration: evaluators wrapped with the domain check; ``domain`` is a tuple
+    ``(argument, ((relation, bound), ...))`` per argument as in dpproofs.verification."""
+    integer_args = tuple(i for i, (_, conditions) in enumerate(domain) if (_INTEGER, None) in conditions)
+    has_ball = ball_fn is not None
+    ball_fn = ball_fn or _no_ball(name)
+
+    def precise_checked(*args, dps):
+        _check_domain(name, domain, args)
+        return precise_fn(*args, dps=dps)
+
+    def ball_checked(*args, prec):
+        _check_domain(name, domain, args)
+        return ball_fn(*args, prec=prec)
+
+    binding = _Binding(_function(name, len(domain)), precise_checked, ball_checked, integer_args=integer_args)
+    binding.domain, binding.doc, binding.has_ball = domain, doc, has_ball
+    return binding
+
+
+def _pair_fn(function, with_number=None):
+    """Adapt ``function(pair, [number,] dps|prec)`` to the vocabulary order ``(number, pair)``."""
+    if with_number is None:
+        return lambda pair, **precision: function(pair, *precision.values())
+    return lambda number, pair, **precision: function(pair, number, *precision.values())
+
+
+_LAM = ("lam", ((">", 0),))
+_LAM_INT = ("lam", ((">=", 0), (_INTEGER, None)))
+_T = ("t", ((">=", 0), (_INTEGER, None)))
+_Q = ("q", ((">=", 0), ("<=", 1)))
+_SIGMA = ("sigma", ((">", 0),))
+_EPS_RR = ("eps", ((">", 0),))  # eps > 0: the RR evaluators size their guard digits by log10(eps)
+_EPS = ("eps", ((">=", 0),))
+_PAIR = ("pair", ((_TYPE, _finite.Pair),))
+_COMPOSITION = ("composition", ((_TYPE, _finite.AdaptiveComposition),))
+
+FUNCTIONS["log_moment"].domain = (_LAM, _Q, _SIGMA)
+FUNCTIONS["log_moment"].doc = "Abadi's alpha(lam) = log max(E1, E2) of one sampled-Gaussian step (Eqs. 3-4)"
+
+FUNCTIONS.update({
+    "log_moment_add": _entry(
+        "log_moment_add", precise.log_moment_add, ball.log_moment_add, (_LAM, _Q, _SIGMA),
+        "log E2 = log A_{lam+1} = log E_mu0[(mu/mu0)^{lam+1}]: the pair (mu, mu0) (Eq. 4)"),
+    "log_moment_remove": _entry(
+        "log_moment_remove", precise.log_moment_remove, ball.log_moment_remove, (_LAM, _Q, _SIGMA),
+        "log E1 = log B_{lam+1} = log E_mu[(mu0/mu)^{lam+1}]: the pair (mu0, mu) (Eq. 3)"),
+    "eq5_moment_add": _entry(
+        "eq5_moment_add", precise.eq5_moment_add, ball.eq5_moment_add, (_T, _Q, _SIGMA),
+        "E_mu0[((mu - mu0)/mu0)^t] = q^t E_mu0[(mu1/mu0 - 1)^t], exact alternating sum (Eq. 5, t-th moment)"),
+    "eq5_moment_remove": _entry(
+        "eq5_moment_remove", precise.eq5_moment_remove, None, (_T, ("q", ((">", 0), ("<", 1))), _SIGMA),
+        "E_mu[((mu0 - mu)/mu)^t] by quadrature (Eq. 5 for (mu0, mu), t-th moment); no ball"),
+    "eq5_series_add": _entry(
+        "eq5_series_add", precise.eq5_series_add, ball.eq5_series_add, (_LAM_INT, _Q, _SIGMA),
+        "sum_{t=0}^{lam+1} C(lam+1, t) eq5_moment_add(t, q, sigma): the right side of Eq. 5 for (mu, mu0)"),
+    "eq5_series_remove": _entry(
+        "eq5_series_remove", precise.eq5_series_remove, None, (_LAM_INT, ("q", ((">", 0), ("<", 1))), _SIGMA),
+        "sum_{t=0}^{lam+1} C(lam+1, t) eq5_moment_remove(t, q, sigma): Eq. 5 for (mu0, mu); no ball"),
+    "gaussian_ratio_moment": _entry(
+        "gaussian_ratio_moment", precise.gaussian_ratio_moment, None, (("k", ()), _SIGMA),
+        "E_mu0[(mu1/mu0)^k] for mu0 = N(0, s^2), mu1 = N(1, s^2), by quadrature; no ball"),
+    "log_moment_randomized_response": _entry(
+        "log_moment_randomized_response", precise.log_moment_randomized_response,
+        ball.log_moment_randomized_response, (_LAM, _EPS_RR),
+        "lam D_{lam+1}(RR_eps): the log moment of eps-RR, the largest over every eps-DP pair"),
+    "loss_mean_randomized_response": _entry(
+        "loss_mean_randomized_response", precise.loss_mean_randomized_response,
+        ball.loss_mean_randomized_response, (_EPS,),
+        "E[Z] of the privacy loss Z = +-eps of eps-RR: KL(RR_eps) = eps tanh(eps/2)"),
+    "delta_sampled_gaussian_add": _entry(
+        "delta_sampled_gaussian_add", precise.delta_sampled_gaussian_add, ball.delta_sampled_gaussian_add,
+        (_EPS, _Q, _SIGMA), "the privacy profile sup_S mu(S) - e^eps mu0(S) of the pair (mu, mu0) alone"),
+    "ceil": _entry(
+        "ceil", lambda x, dps: mp.ceil(x), lambda x, prec: _exact_ceiling(x), (("x", ()),),
+        "the least integer >= x (a ball only when the enclosure of x has one ceiling)"),
+    # finite pairs (P, Q) and the privacy loss Z = log(p_i / q_i), i ~ P
+    "swapped": _entry(
+        "swapped", lambda pair, dps: pair.swapped(), lambda pair, prec: pair.swapped(), (_PAIR,),
+        "the pair (Q, P): the neighbouring datasets in the other order"),
+    "epsilon_dp_pair": _entry(
+        "epsilon_dp_pair", _pair_fn(_finite.epsilon_dp), _pair_fn(_finite.epsilon_dp_ball), (_PAIR,),
+        "max_i |log(p_i/q_i)|: the pure-DP level of the pair"),
+    "kl_pair": _entry(
+        "kl_pair", _pair_fn(_finite.kl), _pair_fn(_finite.kl_ball), (_PAIR,), "KL(P || Q) = E_P[Z]"),
+    "loss_centred_range_pair": _entry(
+        "loss_centred_range_pair", _pair_fn(_finite.loss_centred_range),
+        _pair_fn(_finite.loss_centred_range_ball), (_PAIR,), "max_i |log(p_i/q_i) - KL(P || Q)| = max |Z - E Z|"),
+    "log_moment_pair": _entry(
+        "log_moment_pair", _pair_fn(_finite.log_moment, True), _pair_fn(_finite.log_moment_ball, True),
+        (("lam", ((">=", 0),)), _PAIR), "log E_P[(P/Q)^lam] = lam D_{lam+1}(P || Q): one ordering"),
+    "delta_pair": _entry(
+        "delta_pair", _pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True), (("eps", ()), _PAIR),
+        "the privacy profile sum_i (p_i - e^eps q_i)_+ = sup_S P(S) - e^eps Q(S)"),
+    "loss_tail_pair": _entry(
+        "loss_tail_pair", _pair_fn(_finite.loss_tail, True), _pair_fn(_finite.loss_tail_ball, True),
+        (("eps", ()), _PAIR), "Pr_P[Z >= eps] (a ball only when no loss equals eps within the enclosure)"),
+    "max_event_excess_pair": _entry(
+        "max_event_excess_pair", _pair_fn(_finite.max_event_excess, True),
+        _pair_fn(_finite.max_event_excess_ball, True), (("eps", ()), _PAIR),
+        "max over every event S (enumerated) of P(S) - e^eps Q(S)"),
+    # adaptive compositions M = (M_1, ..., M_k), step i's pair depending on the earlier outcomes
+    "joint": _entry(
+        "joint", lambda c, dps: c.joint(), lambda c, prec: c.joint(), (_COMPOSITION,),
+        "the pair of joint distributions of the output tuples of the composition"),
+    "sum_step_log_moments": _entry(
+        "sum_step_log_moments", _pair_fn(_finite.sum_step_log_moments, True),
+        _pair_fn(_finite.sum_step_log_moments_ball, True), (_LAM, _COMPOSITION),
+        "sum_i alpha_{M_i}(lam), alpha_{M_i} the max over the aux input (prefix) and both orderings"),
+    "sum_step_log_moments_min_aux": _entry(
+        "sum_step_log_moments_min_aux",
+        lambda lam, c, dps: _finite.sum_step_log_moments(c, lam, dps, aux="min"),
+        lambda lam, c, prec: _finite.sum_step_log_moments_ball(c, lam, prec, aux="min"), (_LAM, _COMPOSITION),
+        "sum_i of the MIN over the prefixes of step i's log moment (a wrong reading of alpha_{M_i})"),
+    "loss_sum_gap": _entry(
+        "loss_sum_gap", lambda c, dps: precise.to_mpf(_finite.loss_sum_gap(c)),
+        lambda c, prec: ball.to_arb(_finite.loss_sum_gap(c)), (_COMPOSITION,),
+        "max over output tuples o of |P(o)/Q(o) - prod_i P_i(o_i|o_<i)/Q_i(o_i|o_<i)| (exact rationals)"),
+    "log_moment_factorised": _entry(
+        "log_moment_factorised", _pair_fn(_finite.log_moment_factorised, True),
+        _pair_fn(_finite.log_moment_factorised_ball, True), (_LAM, _COMPOSITION),
+        "log E_P[(P/Q)^lam] of the joint pair by conditioning on the first outcome, recursively"),
+})
+
+
+def _exact_ceiling(x):
+    value = x.ceil()
+    if not value.is_exact():
+        raise UnsupportedExpression(f"ceil: the enclosure {x} of the argument has more than one ceiling")
+    return value
+
+
+# --- end of the Abadi et al. 2016 quantities ---------------------------------------------------------
+
 #: sympy names -> function objects, for parsing user text (see dpproofs.verification)
 NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}
 NAMESPACE["Phi"] = Phi
@@ -249,7 +444,7 @@ def _mp(e, point, dps):
     if e.is_Symbol:
         if e.name not in point:
             raise UnsupportedExpression(f"no value for the variable {e.name!r}")
-        if isinstance(point[e.name], STRUCTURED_TYPES):
+        if isinstance(point[e.name], STRUCTURED_TYPES):  # a vocabulary type: passed as it is
             return point[e.name]
         return precise.to_mpf(point[e.name])
     if e.is_Integer:
@@ -360,7 +555,7 @@ def _ball(e, point, prec):
     if e.is_Symbol:
         if e.name not in point:
             raise UnsupportedExpression(f"no value for the variable {e.name!r}")
-        if isinstance(point[e.name], STRUCTURED_TYPES):
+        if isinstance(point[e.name], STRUCTURED_TYPES):  # a vocabulary type: passed as it is
             return point[e.name]
         return ball.to_arb(point[e.name])
     if e.is_Integer:

@@ -357,6 +357,75 @@ def rdp_sampled_gaussian_add(alpha, q, sigma, *, prec):
     return rdp_sampled_gaussian(alpha, q, sigma, prec=prec, direction="add")
 
 
+# --- Abadi et al. 2016 quantities ---------------------------------------------------------------
+#
+# Enclosures of the functions of the same block in precise.py. The two quadratures there
+# (eq5_moment_remove, gaussian_ratio_moment) have no enclosure: the vocabulary says so.
+
+
+@_balls
+def log_moment_add(lam, q, sigma, *, prec):
+    """Enclosure of ``log A_{lam+1}`` (exact sum when lam is an exact integer, integral otherwise)."""
+    return log_a(lam + 1, q, sigma, prec=prec)
+
+
+@_balls
+def log_moment_remove(lam, q, sigma, *, prec):
+    """Enclosure of ``log B_{lam+1}`` (rigorous integral)."""
+    return log_b(lam + 1, q, sigma, prec=prec)
+
+
+@_balls
+def eq5_moment_add(t, q, sigma, *, prec):
+    """Enclosure of ``q^t M_t`` (see precise.eq5_moment_add); ``4 t + 64`` extra bits for the
+    alternating sum, whose enclosure is rigorous however much it cancels."""
+    t = int(t.unique_fmpz())
+    with precision(prec + 4 * t + 64):
+        s2 = 2 * sigma**2
+        moment = sum((arb.bin_uiui(t, j) * (-1) ** (t - j) * (arb(j * (j - 1)) / s2).exp() for j in range(t + 1)),
+                     arb(0))
+        return q**t * moment
+
+
+@_balls
+def eq5_series_add(lam, q, sigma, *, prec):
+    """Enclosure of ``sum_{t=0}^{lam+1} C(lam+1, t) q^t M_t`` (integer lam)."""
+    n = int(lam.unique_fmpz()) + 1
+    return sum((arb.bin_uiui(n, t) * eq5_moment_add(t, q, sigma, prec=prec) for t in range(n + 1)), arb(0))
+
+
+def _monotone_corners(function, args, directions, prec):
+    """Enclosure of ``function`` over a box of balls, as the union of its values at the two extreme
+    corners: valid only for a function non-decreasing (+1) or non-increasing (-1) in each argument
+    on its whole domain (the caller states why)."""
+    if all(value.is_exact() for value in args):
+        return function(*args, prec=prec)
+    low, high = [], []
+    for value, sign in zip(args, directions):
+        a, b = (value, value) if value.is_exact() else (arb(value.lower()), arb(value.upper()))
+        low.append(a if sign > 0 else b)
+        high.append(b if sign > 0 else a)
+    return function(*low, prec=prec).union(function(*high, prec=prec))
+
+
+@_balls
+def log_moment_randomized_response(lam, epsilon, *, prec):
+    """Enclosure of ``lam D_{lam+1}(RR_eps)``. Over a box it is the union of the values at the
+    corners: the function is non-decreasing in lam (D_alpha >= 0 is non-decreasing in alpha,
+    Mironov 2017 v3 Prop. 9) and in eps (RR_eps is a post-processing of RR_eps' for eps' > eps);
+    plain interval evaluation of the log-sum-exp over a box is far too wide to certify with."""
+    return _monotone_corners(
+        lambda l, e, prec: l * rdp_randomized_response(l + 1, e, prec=prec), (lam, epsilon), (1, 1), prec
+    )
+
+
+@_balls
+def loss_mean_randomized_response(epsilon, *, prec):
+    """Enclosure of ``eps tanh(eps/2)`` (both factors increasing and >= 0: tight over intervals)."""
+    return epsilon * (epsilon / 2).tanh()
+
+
+@_balls
 def delta_sampled_gaussian_add(epsilon, q, sigma, *, prec):
-    """Enclosure of precise.delta_sampled_gaussian_add."""
+    """Enclosure of the privacy profile of the pair (mu, mu0) alone."""
     return delta_sampled_gaussian(epsilon, q, sigma, prec=prec, direction="add")

@@ -1,10 +1,11 @@
-"""Helpers shared by the Abadi et al. 2016 modules: the source string and ways to build Sides.
+"""Helpers shared by the Abadi et al. 2016 modules: the source string, one way to build Sides.
 
 * :func:`expression_sides`: the default mp evaluation of two sympy expressions, with a ball
   evaluation that encloses each side over a *box* by evaluating it at the box's corners, which is
   valid only when the caller has proved the side monotone in each variable (say why, at the call).
-* :func:`kl_ball`: arb enclosure of ``KL(P || Q)`` for a finite pair (the finite module encloses
-  only orders ``alpha > 1``).
+
+The quantities the claims are stated over live in :mod:`dpproofs.vocabulary` (its "Abadi et al.
+2016 quantities" block).
 """
 
 import sympy
@@ -14,7 +15,7 @@ from dpproofs import vocabulary
 from dpproofs.claims import Sides
 from dpproofs.evaluator import ball
 
-__all__ = ["SOURCE", "source", "expression_sides", "kl_ball", "symbol", "outcome_at", "ball_outcome_at"]
+__all__ = ["SOURCE", "source", "expression_sides", "outcome_at", "ball_outcome_at"]
 
 SOURCE = "Abadi et al. 2016 (arXiv 1607.00133v2)"
 
@@ -22,22 +23,6 @@ SOURCE = "Abadi et al. 2016 (arXiv 1607.00133v2)"
 def source(item):
     """``"Abadi et al. 2016 (arXiv 1607.00133v2), <item>"``."""
     return f"{SOURCE}, {item}"
-
-
-def symbol(name):
-    """A real sympy symbol (placeholder names in statements evaluated through ``Sides``)."""
-    return sympy.Symbol(name, real=True)
-
-
-def _corner(point, side):
-    """The point at the lower (side=-1) or upper (side=+1) end of every interval coordinate."""
-    out = {}
-    for name, value in point.items():
-        if isinstance(value, arb) and not value.is_exact():
-            out[name] = arb(value.lower() if side < 0 else value.upper())
-        else:
-            out[name] = value
-    return out
 
 
 def expression_sides(lhs, rhs, *, monotone=None):
@@ -81,14 +66,6 @@ def expression_sides(lhs, rhs, *, monotone=None):
         )
 
     return Sides(precise=precise, ball=in_balls)
-
-
-def kl_ball(pair, prec=ball.DEFAULT_PREC):
-    """Enclosure of ``KL(P || Q) = sum_i p_i log(p_i / q_i)`` for a finite pair (exact Fractions)."""
-    with ball.precision(prec):
-        return sum(
-            (ball.to_arb(p) * ball.to_arb(p / q).log() for p, q in zip(pair.p, pair.q)), arb(0)
-        )
 
 
 def outcome_at(claim, point, dps=50):

@@ -37,14 +37,12 @@ Ids -> printed items:
 import dataclasses
 
 import sympy
-from flint import arb
 from hypothesis import strategies as st
-from mpmath import mp
 
-from dpproofs.claims import Claim, Sides, Variable
+from dpproofs.claims import Claim, Variable
 from dpproofs.evaluator import ball, precise
 from dpproofs.vocabulary import NAMESPACE
-from dpproofs_theorems.abadi2016._common import expression_sides, source, symbol
+from dpproofs_theorems.abadi2016._common import source
 
 __all__ = ["CLAIMS", "SOURCE", "C_STAR", "C_FOUND", "ARGMAX", "central_moment", "remove_term"]
 
@@ -64,6 +62,8 @@ ARGMAX = {"lam": 3, "q": 0.04978706836786394, "sigma": 1.0}
 LEAD = q**2 * lam * (lam + 1) / ((1 - q) * sigma**2)
 CUBE = q**3 * lam**3 / sigma**3
 ALPHA = F["log_moment"](lam, q, sigma)
+LOG_E2 = F["log_moment_add"](lam, q, sigma)  # log A_{lam+1}, the pair (mu, mu0)
+LOG_E1 = F["log_moment_remove"](lam, q, sigma)  # log B_{lam+1}, the pair (mu0, mu)
 
 # sigma >= 1 is the lower bound of every sigma Variable below (a hypothesis "sigma >= 1" could not
 # be decided at sigma = 1 exactly, where the constant is attained: decide treats 1 as uncertain)
@@ -90,36 +90,16 @@ statement = Claim(
     "sigma in [1, 16], q in [1e-5, 1/16), integer lam in [1, 128], with the hypotheses",
 )
 
-def _log_a_sides(constant, *, lead=True):
-    """Sides for ``log A_{lam+1} <= [lead] + constant * q^3 lam^3 / sigma^3`` (exact binomial sum)."""
-    rhs = (LEAD if lead else 0) + constant * CUBE
-
-    def precise_sides(point, dps):
-        from dpproofs.vocabulary import evaluate_mp
-
-        return (precise.log_a_integer(point["lam"] + 1, point["q"], point["sigma"], dps=dps + 15),
-                evaluate_mp(rhs, point, dps))
-
-    def ball_sides(point, prec):
-        from dpproofs.vocabulary import evaluate_ball
-
-        return (ball.log_a_integer(ball.to_arb(point["lam"]) + 1, point["q"], point["sigma"], prec=prec),
-                evaluate_ball(rhs, point, prec))
-
-    return Sides(precise=precise_sides, ball=ball_sides)
-
-
 statement_add = Claim(
     id="abadi2016.lemma3.add",
     source=SOURCE + " (E2 = A_{lam+1}, the add direction, alone)",
     kind="support",
     title="log A_{lam+1} <= q^2 lam (lam+1)/((1-q) sigma^2) + 0.7844 q^3 lam^3 / sigma^3, "
     "sigma in [1, 64], integer lam <= 512",
-    statement=sympy.Le(symbol("log_A"), LEAD + C_FOUND * CUBE),
+    statement=sympy.Le(LOG_E2, LEAD + C_FOUND * CUBE),
     variables=(Variable("lam", 1, 512, integer=True), Variable("q", 1e-6, 1 / 16, high_open=True),
                Variable("sigma", 1, 64)),
     hypotheses=HYPOTHESES,
-    sides=_log_a_sides(C_FOUND),
     pinned=(ARGMAX,),
 )
 
@@ -128,15 +108,9 @@ e2_dominates = Claim(
     source=SOURCE + " (Eqs. 3-4: alpha = log max(E1, E2))",
     kind="support",
     title="E1 = B_{lam+1} <= E2 = A_{lam+1} on Lemma 3's domain (so alpha = log A there)",
-    statement=sympy.Le(sympy.Function("log_B")(lam, q, sigma), sympy.Function("log_A")(lam, q, sigma)),
+    statement=sympy.Le(LOG_E1, LOG_E2),
     variables=DOMAIN,
     hypotheses=HYPOTHESES,
-    sides=Sides(
-        precise=lambda p, dps: (precise.log_b(p["lam"] + 1, p["q"], p["sigma"], dps=dps),
-                                precise.log_a_integer(p["lam"] + 1, p["q"], p["sigma"], dps=dps)),
-        ball=lambda p, prec: (ball.log_b(ball.to_arb(p["lam"]) + 1, p["q"], p["sigma"], prec=prec),
-                              ball.log_a_integer(ball.to_arb(p["lam"]) + 1, p["q"], p["sigma"], prec=prec)),
-    ),
     cost=0.1,
 )
 
@@ -205,75 +179,35 @@ def _prove_gaussian_moment():
     return None
 
 
-def _gaussian_moment_precise(point, dps):
-    kk, s = precise.to_mpf(point["k"]), precise.to_mpf(point["sigma"])
-    with mp.workdps(dps + 20):
-        value = mp.quad(lambda t: mp.exp(kk * (2 * t - 1) / (2 * s**2) - t**2 / (2 * s**2)),
-                        [-mp.inf, 0, kk, mp.inf]) / (s * mp.sqrt(2 * mp.pi))
-        return value, mp.exp((kk**2 - kk) / (2 * s**2))
-
-
 step_gaussian_moment = Claim(
     id="abadi2016.lemma3.step.gaussian_moment",
     source=PROOF + " (and THEOREMS.md s.2)",
     kind="step",
     title="E_mu0[(mu1/mu0)^k] = exp((k^2 - k)/(2 sigma^2)): sympy integral, and quadrature",
-    statement=sympy.Eq(symbol("E_mu0_X_k"), sympy.exp((k**2 - k) / (2 * sigma**2))),
+    statement=sympy.Eq(F["gaussian_ratio_moment"](k, sigma), sympy.exp((k**2 - k) / (2 * sigma**2))),
     variables=(Variable("k", 0, 8), Variable("sigma", 0.5, 8)),
-    sides=Sides(precise=_gaussian_moment_precise),
     prover=_prove_gaussian_moment,
     cost=0.1,
 )
 
 
 def central_moment(t, sigma_, *, dps=None, prec=None):
-    """``M_t = E_mu0[(X - 1)^t] = sum_j C(t,j) (-1)^{t-j} e^{j(j-1)/(2 sigma^2)}``.
-
-    mpmath (``dps``, with ``t + 30`` extra digits for the alternating sum's cancellation) or arb
-    (``prec``; the enclosure is rigorous, if wide).
-    """
-    t = int(t)
+    """``M_t = E_mu0[(X - 1)^t]``: the vocabulary's ``eq5_moment_add`` at ``q = 1`` (mpmath with
+    ``dps``, or an arb enclosure with ``prec``)."""
     if prec is None:
-        with mp.workdps(dps + t + 30):
-            s2 = 2 * precise.to_mpf(sigma_) ** 2
-            return mp.fsum(mp.binomial(t, j) * (-1) ** (t - j) * mp.exp(j * (j - 1) / s2) for j in range(t + 1))
-    with ball.precision(prec + 4 * t + 64):
-        s2 = 2 * ball.to_arb(sigma_) ** 2
-        return sum((arb.bin_uiui(t, j) * (-1) ** (t - j) * (arb(j * (j - 1)) / s2).exp() for j in range(t + 1)),
-                   arb(0))
-
-
-def add_term(t, lam_, q_, sigma_, *, dps=None, prec=None):
-    """Eq. 5's t-th term for the pair (mu, mu0): ``C(lam+1, t) q^t M_t``."""
-    m = central_moment(t, sigma_, dps=dps, prec=prec)
-    if prec is None:
-        with mp.workdps(dps + 30):
-            return mp.binomial(int(lam_) + 1, int(t)) * precise.to_mpf(q_) ** int(t) * m
-    with ball.precision(prec + 64):
-        return arb.bin_uiui(int(lam_) + 1, int(t)) * ball.to_arb(q_) ** int(t) * m
+        return precise.eq5_moment_add(int(t), 1, sigma_, dps=dps)
+    return ball.eq5_moment_add(int(t), 1, sigma_, prec=prec)
 
 
 def remove_term(t, q_, sigma_, *, dps):
-    """``E_mu[((mu0 - mu)/mu)^t] = E_mu0[r^{1-t} (-q (X-1))^t]`` by tanh-sinh quadrature (mpmath)."""
-    t = int(t)
-    with mp.workdps(dps + 20):
-        qq, s = precise.to_mpf(q_), precise.to_mpf(sigma_)
-
-        def integrand(x):
-            u = mp.expm1((2 * x - 1) / (2 * s**2))  # X - 1
-            r = 1 + qq * u
-            return r ** (1 - t) * (-qq * u) ** t * mp.exp(-(x**2) / (2 * s**2))
-
-        points = [-mp.inf, -6 * s, -2 * s, 0, mp.mpf(1) / 2, 1, 2 * s, 6 * s, mp.inf]
-        value, error = mp.quad(integrand, points, error=True)
-        return value / (s * mp.sqrt(2 * mp.pi))
+    """``E_mu[((mu0 - mu)/mu)^t]`` by quadrature: the vocabulary's ``eq5_moment_remove``."""
+    return precise.eq5_moment_remove(int(t), q_, sigma_, dps=dps)
 
 
-def _eq5_add_precise(point, dps):
-    l, qq, s = point["lam"], point["q"], point["sigma"]
-    with mp.workdps(dps + 20):
-        total = mp.fsum(add_term(t, l, qq, s, dps=dps + 20) for t in range(int(l) + 2))
-        return precise.log_a_integer(l + 1, qq, s, dps=dps + 20), mp.log(total)
+def _term(moment, t):
+    """The t-th term of Eq. 5, ``C(lam+1, t) E_{nu1}[((nu0 - nu1)/nu1)^t]``, for ``moment`` one of
+    the vocabulary's ``eq5_moment_add`` / ``eq5_moment_remove``."""
+    return sympy.binomial(lam + 1, t) * F[moment](t, q, sigma)
 
 
 def _prove_eq5_add():
@@ -297,18 +231,10 @@ step_eq5_add = Claim(
     source=PROOF + ", Eq. 5",
     kind="step",
     title="(mu, mu0): A_{lam+1} = sum_t C(lam+1, t) q^t E_mu0[(X-1)^t]",
-    statement=sympy.Eq(symbol("log_A"), symbol("log_eq5_sum")),
+    statement=sympy.Eq(LOG_E2, sympy.log(F["eq5_series_add"](lam, q, sigma))),
     variables=(LAM_SMALL, Variable("q", 1e-5, 0.5), Variable("sigma", 0.5, 16)),
-    sides=Sides(precise=_eq5_add_precise),
     prover=_prove_eq5_add,
 )
-
-
-def _eq5_remove_precise(point, dps):
-    l, qq, s = point["lam"], point["q"], point["sigma"]
-    with mp.workdps(dps + 20):
-        total = mp.fsum(mp.binomial(int(l) + 1, t) * remove_term(t, qq, s, dps=dps + 10) for t in range(int(l) + 2))
-        return precise.log_b(l + 1, qq, s, dps=dps + 10), mp.log(total)
 
 
 step_eq5_remove = Claim(
@@ -316,11 +242,10 @@ step_eq5_remove = Claim(
     source=PROOF + ", Eq. 5",
     kind="step",
     title="(mu0, mu): B_{lam+1} = sum_t C(lam+1, t) E_mu[((mu0 - mu)/mu)^t] (quadrature per term)",
-    statement=sympy.Eq(symbol("log_B"), symbol("log_eq5_sum")),
+    statement=sympy.Eq(LOG_E1, sympy.log(F["eq5_series_remove"](lam, q, sigma))),
     # drawn through ``extra`` (no Variables) so that the search does no local refinement: each
     # point costs lam + 3 quadratures of about a second
     extra={"lam": st.integers(1, 3), "q": st.floats(1e-4, 1 / 16), "sigma": st.floats(1, 8)},
-    sides=Sides(precise=_eq5_remove_precise),
     cost=0.05,
 )
 
@@ -346,12 +271,6 @@ def _prove_t1():
     return "integral over R of (mu - mu0) = 0 = -integral of (mu0 - mu) (sympy)" if sympy.simplify(value) == 0 else None
 
 
-def _t1_precise(point, dps):
-    """``(lam+1) q (E_mu0[X] - 1)`` with ``E_mu0[X] = exp((k^2-k)/(2 sigma^2))`` at k = 1 (exactly 0)."""
-    with mp.workdps(dps + 15):
-        k1 = mp.exp((1**2 - 1) / (2 * precise.to_mpf(point["sigma"]) ** 2))
-        return (point["lam"] + 1) * precise.to_mpf(point["q"]) * (k1 - 1), mp.zero
-
 step_t0 = Claim(
     id="abadi2016.lemma3.step.t0",
     source=PROOF + ": the t = 0 term is 1",
@@ -368,8 +287,8 @@ step_t1 = Claim(
     source=PROOF + ": the t = 1 term is 0",
     kind="step",
     title="C(lam+1, 1) E_nu1[(nu0 - nu1)/nu1] = (lam+1) q (E_mu0[X] - 1) = 0, both pairs",
-    statement=sympy.Eq(symbol("t1_term"), 0, evaluate=False),
-    sides=Sides(precise=_t1_precise),
+    # M_1 = E_mu0[X] - 1 = e^0 - 1 is exactly 0 in both evaluators
+    statement=sympy.Eq(_term("eq5_moment_add", 1), 0, evaluate=False),
     variables=(LAM, Q, Variable("sigma", 0.5, 16)),
     prover=_prove_t1,
     cost=0.1,
@@ -386,11 +305,9 @@ step_t2_add = Claim(
     "implied by (e^{1/sigma^2} - 1)/2 <= 1/sigma^2 for sigma >= 1",
     statement=sympy.Le(_T2_REDUCED_LHS, _T2_REDUCED_RHS),
     variables=(Variable("sigma", 1, 64),),
-    sides=expression_sides(_T2_REDUCED_LHS, _T2_REDUCED_RHS,
-                           monotone={"lhs": {"sigma": -1}, "rhs": {"sigma": -1}}),
     certify=True,
-    explanation="divided by q^2 lam (lam+1)/2 > 0 and using 1/(1-q) >= 1; corner enclosures are "
-    "valid as both sides decrease in sigma",
+    explanation="divided by q^2 lam (lam+1)/2 > 0 and using 1/(1-q) >= 1; sigma occurs once in each "
+    "side, so interval evaluation over a box is exact",
 )
 
 mutant_t2_sigma_below_1 = step_t2_add.mutant(
@@ -403,21 +320,14 @@ mutant_t2_sigma_below_1 = step_t2_add.mutant(
 mutant_t2_sigma_below_1 = dataclasses.replace(mutant_t2_sigma_below_1, variables=(Variable("sigma", 0.3, 1),))
 
 
-def _t2_remove_precise(point, dps):
-    qq, s = point["q"], point["sigma"]
-    with mp.workdps(dps + 20):
-        return remove_term(2, qq, s, dps=dps + 10) / precise.to_mpf(qq) ** 2, 2 / ((1 - precise.to_mpf(qq)) * precise.to_mpf(s) ** 2)
-
-
 step_t2_remove = Claim(
     id="abadi2016.lemma3.step.t2.remove",
     source=step_t2_add.source,
     kind="step",
     title="(mu0, mu): C(lam+1,2) E_mu[((mu0-mu)/mu)^2] <= q^2 lam(lam+1)/((1-q) sigma^2), i.e. "
     "E_mu[((mu0-mu)/mu)^2] / q^2 <= 2/((1-q) sigma^2)",
-    statement=sympy.Le(symbol("E2_over_q2"), 2 / ((1 - q) * sigma**2)),
+    statement=sympy.Le(F["eq5_moment_remove"](2, q, sigma) / q**2, 2 / ((1 - q) * sigma**2)),
     variables=(Variable("q", 1e-5, 1 / 16), Variable("sigma", 1, 64)),
-    sides=Sides(precise=_t2_remove_precise),
     cost=0.05,
 )
 
@@ -446,38 +356,19 @@ mutant_t3_constant = step_t3_add.mutant(
 )
 
 
-def _t3_remove_precise(point, dps):
-    l, qq, s = point["lam"], point["q"], point["sigma"]
-    with mp.workdps(dps + 20):
-        term = mp.binomial(int(l) + 1, 3) * remove_term(3, qq, s, dps=dps + 10)
-        return abs(term), (mp.e**3 - 3 * mp.e + 2) / 6 * (precise.to_mpf(qq) * l / precise.to_mpf(s)) ** 3
-
-
 step_t3_remove = Claim(
     id="abadi2016.lemma3.step.t3.remove",
     source=step_t3_add.source,
     kind="step",
     title="(mu0, mu): |C(lam+1,3) E_mu[((mu0-mu)/mu)^3]| <= C3 q^3 lam^3 / sigma^3",
-    statement=sympy.Le(symbol("abs_t3_remove"), C3 * CUBE),
+    statement=sympy.Le(sympy.Abs(_term("eq5_moment_remove", 3)), C3 * CUBE),
     variables=DOMAIN,
     hypotheses=HYPOTHESES,
-    sides=Sides(precise=_t3_remove_precise),
     cost=0.05,
 )
 
 
-def _ratio_sides():
-    def precise_sides(point, dps):
-        t, l, qq, s = point["t"], point["lam"], point["q"], point["sigma"]
-        with mp.workdps(dps + 20):
-            return abs(add_term(t + 1, l, qq, s, dps=dps + 20)), abs(add_term(t, l, qq, s, dps=dps + 20))
-
-    def ball_sides(point, prec):
-        t, l, qq, s = int(point["t"]), int(point["lam"]), point["q"], point["sigma"]
-        return abs(add_term(t + 1, l, qq, s, prec=prec)), abs(add_term(t, l, qq, s, prec=prec))
-
-    return Sides(precise=precise_sides, ball=ball_sides)
-
+t = sympy.Symbol("t", positive=True, integer=True)
 
 # sigma = 24, q just below 1/(16 sigma), lam = floor(sigma^2 ln(1/(q sigma))) = 1597: the t = 4
 # term is about lam q / 4 = 1.04 times the t = 3 term
@@ -489,11 +380,10 @@ step_geometric = Claim(
     kind="finding",
     expected="fails",
     title="(mu, mu0): |term_{t+1}| <= |term_t| for 3 <= t <= lam (the weakest reading of 'drop off')",
-    statement=sympy.Le(symbol("abs_term_t_plus_1"), symbol("abs_term_t")),
+    statement=sympy.Le(sympy.Abs(_term("eq5_moment_add", t + 1)), sympy.Abs(_term("eq5_moment_add", t))),
     variables=(Variable("t", 3, 12, integer=True), Variable("lam", 3, 2000, integer=True),
                Variable("q", 1e-4, 1 / 16, high_open=True), Variable("sigma", 1, 32)),
-    hypotheses=HYPOTHESES + (sympy.Le(symbol("t"), lam),),
-    sides=_ratio_sides(),
+    hypotheses=HYPOTHESES + (sympy.Le(t, lam),),
     pinned=(GEOMETRIC_COUNTEREXAMPLE,),
     explanation="M_3 ~ M_4 ~ 3/sigma^4 (odd central moments of X are suppressed), so "
     "term_4/term_3 ~ (lam - 2) q / 4, which reaches sigma ln(16)/64 at the lam bound: above 1 "
@@ -501,25 +391,15 @@ step_geometric = Claim(
 )
 
 
-def _remaining_precise(point, dps):
-    l, qq, s = point["lam"], point["q"], point["sigma"]
-    with mp.workdps(dps + 20):
-        a = mp.exp(precise.log_a_integer(l + 1, qq, s, dps=dps + 20))
-        rest = a - 1 - add_term(2, l, qq, s, dps=dps + 20)
-        qq, s = precise.to_mpf(qq), precise.to_mpf(s)
-        return rest, qq**2 * l * (l + 1) / ((1 - qq) * s**2)
-
-
 step_remaining_add = Claim(
     id="abadi2016.lemma3.step.remaining_dominated.add",
     source=PROOF + ": the t = 2 bound dominates the sum of the remaining terms",
     kind="step",
     title="(mu, mu0): A_{lam+1} - 1 - (t = 2 term) <= q^2 lam (lam+1)/((1-q) sigma^2)",
-    statement=sympy.Le(symbol("sum_t_ge_3"), LEAD),
+    statement=sympy.Le(sympy.exp(LOG_E2) - 1 - _term("eq5_moment_add", 2), LEAD),
     variables=(Variable("lam", 1, 512, integer=True), Variable("q", 1e-6, 1 / 16, high_open=True),
                Variable("sigma", 1, 64)),
     hypotheses=HYPOTHESES,
-    sides=Sides(precise=_remaining_precise),
 )
 
 CLAIMS = [

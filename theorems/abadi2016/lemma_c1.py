@@ -28,21 +28,22 @@ from mpmath import mp
 
 from dpproofs import finite
 from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.evaluator import ball
 from dpproofs.vocabulary import NAMESPACE
-from dpproofs_theorems.abadi2016._common import expression_sides, kl_ball, source, symbol
+from dpproofs_theorems.abadi2016._common import expression_sides, source
 
 __all__ = ["CLAIMS", "SOURCE", "bound", "tight_bound"]
 
 SOURCE = source("Lemma C.1")
 
 lam, eps = sympy.symbols("lam eps", positive=True)
-_rr = NAMESPACE["rdp_randomized_response"]
+pair = sympy.Symbol("pair")  # a finite pair (P, Q), a vocabulary type (drawn through Claim.extra)
+F = NAMESPACE
 
 #: The log moment of eps-RR, the worst case over eps-DP mechanisms.
-RR_LOG_MOMENT = lam * _rr(lam + 1, eps)
-#: ``E Z = KL(RR_eps)`` = ``eps tanh(eps / 2)`` (THEOREMS.md s.2, the alpha -> 1 limit).
-RR_MEAN = eps * sympy.tanh(eps / 2)
+RR_LOG_MOMENT = F["log_moment_randomized_response"](lam, eps)
+#: ``E Z = KL(RR_eps) = eps tanh(eps / 2)`` (the alpha -> 1 limit of D_alpha(RR_eps)).
+RR_MEAN = F["loss_mean_randomized_response"](eps)
 
 
 def bound(lam_, eps_):
@@ -58,15 +59,10 @@ def tight_bound(lam_, eps_):
 LAM = Variable("lam", 1e-3, 64)
 EPS = Variable("eps", 1e-3, 5)
 
-# Every side below is non-decreasing in lam and eps: lam D_{lam+1}(RR_eps) because D_alpha is
-# non-decreasing in alpha (Mironov 2017 Prop. 9) and in eps (RR_eps is a post-processing of RR_eps'
-# for eps' > eps); the bounds because each term is a product of non-decreasing positive factors.
-_UP = {"lam": 1, "eps": 1}
-
-
-def _rr_sides(lhs, rhs):
-    return expression_sides(lhs, rhs, monotone={"lhs": _UP, "rhs": _UP})
-
+# The ball evaluation of log_moment_randomized_response over a box uses its corners (it is
+# non-decreasing in lam and eps, see dpproofs.evaluator.ball); each bound is a sum of products of
+# non-negative non-decreasing factors, each variable occurring once per factor, so plain interval
+# evaluation encloses it tightly.
 
 # --- finite pairs: eps is the pair's own pure-DP level, both orderings --------------------------
 
@@ -79,74 +75,16 @@ _PAIR = {
     .filter(lambda pair: pair.p != pair.q)
 }
 
-
-def _finite_sides(lhs_of, rhs_of, lhs_ball_of, rhs_ball_of):
-    """Sides over ``point["pair"]`` and both of its orderings (max over them of lhs - rhs)."""
-
-    def precise(point, dps):
-        pair, lam_ = point["pair"], point.get("lam")
-        e = finite.epsilon_dp(pair, dps + 15)
-        with mp.workdps(dps + 15):
-            left = max(lhs_of(p, lam_, e, dps + 15) for p in (pair, pair.swapped()))
-            return left, rhs_of(lam_, e)
-
-    def in_balls(point, prec):
-        pair, lam_ = point["pair"], point.get("lam")
-        with ball.precision(prec):
-            e = finite.epsilon_dp_ball(pair, prec)
-            left = [lhs_ball_of(p, lam_, e, prec) for p in (pair, pair.swapped())]
-            top = left[0].max(left[1])
-            return top, rhs_ball_of(lam_, e)
-
-    return Sides(precise=precise, ball=in_balls)
+PAIR_EPS = F["epsilon_dp_pair"](pair)  # max_i |log p_i/q_i|, the same for both orderings
 
 
-def _mp_bound(lam_, e, *, tight=False):
-    second = lam_**2 * e**2 / 2 if tight else lam_**2 * e**2 * mp.exp(2 * e) / 2
-    return lam_ * e * mp.expm1(e) + second
+def both_orderings(quantity):
+    """``Max(f(pair), f(swapped(pair)))`` for ``quantity = f``, a function of a pair: the mechanism
+    is eps-DP in both orders of the neighbouring datasets, and alpha_M is the max over them."""
+    return sympy.Max(quantity(pair), quantity(F["swapped"](pair)))
 
 
-def _ball_bound(lam_, e, *, tight=False):
-    lam_ = ball.to_arb(lam_)
-    second = lam_**2 * e**2 / 2 if tight else lam_**2 * e**2 * (2 * e).exp() / 2
-    return lam_ * e * e.expm1() + second
-
-
-def _lm(p, lam_, e, dps):
-    return finite.log_moment(p, lam_, dps)
-
-
-def _lm_ball(p, lam_, e, prec):
-    return finite.log_moment_ball(p, lam_, prec)
-
-
-def _kl(p, lam_, e, dps):
-    return finite.rdp(p, 1, dps)
-
-
-def _centred(p, lam_, e, dps):
-    kl = finite.rdp(p, 1, dps)
-    return max(abs(mp.log(precise.to_mpf(a / b)) - kl) for a, b in zip(p.p, p.q))
-
-
-def _centred_ball(p, lam_, e, prec):
-    kl = kl_ball(p, prec)
-    values = [abs(ball.to_arb(a / b).log() - kl) for a, b in zip(p.p, p.q)]
-    top = values[0]
-    for v in values[1:]:
-        top = top.max(v)
-    return top
-
-
-def _hoeffding(p, lam_, e, dps):
-    return finite.log_moment(p, lam_, dps) - lam_ * finite.rdp(p, 1, dps)
-
-
-def _hoeffding_ball(p, lam_, e, prec):
-    return finite.log_moment_ball(p, lam_, prec) - ball.to_arb(lam_) * kl_ball(p, prec)
-
-
-_N = symbol("n")  # placeholder symbols for statements evaluated through Sides
+PAIR_LOG_MOMENT = both_orderings(lambda p: F["log_moment_pair"](lam, p))
 _FINITE_LAM = (Variable("lam", 1e-3, 64),)
 
 statement = Claim(
@@ -155,8 +93,7 @@ statement = Claim(
     title="Log moment of an eps-DP mechanism (worst case: randomized response)",
     statement=sympy.Le(RR_LOG_MOMENT, bound(lam, eps)),
     variables=(LAM, EPS),
-    sides=_rr_sides(RR_LOG_MOMENT, bound(lam, eps)),
-    explanation="eps-RR is the exact worst case over eps-DP pairs at every order (THEOREMS.md s.2)",
+    explanation="eps-RR is the exact worst case over eps-DP pairs at every order (Mironov 2017, Prop. 5)",
 )
 
 certified_box = Claim(
@@ -165,7 +102,8 @@ certified_box = Claim(
     title="Lemma C.1 on RR, certified by ball arithmetic on lam in [1, 8], eps in [0.01, 4]",
     statement=sympy.Le(RR_LOG_MOMENT, bound(lam, eps)),
     variables=(Variable("lam", 1, 8, log_scale=True), Variable("eps", 0.01, 4)),
-    sides=_rr_sides(RR_LOG_MOMENT, bound(lam, eps)),
+    # custom sides: corner enclosure of the (monotone) bound; plain intervals need 4063 > 4000 boxes
+    sides=expression_sides(RR_LOG_MOMENT, bound(lam, eps), monotone={"rhs": {"lam": 1, "eps": 1}}),
     certify=True,
     cost=0.3,
     explanation="corner enclosures are valid because both sides are non-decreasing in lam and eps",
@@ -175,10 +113,9 @@ statement_finite = Claim(
     id="abadi2016.lemma_c1.finite",
     source=SOURCE,
     title="Lemma C.1 on random finite pairs (both orderings), eps = the pair's max |log p/q|",
-    statement=sympy.Le(symbol("alpha_M"), symbol("bound")),
+    statement=sympy.Le(PAIR_LOG_MOMENT, bound(lam, PAIR_EPS)),
     variables=_FINITE_LAM,
     extra=_PAIR,
-    sides=_finite_sides(_lm, _mp_bound, _lm_ball, _ball_bound),
 )
 
 step_mean = Claim(
@@ -188,8 +125,6 @@ step_mean = Claim(
     title="E Z = KL(RR_eps) = eps tanh(eps/2) <= eps (e^eps - 1)",
     statement=sympy.Le(RR_MEAN, eps * (sympy.exp(eps) - 1)),
     variables=(Variable("eps", 1e-3, 5),),
-    sides=expression_sides(RR_MEAN, eps * (sympy.exp(eps) - 1),
-                           monotone={"lhs": {"eps": 1}, "rhs": {"eps": 1}}),
     certify=True,
 )
 
@@ -198,26 +133,31 @@ step_mean_finite = Claim(
     source=SOURCE + ", proof: E[Z] <= eps (e^eps - 1)",
     kind="step",
     title="E Z = KL(P || Q) <= eps (e^eps - 1) on random finite eps-DP pairs",
-    statement=sympy.Le(symbol("E_Z"), symbol("bound")),
+    statement=sympy.Le(both_orderings(F["kl_pair"]), PAIR_EPS * (sympy.exp(PAIR_EPS) - 1)),
     extra=_PAIR,
-    sides=_finite_sides(_kl, lambda lam_, e: e * mp.expm1(e),
-                        lambda p, lam_, e, prec: kl_ball(p, prec), lambda lam_, e: e * e.expm1()),
 )
+
+
+def _range_precise(point, dps):
+    bound_, drawn = point["bounded"]
+    return finite.epsilon_dp(drawn, dps), mp.mpf(bound_)
+
+
+def _range_ball(point, prec):
+    bound_, drawn = point["bounded"]
+    return finite.epsilon_dp_ball(drawn, prec), ball.to_arb(bound_)
+
 
 step_range_finite = Claim(
     id="abadi2016.lemma_c1.step.range.finite",
     source=SOURCE + ", proof: |Z| <= eps",
     kind="step",
     title="|Z| <= eps: every |log p_i/q_i| of a pair drawn with bound eps is at most eps",
-    statement=sympy.Le(symbol("max_abs_Z"), symbol("eps")),
+    statement=sympy.Le(PAIR_EPS, eps),
     extra={"bounded": st.floats(0.01, 3).flatmap(
         lambda e: finite.pairs(max_log_ratio=e).map(lambda pair: (e, pair)))},
-    sides=Sides(
-        precise=lambda point, dps: (finite.epsilon_dp(point["bounded"][1], dps),
-                                    mp.mpf(point["bounded"][0])),
-        ball=lambda point, prec: (finite.epsilon_dp_ball(point["bounded"][1], prec),
-                                  ball.to_arb(point["bounded"][0])),
-    ),
+    # custom sides: eps is the generator's bound, drawn jointly with the pair as one value
+    sides=Sides(precise=_range_precise, ball=_range_ball),
     explanation="the definition of eps-DP; checks that the finite-pair generator honours it",
 )
 
@@ -226,10 +166,10 @@ step_centred_range = Claim(
     source=SOURCE + ", proof: |Z - E Z| <= eps e^eps",
     kind="step",
     title="RR: Z = +-eps, so max |Z - E Z| = eps + eps tanh(eps/2) <= eps e^eps (divided by eps > 0)",
+    # divided by eps (max |Z - E Z| = eps (1 + tanh(eps/2))): each side then has eps once, so its
+    # interval enclosure over a box is exact, and the margin stays relative as eps -> 0
     statement=sympy.Le(1 + sympy.tanh(eps / 2), sympy.exp(eps)),
     variables=(Variable("eps", 1e-3, 5),),
-    sides=expression_sides(1 + sympy.tanh(eps / 2), sympy.exp(eps),
-                           monotone={"lhs": {"eps": 1}, "rhs": {"eps": 1}}),
     certify=True,
 )
 
@@ -238,10 +178,8 @@ step_centred_range_finite = Claim(
     source=SOURCE + ", proof: |Z - E Z| <= eps e^eps",
     kind="step",
     title="max_i |log(p_i/q_i) - KL(P || Q)| <= eps e^eps on random finite eps-DP pairs",
-    statement=sympy.Le(symbol("max_abs_centred_Z"), symbol("bound")),
+    statement=sympy.Le(both_orderings(F["loss_centred_range_pair"]), PAIR_EPS * sympy.exp(PAIR_EPS)),
     extra=_PAIR,
-    sides=_finite_sides(_centred, lambda lam_, e: e * mp.exp(e), _centred_ball,
-                        lambda lam_, e: e * e.exp()),
 )
 
 _RR_CENTRED_LOG_MGF = RR_LOG_MOMENT - lam * RR_MEAN
@@ -261,11 +199,10 @@ step_hoeffding_finite = Claim(
     source=SOURCE + ", proof: Hoeffding's lemma on |Z - E Z| <= eps e^eps",
     kind="step",
     title="log E_P e^{lam (Z - E Z)} <= lam^2 eps^2 e^{2 eps} / 2 on random finite eps-DP pairs",
-    statement=sympy.Le(symbol("centred_log_mgf"), symbol("bound")),
+    statement=sympy.Le(both_orderings(lambda p: F["log_moment_pair"](lam, p) - lam * F["kl_pair"](p)),
+                       lam**2 * PAIR_EPS**2 * sympy.exp(2 * PAIR_EPS) / 2),
     variables=_FINITE_LAM,
     extra=_PAIR,
-    sides=_finite_sides(_hoeffding, lambda lam_, e: lam_**2 * e**2 * mp.exp(2 * e) / 2,
-                        _hoeffding_ball, lambda lam_, e: ball.to_arb(lam_)**2 * e**2 * (2 * e).exp() / 2),
 )
 
 variant_range_2eps = Claim(
@@ -275,7 +212,6 @@ variant_range_2eps = Claim(
     title="alpha(lam) <= lam eps (e^eps - 1) + lam^2 eps^2 / 2 (the factor e^{2 eps} is not needed)",
     statement=sympy.Le(RR_LOG_MOMENT, tight_bound(lam, eps)),
     variables=(LAM, EPS),
-    sides=_rr_sides(RR_LOG_MOMENT, tight_bound(lam, eps)),
     explanation="Hoeffding's lemma needs the length of the range (2 eps), not twice its radius "
     "bound (2 eps e^eps); so dropping e^{2 eps} is a true sharpening, not a mutant",
 )
@@ -285,18 +221,15 @@ variant_range_2eps_finite = Claim(
     source=variant_range_2eps.source,
     kind="variant",
     title="the sharpened bound on random finite eps-DP pairs (both orderings)",
-    statement=sympy.Le(symbol("alpha_M"), symbol("bound")),
+    statement=sympy.Le(PAIR_LOG_MOMENT, tight_bound(lam, PAIR_EPS)),
     variables=_FINITE_LAM,
     extra=_PAIR,
-    sides=_finite_sides(_lm, lambda lam_, e: _mp_bound(lam_, e, tight=True), _lm_ball,
-                        lambda lam_, e: _ball_bound(lam_, e, tight=True)),
 )
 
 _HALVED = lam * eps * (sympy.exp(eps) - 1) + lam**2 * eps**2 * sympy.exp(2 * eps) / 4
 mutant_second_term_halved = statement.mutant(
     "second_term_halved",
     statement=sympy.Le(RR_LOG_MOMENT, _HALVED),
-    sides=_rr_sides(RR_LOG_MOMENT, _HALVED),
     explanation="for small eps alpha(lam) ~ lam (lam + 1) eps^2 / 2 exceeds lam eps^2 + lam^2 eps^2 / 4 "
     "once lam > 2",
     pinned=({"lam": 64.0, "eps": 0.01},),
@@ -306,7 +239,6 @@ _FIRST_DROPPED = lam**2 * eps**2 * sympy.exp(2 * eps) / 2
 mutant_first_term_dropped = statement.mutant(
     "first_term_dropped",
     statement=sympy.Le(RR_LOG_MOMENT, _FIRST_DROPPED),
-    sides=_rr_sides(RR_LOG_MOMENT, _FIRST_DROPPED),
     explanation="for small lam the mean term lam E Z ~ lam eps^2 / 2 dominates lam^2 eps^2 / 2",
     pinned=({"lam": 0.01, "eps": 0.01},),
 )

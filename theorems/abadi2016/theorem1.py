@@ -29,15 +29,12 @@ Ids -> printed items:
 import math
 
 import sympy
-from flint import arb
-from mpmath import mp
 
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.claims import Claim, Variable
 from dpproofs.vocabulary import NAMESPACE
-from dpproofs_theorems.abadi2016._common import source, symbol
+from dpproofs_theorems.abadi2016._common import source
 
-__all__ = ["CLAIMS", "SOURCE", "C1", "C2", "accountant_sides"]
+__all__ = ["CLAIMS", "SOURCE", "C1", "C2", "accountant_statement"]
 
 SOURCE = source("Theorem 1")
 PROOF = source("Theorem 1, proof")
@@ -68,34 +65,13 @@ def _hypotheses(c1_, c2_, *, lemma3=True, eps_cap=True):
     return tuple(hyps)
 
 
-def accountant_sides(c1_, c2_):
-    """Sides ``(T alpha(lam*) - lam* eps, log delta)`` with eps, sigma, lam* derived from the point."""
-    c1f, c2f = sympy.Rational(c1_), sympy.Rational(c2_)
-
-    def derived_mp(point, dps):
-        qq, tt, dd, uu = (precise.to_mpf(point[k]) for k in ("q", "T", "delta", "u"))
-        e = uu * (c1f.p / mp.mpf(c1f.q)) * qq**2 * tt
-        s = (c2f.p / mp.mpf(c2f.q)) * qq * mp.sqrt(tt * mp.log(1 / dd)) / e
-        lam_ = int(mp.ceil(2 * mp.log(1 / dd) / e))
-        return qq, tt, dd, e, s, lam_
-
-    def precise_sides(point, dps):
-        with mp.workdps(dps + 30):
-            qq, tt, dd, e, s, lam_ = derived_mp(point, dps)
-            alpha = precise.log_moment_sampled_gaussian(lam_, qq, s, dps=dps + 15)
-            return tt * alpha - lam_ * e, mp.log(dd)
-
-    def ball_sides(point, prec):
-        with mp.workdps(int(prec / 3.3) + 30):
-            lam_ = derived_mp(point, int(prec / 3.3))[-1]
-        with ball.precision(prec):
-            qq, tt, dd, uu = (ball.to_arb(point[k]) for k in ("q", "T", "delta", "u"))
-            e = uu * arb(int(c1f.p)) / int(c1f.q) * qq**2 * tt
-            s = arb(int(c2f.p)) / int(c2f.q) * qq * (tt * (1 / dd).log()).sqrt() / e
-            alpha = ball.log_moment_sampled_gaussian(lam_, qq, s, prec=prec)
-            return tt * alpha - lam_ * e, dd.log()
-
-    return Sides(precise=precise_sides, ball=ball_sides)
+def accountant_statement(c1_, c2_):
+    """``T alpha(lam*) - lam* eps <= log delta`` with ``eps = u c1 q^2 T``, ``sigma = c2 q sqrt(T
+    log(1/delta)) / eps`` and ``lam* = ceil(2 log(1/delta) / eps)`` (the proof's order, (ii)):
+    Theorem 2.2 at lam* then gives (eps, delta)-DP."""
+    e, s = _eps(c1_), _sigma(c1_, c2_)
+    order = NAMESPACE["ceil"](2 * L / e)
+    return sympy.Le(T * NAMESPACE["log_moment"](order, q, s) - order * e, sympy.log(delta))
 
 
 Q = Variable("q", 1e-3, 0.05)
@@ -104,17 +80,14 @@ DELTA = Variable("delta", 1e-10, 1e-2)
 U = Variable("u", 0.05, 1)
 DOMAIN = (Q, TT, DELTA, U)
 
-_STATEMENT = sympy.Le(symbol("T_alpha_lam_star_minus_lam_star_eps"), sympy.log(delta))
-
 statement = Claim(
     id="abadi2016.theorem1",
     source=SOURCE,
     title="c1 = 1, c2 = 1.6: eps = u q^2 T <= 1, sigma = 1.6 q sqrt(T log(1/delta))/eps; the moments "
     "accountant at lam* = ceil(2 log(1/delta)/eps) certifies (eps, delta), Lemma 3's hypotheses carried over",
-    statement=_STATEMENT,
+    statement=accountant_statement(C1, C2),
     variables=DOMAIN,
     hypotheses=_hypotheses(C1, C2),
-    sides=accountant_sides(C1, C2),
     cost=0.25,
     explanation="c2 = 1.6 is the smallest of 2, 1.6, 1.5, 1.45, 1.42, 1.4 that held on a 3000-point "
     "grid of the domain (checked there with E2 = A); c2 = 1.5 fails at the pinned point of the mutant",
@@ -124,8 +97,8 @@ C2_MUTANT_POINT = {"q": 0.004580392862058204, "T": 40150, "delta": math.exp(-4.8
 
 mutant_c2_too_small = statement.mutant(
     "c2_too_small",
+    statement=accountant_statement(C1, sympy.Rational(3, 2)),
     hypotheses=_hypotheses(C1, sympy.Rational(3, 2)),
-    sides=accountant_sides(C1, sympy.Rational(3, 2)),
     explanation="with c2 = 1.5 the accountant at lam* exceeds log delta (q = 0.00458, T = 40150, "
     "delta = 7.5e-3, eps = 0.84, sigma = 3.61, lam* = 12)",
     pinned=(C2_MUTANT_POINT,),
@@ -138,10 +111,9 @@ finding_without_sigma_ge_1 = Claim(
     expected="fails",
     title="c1 = 1, c2 = 2 without Lemma 3's hypotheses and without eps <= 1: large q^2 T allows huge eps "
     "with sigma < 1",
-    statement=_STATEMENT,
+    statement=accountant_statement(C1, 2),
     variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U),
     hypotheses=_hypotheses(C1, 2, lemma3=False, eps_cap=False),
-    sides=accountant_sides(C1, 2),
     pinned=({"q": 0.1, "T": 10**5, "delta": 0.01, "u": 1.0},),
     cost=0.1,
     explanation="for any c1, c2: with eps = c1 q^2 T the noise sigma = c2 sqrt(log(1/delta))/(c1 q sqrt T) "
@@ -156,10 +128,9 @@ finding_eps_above = Claim(
     expected="fails",
     title="c1 = 1, c2 = 2 with Lemma 3's hypotheses but eps > 2 log(1/delta): lam* = 1 > 2 log(1/delta)/eps "
     "and condition (i) fails",
-    statement=_STATEMENT,
+    statement=accountant_statement(C1, 2),
     variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U),
     hypotheses=_hypotheses(C1, 2, eps_cap=False),
-    sides=accountant_sides(C1, 2),
     pinned=({"q": 0.026134297387649056, "T": 41553, "delta": math.exp(-7.352508885096365), "u": 1.0},),
     cost=0.1,
     explanation="q = 0.0261, T = 41553, delta = 6.4e-4: eps = 28.4, sigma = 1.018 (>= 1, q sigma < 1/16, "

@@ -32,15 +32,12 @@ Ids -> printed items:
 from fractions import Fraction
 
 import sympy
-from flint import arb
 from hypothesis import strategies as st
-from mpmath import mp
 
 from dpproofs import finite
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.claims import Claim, Variable
 from dpproofs.vocabulary import NAMESPACE
-from dpproofs_theorems.abadi2016._common import source, symbol
+from dpproofs_theorems.abadi2016._common import source
 
 __all__ = ["CLAIMS", "SOURCE"]
 
@@ -52,6 +49,16 @@ PROOF = source("Theorem 2, proof (App. A)")
 lam, eps, eps0, sigma, b, q = sympy.symbols("lam eps eps0 sigma b q", positive=True)
 T = sympy.Symbol("T", positive=True, integer=True)
 F = NAMESPACE
+# vocabulary types (drawn through Claim.extra): a finite pair (P, Q) and an adaptive composition
+pair, composition = sympy.Symbol("pair"), sympy.Symbol("composition")
+
+
+def both_orderings(quantity, of):
+    """``Max(f(of), f(swapped(of)))`` for ``quantity = f``, a function of a pair."""
+    return sympy.Max(quantity(of), quantity(F["swapped"](of)))
+
+
+JOINT = F["joint"](composition)
 
 LAM = Variable("lam", 1e-3, 64)
 LAM_INT = Variable("lam", 1, 64, integer=True)
@@ -70,68 +77,15 @@ _COMPOSITIONS = st.integers(2, 3).flatmap(
 ).filter(lambda c: any(pair.p != pair.q for step in c.steps for pair in step.values()))
 
 
-def _reversed(composition):
-    """The same composition on (d', d): every step pair swapped."""
-    return finite.AdaptiveComposition(
-        tuple({prefix: pair.swapped() for prefix, pair in step.items()} for step in composition.steps)
-    )
-
-
-def _max(values):
-    top = values[0]
-    for v in values[1:]:
-        top = top.max(v) if isinstance(top, arb) else max(top, v)
-    return top
-
-
-def _step_alpha(composition, i, lam_, moment, reducer=_max):
-    """``alpha_{M_i}(lam)``: over prefixes (``reducer``) of the max over both orderings."""
-    return reducer([_max([moment(p, lam_), moment(p.swapped(), lam_)]) for p in composition.step_pairs(i)])
-
-
-def _composability_sides(reducer_mp=max, reducer_ball=_max):
-    def precise_sides(point, dps):
-        comp, lam_ = point["composition"], point["lam"]
-        joint = comp.joint()
-        with mp.workdps(dps + 15):
-            lhs = max(finite.log_moment(joint, lam_, dps + 15), finite.log_moment(joint.swapped(), lam_, dps + 15))
-            rhs = mp.fsum(
-                _step_alpha(comp, i, lam_, lambda p, l: finite.log_moment(p, l, dps + 15), reducer_mp)
-                for i in range(len(comp.steps))
-            )
-        return lhs, rhs
-
-    def ball_sides(point, prec):
-        comp, lam_ = point["composition"], point["lam"]
-        joint = comp.joint()
-        with ball.precision(prec):
-            lhs = finite.log_moment_ball(joint, lam_, prec).max(finite.log_moment_ball(joint.swapped(), lam_, prec))
-            rhs = sum(
-                (_step_alpha(comp, i, lam_, lambda p, l: finite.log_moment_ball(p, l, prec), reducer_ball)
-                 for i in range(len(comp.steps))),
-                arb(0),
-            )
-        return lhs, rhs
-
-    return Sides(precise=precise_sides, ball=ball_sides)
-
-
 composability_finite = Claim(
     id="abadi2016.theorem2.composability.finite",
     source=SOURCE_1,
     title="alpha_M(lam) <= sum_i alpha_{M_i}(lam) on exact adaptive compositions of finite mechanisms",
-    statement=sympy.Le(symbol("alpha_M"), symbol("sum_alpha_Mi")),
+    statement=sympy.Le(both_orderings(lambda p: F["log_moment_pair"](lam, p), JOINT),
+                       F["sum_step_log_moments"](lam, composition)),
     variables=(Variable("lam", 1e-2, 32),),
     extra={"composition": _COMPOSITIONS},
-    sides=_composability_sides(),
 )
-
-
-def _min(values):
-    bottom = values[0]
-    for v in values[1:]:
-        bottom = bottom.min(v) if isinstance(bottom, arb) else min(bottom, v)
-    return bottom
 
 
 # Step 1 is the identity pair on two outcomes, step 2 is identical after outcome 0 and far apart
@@ -145,30 +99,11 @@ _ADAPTIVE_COUNTEREXAMPLE = finite.AdaptiveComposition((
 
 mutant_min_over_prefixes = composability_finite.mutant(
     "min_over_prefixes",
-    sides=_composability_sides(min, _min),
+    statement=sympy.Le(composability_finite.lhs, F["sum_step_log_moments_min_aux"](lam, composition)),
     explanation="alpha_{M_i} is a max over the aux input (the prefix); an adaptive step that leaks "
     "only after some prefixes breaks the bound with the min",
     pinned=({"lam": 1.0, "composition": _ADAPTIVE_COUNTEREXAMPLE},),
 )
-
-
-def _loss_gap(comp, dps):
-    """``max_o |c(o; M) - sum_i c(o_i; M_i, o_<i)|`` in exact rationals (then 0 or > 0)."""
-    joint = comp.joint()
-    outcomes = []
-    prefixes = [()]
-    for step in comp.steps:
-        prefixes = [pre + (o,) for pre in prefixes for o in range(len(step[pre]))]
-    outcomes = prefixes
-    worst = Fraction(0)
-    for index, outcome in enumerate(outcomes):
-        ratio = Fraction(1)
-        for i, step in enumerate(comp.steps):
-            pair = step[outcome[:i]]
-            ratio *= pair.p[outcome[i]] / pair.q[outcome[i]]
-        joint_ratio = joint.p[index] / joint.q[index]
-        worst = max(worst, abs(joint_ratio - ratio))  # exp of both losses agree iff the losses do
-    return worst
 
 
 step_loss_is_sum = Claim(
@@ -176,43 +111,9 @@ step_loss_is_sum = Claim(
     source=PROOF + ", (1): the loss of the composite is the sum of per-step losses",
     kind="step",
     title="c(o; M) = sum_i c(o_i; M_i, o_<i): max_o |e^{c(o;M)} - prod_i e^{c_i}| = 0 in rationals",
-    statement=sympy.Eq(symbol("gap"), 0),
+    statement=sympy.Eq(F["loss_sum_gap"](composition), 0),
     extra={"composition": _COMPOSITIONS},
-    sides=Sides(
-        precise=lambda point, dps: (precise.to_mpf(_loss_gap(point["composition"], dps)), mp.zero),
-        ball=lambda point, prec: (ball.to_arb(_loss_gap(point["composition"], prec)), arb(0)),
-    ),
 )
-
-
-def _conditional_mgf_log(comp, lam_, prefix, i, log, exp, to, dps_or_prec):
-    """``log E[(P/Q)^lam | prefix]`` from step ``i`` on, by the printed factorisation."""
-    if i == len(comp.steps):
-        return to(0)
-    pair = comp.steps[i][prefix]
-    terms = []
-    for o in range(len(pair)):
-        rest = _conditional_mgf_log(comp, lam_, prefix + (o,), i + 1, log, exp, to, dps_or_prec)
-        terms.append(exp((lam_ + 1) * log(to(pair.p[o])) - lam_ * log(to(pair.q[o])) + rest))
-    return log(sum(terms[1:], terms[0]))
-
-
-def _factorisation_precise(point, dps):
-    comp, lam_ = point["composition"], point["lam"]
-    with mp.workdps(dps + 15):
-        lam_ = precise.to_mpf(lam_)
-        lhs = finite.log_moment(comp.joint(), lam_, dps + 15)
-        rhs = _conditional_mgf_log(comp, lam_, (), 0, mp.log, mp.exp, precise.to_mpf, dps)
-    return lhs, rhs
-
-
-def _factorisation_ball(point, prec):
-    comp, lam_ = point["composition"], point["lam"]
-    with ball.precision(prec):
-        lam_ = ball.to_arb(lam_)
-        lhs = finite.log_moment_ball(comp.joint(), lam_, prec)
-        rhs = _conditional_mgf_log(comp, lam_, (), 0, lambda x: x.log(), lambda x: x.exp(), ball.to_arb, prec)
-    return lhs, rhs
 
 
 step_factorisation = Claim(
@@ -220,10 +121,9 @@ step_factorisation = Claim(
     source=PROOF + ", (1): conditioning on the prefix factorises the MGF",
     kind="step",
     title="E_P[(P/Q)^lam] = sum_{o1} P1(o1)^{lam+1} Q1(o1)^{-lam} E[(P/Q)^lam | o1] (recursively): equality",
-    statement=sympy.Eq(symbol("log_mgf_joint"), symbol("log_mgf_factorised")),
+    statement=sympy.Eq(F["log_moment_pair"](lam, JOINT), F["log_moment_factorised"](lam, composition)),
     variables=(Variable("lam", 1e-2, 32),),
     extra={"composition": _COMPOSITIONS},
-    sides=Sides(precise=_factorisation_precise, ball=_factorisation_ball),
 )
 
 _GAUSS_T = lam * F["rdp_gaussian"](lam + 1, sigma / sympy.sqrt(T))
@@ -309,29 +209,13 @@ tail_sampled_gaussian = Claim(
 )
 
 
-def _sg_add_precise(point, dps):
-    with mp.workdps(dps + 15):
-        l, e, qq, s = (precise.to_mpf(point[k]) for k in ("lam", "eps", "q", "sigma"))
-        delta = precise.delta_sampled_gaussian(e, qq, s, dps=dps + 15, direction="add")
-        moment = precise.log_a_integer(l + 1, qq, s, dps=dps + 15)
-        return delta, mp.exp(moment - l * e)
-
-
-def _sg_add_ball(point, prec):
-    with ball.precision(prec):
-        l, e, qq, s = (ball.to_arb(point[k]) for k in ("lam", "eps", "q", "sigma"))
-        delta = ball.delta_sampled_gaussian(e, qq, s, prec=prec, direction="add")
-        moment = ball.log_a_integer(l + 1, qq, s, prec=prec)
-        return delta, (moment - l * e).exp()
-
-
 tail_sampled_gaussian_add = Claim(
     id="abadi2016.theorem2.tail.sampled_gaussian.add",
     source=SOURCE_2 + " (add direction: P = mu, Q = mu0, E2 = A_{lam+1})",
     title="delta_SG,add(eps) <= exp(log A_{lam+1} - lam eps), integer lam (exact binomial sum)",
-    statement=sympy.Le(symbol("delta_add"), symbol("exp_logA_minus_lam_eps")),
+    statement=sympy.Le(F["delta_sampled_gaussian_add"](eps, q, sigma),
+                       sympy.exp(F["log_moment_add"](lam, q, sigma) - lam * eps)),
     variables=(LAM_INT, Variable("eps", 1e-3, 5), Variable("q", 1e-4, 1, high_open=True), Variable("sigma", 0.3, 20)),
-    sides=Sides(precise=_sg_add_precise, ball=_sg_add_ball),
 )
 
 # --- finite pairs ---------------------------------------------------------------------------------
@@ -339,53 +223,18 @@ tail_sampled_gaussian_add = Claim(
 _PAIRS = {"pair": finite.pairs(min_size=2, max_size=6).filter(lambda pr: pr.p != pr.q)}
 
 
-def _tail_event_mp(pair, e):
-    """``Pr_P[c >= eps]`` with ``c = log(p_i / q_i)``: membership decided in mpmath at the caller's dps."""
-    threshold = mp.exp(e)
-    return mp.fsum(precise.to_mpf(pi) for pi, qi in zip(pair.p, pair.q) if precise.to_mpf(pi / qi) >= threshold)
-
-
-def _tail_event_ball(pair, e):
-    """Enclosure of ``Pr_P[c >= eps]``; raises ValueError when a membership cannot be decided."""
-    threshold = ball.to_arb(e).exp()
-    total = arb(0)
-    for pi, qi in zip(pair.p, pair.q):
-        ratio = ball.to_arb(pi / qi)
-        if ratio.overlaps(threshold):
-            raise ValueError("an outcome's loss cannot be separated from eps")
-        if (ratio - threshold).lower() > 0:
-            total += ball.to_arb(pi)
-    return total
-
-
-def _finite_point(point):
-    return point["pair"], precise.to_mpf(point["eps"]), point.get("lam")
-
-
-def _tail_finite_precise(point, dps):
-    pair, e, l = _finite_point(point)
-    with mp.workdps(dps + 15):
-        return finite.delta(pair, e, dps + 15), mp.exp(finite.log_moment(pair, l, dps + 15) - precise.to_mpf(l) * e)
-
-
-def _tail_finite_ball(point, prec):
-    pair, l = point["pair"], point["lam"]
-    with ball.precision(prec):
-        e = ball.to_arb(point["eps"])
-        return finite.delta_ball(pair, e, prec), (finite.log_moment_ball(pair, l, prec) - ball.to_arb(l) * e).exp()
-
-
 FIN_EPS = Variable("eps", 1e-3, 5)
 FIN_LAM = Variable("lam", 1e-2, 32)
+#: ``exp(alpha(lam) - lam eps)`` for the pair in one ordering, ``alpha = lam D_{lam+1}(P || Q)``
+_PAIR_BOUND = sympy.exp(F["log_moment_pair"](lam, pair) - lam * eps)
 
 tail_finite = Claim(
     id="abadi2016.theorem2.tail.finite",
     source=SOURCE_2,
     title="delta_{P,Q}(eps) <= exp(lam D_{lam+1}(P || Q) - lam eps) on random finite pairs",
-    statement=sympy.Le(symbol("delta"), symbol("exp_alpha_minus_lam_eps")),
+    statement=sympy.Le(F["delta_pair"](eps, pair), _PAIR_BOUND),
     variables=(FIN_LAM, FIN_EPS),
     extra=_PAIRS,
-    sides=Sides(precise=_tail_finite_precise, ball=_tail_finite_ball),
 )
 
 # --- printed steps of (2) -------------------------------------------------------------------------
@@ -420,34 +269,13 @@ _Z_STAR = sigma**2 * sympy.log((sympy.exp(eps) - 1 + q) / q) + sympy.Rational(1,
 _SG_TAIL = (1 - q) * _normal_sf(_Z_STAR / sigma) + q * _normal_sf((_Z_STAR - 1) / sigma)
 
 
-def _markov_sg_precise(point, dps):
-    with mp.workdps(dps + 15):
-        from dpproofs.vocabulary import evaluate_mp
-
-        tail = evaluate_mp(_SG_TAIL, point, dps)
-        l = precise.to_mpf(point["lam"])
-        moment = precise.log_a_integer(l + 1, point["q"], point["sigma"], dps=dps + 15)
-        return tail, mp.exp(moment - l * precise.to_mpf(point["eps"]))
-
-
-def _markov_sg_ball(point, prec):
-    from dpproofs.vocabulary import evaluate_ball
-
-    with ball.precision(prec):
-        tail = evaluate_ball(_SG_TAIL, point, prec)
-        l = ball.to_arb(point["lam"])
-        moment = ball.log_a_integer(l + 1, point["q"], point["sigma"], prec=prec)
-        return tail, (moment - l * ball.to_arb(point["eps"])).exp()
-
-
 markov_sampled_gaussian_add = Claim(
     id="abadi2016.theorem2.step.markov.sampled_gaussian.add",
     source=PROOF + ", (2): Markov on e^{lam c}",
     kind="step",
     title="sampled Gaussian (add): Pr_mu[log r(z) >= eps] <= exp(log A_{lam+1} - lam eps), integer lam",
-    statement=sympy.Le(symbol("tail"), symbol("exp_logA_minus_lam_eps")),
+    statement=sympy.Le(_SG_TAIL, sympy.exp(F["log_moment_add"](lam, q, sigma) - lam * eps)),
     variables=(LAM_INT, Variable("eps", 1e-3, 5), Variable("q", 1e-4, 1, high_open=True), Variable("sigma", 0.3, 20)),
-    sides=Sides(precise=_markov_sg_precise, ball=_markov_sg_ball),
 )
 
 markov_finite = Claim(
@@ -455,14 +283,9 @@ markov_finite = Claim(
     source=PROOF + ", (2): Markov on e^{lam c}",
     kind="step",
     title="finite pairs: Pr_P[log(p/q) >= eps] <= exp(lam D_{lam+1}(P || Q) - lam eps)",
-    statement=sympy.Le(symbol("tail"), symbol("exp_alpha_minus_lam_eps")),
+    statement=sympy.Le(F["loss_tail_pair"](eps, pair), _PAIR_BOUND),
     variables=(FIN_LAM, FIN_EPS),
     extra=_PAIRS,
-    sides=Sides(
-        precise=lambda point, dps: (_tail_event_mp(point["pair"], precise.to_mpf(point["eps"])),
-                                    _tail_finite_precise(point, dps)[1]),
-        ball=lambda point, prec: (_tail_event_ball(point["pair"], point["eps"]), _tail_finite_ball(point, prec)[1]),
-    ),
 )
 
 event_split_finite = Claim(
@@ -470,43 +293,10 @@ event_split_finite = Claim(
     source=event_split_gaussian.source,
     kind="step",
     title="finite pairs: delta(eps) <= Pr_P[log(p/q) >= eps]",
-    statement=sympy.Le(symbol("delta"), symbol("tail")),
+    statement=sympy.Le(F["delta_pair"](eps, pair), F["loss_tail_pair"](eps, pair)),
     variables=(FIN_EPS,),
     extra=_PAIRS,
-    sides=Sides(
-        precise=lambda point, dps: (finite.delta(point["pair"], point["eps"], dps + 15),
-                                    _tail_event_mp(point["pair"], precise.to_mpf(point["eps"]))),
-        ball=lambda point, prec: (finite.delta_ball(point["pair"], point["eps"], prec),
-                                  _tail_event_ball(point["pair"], point["eps"])),
-    ),
 )
-
-
-def _worst_event_precise(point, dps, with_delta=True):
-    """``max_S P(S) - e^eps Q(S)`` over *every* event S, and ``exp(alpha - lam eps)`` (or 0)."""
-    pair, l = point["pair"], point["lam"]
-    with mp.workdps(dps + 15):
-        e = precise.to_mpf(point["eps"])
-        factor = mp.exp(e)
-        worst = max(
-            precise.to_mpf(finite.probability(pair.p, s)) - factor * precise.to_mpf(finite.probability(pair.q, s))
-            for s in finite.events(pair)
-        )
-        slack = mp.exp(finite.log_moment(pair, l, dps + 15) - precise.to_mpf(l) * e) if with_delta else mp.zero
-        return worst, slack
-
-
-def _worst_event_ball(point, prec, with_delta=True):
-    pair, l = point["pair"], point["lam"]
-    with ball.precision(prec):
-        e = ball.to_arb(point["eps"])
-        factor = e.exp()
-        values = [
-            ball.to_arb(finite.probability(pair.p, s)) - factor * ball.to_arb(finite.probability(pair.q, s))
-            for s in finite.events(pair)
-        ]
-        slack = (finite.log_moment_ball(pair, l, prec) - ball.to_arb(l) * e).exp() if with_delta else arb(0)
-        return _max(values), slack
 
 
 final_finite = Claim(
@@ -514,18 +304,14 @@ final_finite = Claim(
     source=PROOF + ", (2): Pr[M(d) in S] <= e^eps Pr[M(d') in S] + exp(alpha - lam eps)",
     kind="step",
     title="finite pairs: max over every event S of P(S) - e^eps Q(S) <= exp(alpha(lam) - lam eps)",
-    statement=sympy.Le(symbol("max_S_P_minus_eeps_Q"), symbol("exp_alpha_minus_lam_eps")),
+    statement=sympy.Le(F["max_event_excess_pair"](eps, pair), _PAIR_BOUND),
     variables=(FIN_LAM, FIN_EPS),
     extra=_PAIRS,
-    sides=Sides(precise=_worst_event_precise, ball=_worst_event_ball),
 )
 
 mutant_delta_dropped = final_finite.mutant(
     "delta_dropped",
-    sides=Sides(
-        precise=lambda point, dps: _worst_event_precise(point, dps, with_delta=False),
-        ball=lambda point, prec: _worst_event_ball(point, prec, with_delta=False),
-    ),
+    statement=sympy.Le(F["max_event_excess_pair"](eps, pair), 0),
     explanation="without the + delta the inequality is pure eps-DP, false whenever eps is below "
     "max log(p/q)",
     pinned=({"lam": 1.0, "eps": 0.5,
