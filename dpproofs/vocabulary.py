@@ -91,6 +91,10 @@ class _Binding:
                         f"argument {name}={value!r} of {self.symbol} must be a {conditions.__name__}"
                     )
                 continue
+            if conditions and isinstance(value, STRUCTURED_TYPES) and all(
+                relation in (">", ">=", "<", "<=") for relation, _ in conditions
+            ):
+                raise InvalidArgument(f"argument {name} of {self.symbol} must be a number, not a {type(value).__name__}")
             for relation, bound in conditions:
                 if relation not in (">", ">=", "<", "<="):
                     continue  # type and integer conditions: checked by the registration itself
@@ -376,7 +380,7 @@ FUNCTIONS.update({
         "log_moment_pair", _pair_fn(_finite.log_moment, True), _pair_fn(_finite.log_moment_ball, True),
         (("lam", ((">=", 0),)), _PAIR), "log E_P[(P/Q)^lam] = lam D_{lam+1}(P || Q): one ordering"),
     "delta_pair": _entry(
-        "delta_pair", _pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True), (("eps", ()), _PAIR),
+        "delta_pair", _pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True), (_EPS, _PAIR),
         "the privacy profile sum_i (p_i - e^eps q_i)_+ = sup_S P(S) - e^eps Q(S)"),
     "loss_tail_pair": _entry(
         "loss_tail_pair", _pair_fn(_finite.loss_tail, True), _pair_fn(_finite.loss_tail_ball, True),
