@@ -88,14 +88,24 @@ _FACTORIES = {"numpy": _numpy, "mpmath": _mpmath, "flint": _arb, "sympy": _sympy
 _BACKENDS = {}
 
 
+def _library_of(kind):
+    """The library a type comes from, by its module or, for types made at run time (sympy's
+    undefined functions have ``__module__ = None``), by the first of its bases that has one."""
+    for klass in kind.__mro__:
+        root = (getattr(klass, "__module__", None) or "").split(".", 1)[0]
+        if root in ("sympy", "flint", "mpmath"):
+            return root
+        if root:
+            return None
+    return None
+
+
 def backend_for(*values):
     """The backend for these arguments: sympy if any is a sympy object, else arb, else mpmath,
     else numpy (floats, ints and arrays). Decided by the types' modules, importing nothing."""
     found = set()
     for value in values:
-        root = type(value).__module__.split(".", 1)[0]
-        if root in ("sympy", "flint", "mpmath"):
-            found.add(root)
+        found.add(_library_of(type(value)))
     for name in ("sympy", "flint", "mpmath", "numpy"):
         if name in found or name == "numpy":
             if name not in _BACKENDS:
