@@ -41,6 +41,9 @@ def _epsilon_at(noise):
     return F["accountant_epsilon_sampled_gaussian"](q, noise, T, delta, classic, 0, 0)
 
 
+#: a typical target (epsilon = 1 at delta = 1e-5, q = 0.01, 10 000 steps), always checked first
+PIN = {"epsilon": 1.0, "delta": 1e-5, "q": 0.01, "T": 10000, "classic": 0}
+
 sigma_c = F["calibrated_sigma"](epsilon, delta, q, T, classic)
 
 never_overshoots = Claim(
@@ -56,6 +59,7 @@ never_overshoots = Claim(
         "to 0.1, q 1e-4 to 1, T up to 1e5, both conversions."
     ),
     cost=0.5,
+    pinned=(PIN,),
 )
 
 within = Claim(
@@ -70,9 +74,9 @@ within = Claim(
         "At sigma/(1 + 2e-6) the accountant's epsilon (decreasing in sigma) must exceed the target."
     ),
     cost=0.5,
+    pinned=(PIN,),
 )
 
-PIN = {"epsilon": 1.0, "delta": 1e-5, "q": 0.01, "T": 10000, "classic": 0}
 mutant_smaller = never_overshoots.mutant(
     "two_ppm_smaller",
     statement=sympy.Le(_epsilon_at(sigma_c / (1 + TOLERANCE)), epsilon),
