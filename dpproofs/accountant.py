@@ -15,9 +15,7 @@ integers growing by about 12% up to 4096. The optimal order grows like
 too loose there. A grid ratio of 1.12 costs at most about 0.2% of epsilon at the optimum
 (``(r + 1/r)/2`` at ``r = sqrt(1.12)``); ``refine=True`` removes even that.
 
-Conversions to (epsilon, delta)-DP, from the composed curve ``R(alpha)`` (the formulas are those of
-:mod:`dpproofs.conversions`, the project's one implementation; this module adds the minimum over
-orders and the rounding slack):
+Conversions to (epsilon, delta)-DP, from the composed curve ``R(alpha)``:
 
 * ``"classic"``: Mironov 2017 (arXiv 1702.07476v3) Prop. 3, equal to Abadi et al. 2016
   (arXiv 1607.00133) Thm 2.2 at ``lambda = alpha - 1``:
@@ -195,6 +193,10 @@ def _fast_rdp(mechanism, orders):
 def _inflate(rdp_total, n_terms):
     """Upper bound on the exact composed RDP from the float one (see the module docstring)."""
     return rdp_total * (1.0 + fast.RTOL + (n_terms + 2) * _ULP)
+
+
+# The conversion formulas are those of dpproofs.conversions (the project's one implementation);
+# this module adds only the minimum over orders and the rounding slack.
 
 
 @functools.lru_cache(maxsize=64)

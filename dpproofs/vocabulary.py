@@ -14,9 +14,8 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``delta_sampled_gaussian(eps, q, sigma)``           exact one-step sampled-Gaussian profile
 ``delta_composed_pure(eps_prime, eps, n)``          optimal n-fold composition of eps-DP (KOV 2015); n integer
 ``Phi(x)``                                          standard normal CDF
-``accountant_epsilon_<m>``, ``accountant_order_<m>``, the shipped accountant's answers (floats), for
-``accountant_delta_<m>``, ``accountant_rdp_<m>``,   claims about it: see the section at the end of
-``calibrated_sigma``, ``rdp_sampled_gaussian_add``   :data:`FUNCTIONS`
+``accountant_epsilon_<m>(...)`` and its kin         the shipped accountant's answers (floats): see the end of FUNCTIONS
+``rdp_sampled_gaussian_add(alpha, q, sigma)``       add-direction sampled-Gaussian RDP ``log A_alpha/(alpha-1)``
 =================================================  ===========================================
 
 plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``tanh``, ``sinh``,
