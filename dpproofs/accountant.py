@@ -49,7 +49,7 @@ import numbers
 
 import numpy as np
 
-from dpproofs import _validate
+from dpproofs import _validate, conversions
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.evaluator import fast
 from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
@@ -72,8 +72,8 @@ DEFAULT_ORDERS = tuple(sorted(_FRACTIONAL_ORDERS + tuple(range(2, 65)) + _LARGE_
 MIN_ORDER = 1.000001
 MAX_ORDER = 10000.0
 
-#: Names of the (epsilon, delta) conversions.
-CONVERSIONS = ("improved", "classic")
+#: Names of the (epsilon, delta) conversions (the formulas live in :mod:`dpproofs.conversions`).
+CONVERSIONS = conversions.CONVERSIONS
 
 #: Range of sigma searched by calibrate_sigma: the documented domain of the fast evaluator.
 SIGMA_RANGE = (0.1, 1e4)
@@ -195,47 +195,38 @@ def _inflate(rdp_total, n_terms):
     return rdp_total * (1.0 + fast.RTOL + (n_terms + 2) * _ULP)
 
 
+# The conversion formulas are those of dpproofs.conversions (the project's one implementation);
+# this module adds only the minimum over orders and the rounding slack.
+
+
 @functools.lru_cache(maxsize=64)
 def _order_parts(orders_key):
-    """``(a - 1, log a, log1p(-1/a), |log1p(-1/a)|)`` of the orders (bytes of a float64 array),
-    cached: the conversions' order-only parts, computed exactly as before (read-only arrays)."""
-    a = np.frombuffer(orders_key, dtype=np.float64)
-    log_ratio = np.log1p(-1.0 / a)
-    parts = (a - 1.0, np.log(a), log_ratio, np.abs(log_ratio))
-    for part in parts:
+    """:func:`dpproofs.conversions.order_terms` of the orders (bytes of a float64 array), cached:
+    the conversions' order-only parts are computed once per grid (read-only arrays)."""
+    terms = conversions.order_terms(np.frombuffer(orders_key, dtype=np.float64))
+    for part in terms:
         part.setflags(write=False)
-    return parts
+    return terms
+
+
+def _terms_of(orders):
+    return _order_parts(np.ascontiguousarray(orders, dtype=np.float64).tobytes())
 
 
 def _epsilon_terms(rdp_up, orders, delta, conversion):
-    """Upper bounds of the per-order epsilon (array), before the min over orders."""
+    """Upper bounds of the per-order epsilon (array), before the min over orders: the formula of
+    :mod:`dpproofs.conversions` in float64 plus ``2^-48`` times the magnitude of its parts."""
     log_delta = math.log(delta)
-    a_minus_1, log_a, log_ratio, abs_log_ratio = _order_parts(np.ascontiguousarray(orders, dtype=np.float64).tobytes())
-    if conversion == "classic":
-        # Mironov 2017 (arXiv 1702.07476v3) Prop. 3 = Abadi et al. 2016 Thm 2.2
-        conv = -log_delta / a_minus_1
-        size = np.abs(conv)
-    else:
-        # Balle, Barthe, Gaboardi, Hsu & Sato 2020 (arXiv 1905.09982v3) Thm 21
-        tail = (log_delta + log_a) / a_minus_1
-        conv = log_ratio - tail
-        size = abs_log_ratio + (abs(log_delta) + log_a) / a_minus_1
-    return rdp_up + conv + _SLACK * (rdp_up + size)
+    terms = _terms_of(orders)
+    value = conversions.epsilon_at(conversion, rdp_up, terms, log_delta)
+    return value + _SLACK * conversions.epsilon_magnitude_at(conversion, rdp_up, terms, log_delta)
 
 
 def _log_delta_terms(rdp_up, orders, epsilon, conversion):
-    """Upper bounds of the per-order log delta (array), before the min over orders."""
-    a = orders
-    if conversion == "classic":
-        # Mironov 2017 (arXiv 1702.07476v3) Prop. 3, solved for delta
-        value = (a - 1.0) * (rdp_up - epsilon)
-        size = (a - 1.0) * (rdp_up + epsilon)
-    else:
-        # Balle et al. 2020 (arXiv 1905.09982v3) Thm 21 solved for delta (CKS20 v4 Prop. 12)
-        log_ratio = np.log1p(-1.0 / a)
-        value = (a - 1.0) * (rdp_up - epsilon + log_ratio) - np.log(a)
-        size = (a - 1.0) * (rdp_up + epsilon + np.abs(log_ratio)) + np.log(a)
-    return value + _SLACK * size
+    """Upper bounds of the per-order log delta (array), before the min over orders (same slack)."""
+    terms = _terms_of(orders)
+    value = conversions.log_delta_at(conversion, rdp_up, terms, epsilon)
+    return value + _SLACK * conversions.log_delta_magnitude_at(conversion, rdp_up, terms, epsilon)
 
 
 def _round_up(value):
@@ -435,11 +426,7 @@ class Accountant:
             log_delta = arb(delta).log()  # the float delta is exact as an arb
             best = None
             for alpha, total in zip(self._orders, self._certified_rdp()):
-                a = arb(int(alpha))
-                if conversion == "classic":
-                    value = total - log_delta / (a - 1)
-                else:
-                    value = total + (1 - 1 / a).log() - (log_delta + a.log()) / (a - 1)
+                value = conversions.epsilon_bound(conversion, total, arb(int(alpha)), log_delta)
                 upper = _arb_upper_float(value)
                 if best is None or upper < best[0]:
                     best = (upper, float(alpha))
@@ -456,11 +443,7 @@ class Accountant:
             eps = arb(epsilon)
             best = math.inf
             for alpha, total in zip(self._orders, self._certified_rdp()):
-                a = arb(int(alpha))
-                if conversion == "classic":
-                    log_value = (a - 1) * (total - eps)
-                else:
-                    log_value = (a - 1) * (total - eps + (1 - 1 / a).log()) - a.log()
+                log_value = conversions.log_delta_bound(conversion, total, arb(int(alpha)), eps)
                 best = min(best, _arb_upper_float(log_value))
         finally:
             ctx.prec = saved

@@ -18,7 +18,15 @@ Formulas (docs/math.md, "Conversions"):
   ``log delta = (alpha-1)(rdp - eps + log(1 - 1/alpha)) - log alpha``.
 
 Both take ``log_delta`` (not delta) so that tiny deltas keep their digits in float64.
+
+Callers that evaluate many queries on one grid of orders compute the order-only parts once
+(:func:`order_terms`) and use the ``*_at`` forms; statements that speak of ``delta`` itself use
+:func:`epsilon_from_delta` / :func:`delta_from_epsilon`. :func:`epsilon_magnitude_at` and
+:func:`log_delta_magnitude_at` give the sum of the magnitudes of each formula's parts, the scale of
+its floating-point rounding error (the accountant's slack is a multiple of it).
 """
+
+from typing import NamedTuple
 
 __all__ = [
     "CONVERSIONS",
@@ -30,6 +38,14 @@ __all__ = [
     "improved_epsilon",
     "classic_log_delta",
     "improved_log_delta",
+    "OrderTerms",
+    "order_terms",
+    "epsilon_at",
+    "log_delta_at",
+    "epsilon_magnitude_at",
+    "log_delta_magnitude_at",
+    "epsilon_from_delta",
+    "delta_from_epsilon",
 ]
 
 #: Names of the conversions, the default first.
@@ -37,10 +53,10 @@ CONVERSIONS = ("improved", "classic")
 
 
 class Backend:
-    """The two functions the formulas need: ``log`` and ``log1p``."""
+    """The functions the formulas need: ``log`` and ``log1p`` (and ``exp``, for delta itself)."""
 
-    def __init__(self, name, log, log1p):
-        self.name, self.log, self.log1p = name, log, log1p
+    def __init__(self, name, log, log1p, exp=None):
+        self.name, self.log, self.log1p, self.exp = name, log, log1p, exp
 
     def __repr__(self):
         return f"Backend({self.name!r})"
@@ -49,27 +65,39 @@ class Backend:
 def _numpy():
     import numpy as np
 
-    return Backend("numpy", np.log, np.log1p)
+    return Backend("numpy", np.log, np.log1p, np.exp)
 
 
 def _mpmath():
     from mpmath import mp
 
-    return Backend("mpmath", mp.log, mp.log1p)
+    return Backend("mpmath", mp.log, mp.log1p, mp.exp)
 
 
 def _arb():
-    return Backend("arb", lambda x: x.log(), lambda x: x.log1p())
+    return Backend("arb", lambda x: x.log(), lambda x: x.log1p(), lambda x: x.exp())
 
 
 def _sympy():
     import sympy
 
-    return Backend("sympy", sympy.log, lambda x: sympy.log(1 + x))
+    return Backend("sympy", sympy.log, lambda x: sympy.log(1 + x), sympy.exp)
 
 
 _FACTORIES = {"numpy": _numpy, "mpmath": _mpmath, "flint": _arb, "sympy": _sympy}
 _BACKENDS = {}
+
+
+def _library_of(kind):
+    """The library a type comes from, by its module or, for types made at run time (sympy's
+    undefined functions have ``__module__ = None``), by the first of its bases that has one."""
+    for klass in kind.__mro__:
+        root = (getattr(klass, "__module__", None) or "").split(".", 1)[0]
+        if root in ("sympy", "flint", "mpmath"):
+            return root
+        if root:
+            return None
+    return None
 
 
 def backend_for(*values):
@@ -77,9 +105,7 @@ def backend_for(*values):
     else numpy (floats, ints and arrays). Decided by the types' modules, importing nothing."""
     found = set()
     for value in values:
-        root = type(value).__module__.split(".", 1)[0]
-        if root in ("sympy", "flint", "mpmath"):
-            found.add(root)
+        found.add(_library_of(type(value)))
     for name in ("sympy", "flint", "mpmath", "numpy"):
         if name in found or name == "numpy":
             if name not in _BACKENDS:
@@ -88,30 +114,86 @@ def backend_for(*values):
     raise AssertionError("unreachable")
 
 
+class OrderTerms(NamedTuple):
+    """The order-only parts of the formulas: ``alpha - 1``, ``log alpha``, ``log(1 - 1/alpha)``."""
+
+    alpha_minus_1: object
+    log_alpha: object
+    log_ratio: object
+
+
+def order_terms(alpha, *others):
+    """:class:`OrderTerms` of ``alpha`` (a number or an array), in the backend of ``alpha`` and
+    ``others`` (pass the other arguments of the formula so that, e.g., a float alpha with a sympy
+    rdp gives sympy logs)."""
+    b = backend_for(alpha, *others)
+    return OrderTerms(alpha - 1, b.log(alpha), b.log1p(-1 / alpha))
+
+
+# --- the formulas, at precomputed order terms (each written exactly once) ---------------------
+
+
+def _classic_epsilon_at(rdp, terms, log_delta):
+    return rdp - log_delta / terms.alpha_minus_1
+
+
+def _improved_epsilon_at(rdp, terms, log_delta):
+    return rdp + (terms.log_ratio - (log_delta + terms.log_alpha) / terms.alpha_minus_1)
+
+
+def _classic_log_delta_at(rdp, terms, epsilon):
+    return terms.alpha_minus_1 * (rdp - epsilon)
+
+
+def _improved_log_delta_at(rdp, terms, epsilon):
+    return terms.alpha_minus_1 * (rdp - epsilon + terms.log_ratio) - terms.log_alpha
+
+
+# ... and the sums of the magnitudes of their parts (the scale of their rounding error)
+
+
+def _classic_epsilon_magnitude(rdp, terms, log_delta):
+    return abs(rdp) + abs(log_delta) / terms.alpha_minus_1
+
+
+def _improved_epsilon_magnitude(rdp, terms, log_delta):
+    return abs(rdp) + (abs(terms.log_ratio) + (abs(log_delta) + abs(terms.log_alpha)) / terms.alpha_minus_1)
+
+
+def _classic_log_delta_magnitude(rdp, terms, epsilon):
+    return terms.alpha_minus_1 * (abs(rdp) + abs(epsilon))
+
+
+def _improved_log_delta_magnitude(rdp, terms, epsilon):
+    return terms.alpha_minus_1 * (abs(rdp) + abs(epsilon) + abs(terms.log_ratio)) + abs(terms.log_alpha)
+
+
 def classic_epsilon(rdp, alpha, log_delta):
     """Mironov 2017 Prop. 3: ``rdp + log(1/delta)/(alpha - 1)``."""
-    return rdp - log_delta / (alpha - 1)
+    return rdp - log_delta / (alpha - 1)  # = _classic_epsilon_at without the unused logs
 
 
 def improved_epsilon(rdp, alpha, log_delta):
     """Balle et al. 2020 Thm 21: ``rdp + log(1 - 1/alpha) - (log delta + log alpha)/(alpha - 1)``."""
-    b = backend_for(rdp, alpha, log_delta)
-    return rdp + b.log1p(-1 / alpha) - (log_delta + b.log(alpha)) / (alpha - 1)
+    return _improved_epsilon_at(rdp, order_terms(alpha, rdp, log_delta), log_delta)
 
 
 def classic_log_delta(rdp, alpha, epsilon):
     """Prop. 3 solved for delta: ``log delta = (alpha - 1)(rdp - eps)``."""
-    return (alpha - 1) * (rdp - epsilon)
+    return (alpha - 1) * (rdp - epsilon)  # = _classic_log_delta_at without the unused logs
 
 
 def improved_log_delta(rdp, alpha, epsilon):
     """Thm 21 solved for delta (CKS20 Prop. 12): ``(alpha-1)(rdp - eps + log(1-1/alpha)) - log alpha``."""
-    b = backend_for(rdp, alpha, epsilon)
-    return (alpha - 1) * (rdp - epsilon + b.log1p(-1 / alpha)) - b.log(alpha)
+    return _improved_log_delta_at(rdp, order_terms(alpha, rdp, epsilon), epsilon)
 
 
 _EPSILON = {"classic": classic_epsilon, "improved": improved_epsilon}
 _LOG_DELTA = {"classic": classic_log_delta, "improved": improved_log_delta}
+_EPSILON_AT = {"classic": _classic_epsilon_at, "improved": _improved_epsilon_at}
+_LOG_DELTA_AT = {"classic": _classic_log_delta_at, "improved": _improved_log_delta_at}
+_EPSILON_MAGNITUDE = {"classic": _classic_epsilon_magnitude, "improved": _improved_epsilon_magnitude}
+_LOG_DELTA_MAGNITUDE = {"classic": _classic_log_delta_magnitude, "improved": _improved_log_delta_magnitude}
 
 
 def _known(conversion):
@@ -131,3 +213,35 @@ def log_delta_bound(conversion, rdp, alpha, epsilon):
     """The per-order log delta of ``conversion`` ("improved" or "classic")."""
     return _LOG_DELTA[_known(conversion)](rdp, alpha, epsilon)
 
+
+
+def epsilon_at(conversion, rdp, terms, log_delta):
+    """:func:`epsilon_bound` at precomputed :func:`order_terms` (no logarithm of alpha taken)."""
+    return _EPSILON_AT[_known(conversion)](rdp, terms, log_delta)
+
+
+def log_delta_at(conversion, rdp, terms, epsilon):
+    """:func:`log_delta_bound` at precomputed :func:`order_terms`."""
+    return _LOG_DELTA_AT[_known(conversion)](rdp, terms, epsilon)
+
+
+def epsilon_magnitude_at(conversion, rdp, terms, log_delta):
+    """Sum of the magnitudes of the parts of :func:`epsilon_at`: its floating-point rounding error is
+    at most a small multiple of ``2^-52`` times this (the accountant adds ``2^-48`` times it)."""
+    return _EPSILON_MAGNITUDE[_known(conversion)](rdp, terms, log_delta)
+
+
+def log_delta_magnitude_at(conversion, rdp, terms, epsilon):
+    """Sum of the magnitudes of the parts of :func:`log_delta_at` (see :func:`epsilon_magnitude_at`)."""
+    return _LOG_DELTA_MAGNITUDE[_known(conversion)](rdp, terms, epsilon)
+
+
+def epsilon_from_delta(conversion, rdp, alpha, delta):
+    """:func:`epsilon_bound` with ``delta`` itself (its log taken in the arguments' backend), for
+    statements that speak of delta, e.g. sympy claims ``delta_M(epsilon_from_delta(...)) <= delta``."""
+    return epsilon_bound(conversion, rdp, alpha, backend_for(rdp, alpha, delta).log(delta))
+
+
+def delta_from_epsilon(conversion, rdp, alpha, epsilon):
+    """``exp`` of :func:`log_delta_bound` (delta itself, before the clip to 1) in the arguments' backend."""
+    return backend_for(rdp, alpha, epsilon).exp(log_delta_bound(conversion, rdp, alpha, epsilon))

@@ -14,6 +14,8 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``delta_sampled_gaussian(eps, q, sigma)``           exact one-step sampled-Gaussian profile
 ``delta_composed_pure(eps_prime, eps, n)``          optimal n-fold composition of eps-DP (KOV 2015); n integer
 ``Phi(x)``                                          standard normal CDF
+``accountant_epsilon_<m>(...)`` and its kin         the shipped accountant's answers (floats): see the end of FUNCTIONS
+``rdp_sampled_gaussian_add(alpha, q, sigma)``       add-direction sampled-Gaussian RDP ``log A_alpha/(alpha-1)``
 =================================================  ===========================================
 
 Mironov 2017 quantities (the section at the end of :data:`FUNCTIONS`; each registration carries
@@ -38,6 +40,8 @@ argument (checked on every call) and a one-line doc: ``FUNCTIONS[name].domain``,
 ``FUNCTIONS[name].doc``. Finite pairs and adaptive compositions are vocabulary *types*
 (:data:`STRUCTURED_TYPES`): a variable holding one is passed to the functions as it is.
 """
+
+import functools
 
 import sympy
 from mpmath import mp
@@ -421,6 +425,121 @@ def _exact_ceiling(x):
 
 
 # --- end of the Abadi et al. 2016 quantities ---------------------------------------------------------
+
+
+# --- the shipped accountant, as a user calls it (claims under ``accountant.``) -----------------
+#
+# Each function below calls the public ``dpproofs.Accountant`` / ``dpproofs.calibrate_sigma``
+# exactly as a user does, with float64 arguments, and returns the float answer, which is exact as
+# an mpf and as an arb ball: a claim such as ``delta_gaussian(accountant_epsilon_gaussian(sigma, T,
+# delta, 0, 0, 0), sigma/sqrt(T)) <= delta`` is certified by the ball evaluation of its exact side.
+# Arguments are rounded to the nearest float64 (an arb ball that straddles two floats cannot be
+# passed on and raises UnsupportedExpression); ``T`` and the 0/1 flags must be exact integers.
+# Flags: ``classic`` (1: conversion="classic", 0: "improved"), ``refine`` and ``certified``
+# (1: True). The accountant uses the default orders (its integer ones in certified mode).
+#
+# name                                                       value
+# accountant_epsilon_<m>(<params>, T, delta, classic, refine, certified)   acc.epsilon(delta, ...)
+# accountant_order_<m>(<params>, T, delta, classic, refine, certified)     alpha of acc.epsilon_and_order
+# accountant_delta_<m>(<params>, T, epsilon, classic, certified)           acc.delta(epsilon, ...)
+# accountant_rdp_<m>(alpha, <params>, T)                     Accountant([alpha]).compose(m, T).rdp[0]
+# calibrated_sigma(epsilon, delta, q, T, classic)            dp.calibrate_sigma(...) (sampled Gaussian)
+# rdp_sampled_gaussian_add(alpha, q, sigma)                  exact add-direction RDP, log A_alpha/(alpha-1)
+#
+# with <m>(<params>): gaussian(sigma), laplace(b), randomized_response(eps),
+# sampled_gaussian(q, sigma); domains are the accountant's (it raises InvalidArgument outside).
+
+
+def _float_of(value):
+    """The float64 nearest to an mpf or an arb ball (a ball must round to one float)."""
+    if isinstance(value, arb):
+        low, high = float(value.lower()), float(value.upper())
+        if low != high:
+            raise UnsupportedExpression(f"the ball {value} does not round to one float64 for the accountant")
+        return low
+    return float(value)
+
+
+def _int_of(value):
+    number = _float_of(value)
+    if not number.is_integer():
+        raise UnsupportedExpression(f"{value} must be an integer for the accountant")
+    return int(value.unique_fmpz()) if isinstance(value, arb) else int(value)
+
+
+def _accountant_binding(name, compute, kinds):
+    """A binding whose precise and ball forms both return ``compute(*plain arguments)`` exactly;
+    ``kinds`` is a string of ``f`` (float) and ``i`` (integer) per argument."""
+
+    def plain(args):
+        return [(_int_of if kind == "i" else _float_of)(a) for kind, a in zip(kinds, args, strict=True)]
+
+    def precise_fn(*args, dps):
+        return mp.mpf(float(compute(*plain(args))))
+
+    def ball_fn(*args, prec):
+        return arb(float(compute(*plain(args))))
+
+    integer_positions = tuple(i for i, kind in enumerate(kinds) if kind == "i")
+    return name, _Binding(_function(name, len(kinds)), precise_fn, ball_fn, integer_args=integer_positions)
+
+
+def _accountant_functions():
+    from dpproofs import accountant as shipped
+    from dpproofs import mechanisms
+
+    makers = {
+        "gaussian": (mechanisms.Gaussian, 1),
+        "laplace": (mechanisms.Laplace, 1),
+        "randomized_response": (mechanisms.RandomizedResponse, 1),
+        "sampled_gaussian": (mechanisms.SampledGaussian, 2),
+    }
+
+    def conversion(classic):
+        return "classic" if classic else "improved"
+
+    @functools.lru_cache(maxsize=64)
+    def composed(make, params, steps, certified=False, orders=None):
+        """The composed accountant, built as a user builds it; cached so that the several answers
+        one statement asks of it (epsilon, its order) share its RDP curve (certified balls take
+        ~0.7 s). Only the instance is cached: every answer calls the public methods anew."""
+        return shipped.Accountant(orders, certified=bool(certified)).compose(make(*params), steps)
+
+    bindings = []
+    for label, (make, count) in makers.items():
+        def epsilon(*args, make=make, count=count):
+            params, (steps, delta, classic, refine, certified) = args[:count], args[count:]
+            return composed(make, params, steps, certified).epsilon(delta, conversion(classic), refine=bool(refine))
+
+        def order(*args, make=make, count=count):
+            params, (steps, delta, classic, refine, certified) = args[:count], args[count:]
+            accountant = composed(make, params, steps, certified)
+            return accountant.epsilon_and_order(delta, conversion(classic), refine=bool(refine))[1]
+
+        def delta(*args, make=make, count=count):
+            params, (steps, eps, classic, certified) = args[:count], args[count:]
+            return composed(make, params, steps, certified).delta(eps, conversion(classic))
+
+        def rdp(alpha, *args, make=make, count=count):
+            params, (steps,) = args[:count], args[count:]
+            return composed(make, params, steps, orders=(alpha,)).rdp[0]
+
+        bindings += [
+            _accountant_binding(f"accountant_epsilon_{label}", epsilon, "f" * count + "ifiii"),
+            _accountant_binding(f"accountant_order_{label}", order, "f" * count + "ifiii"),
+            _accountant_binding(f"accountant_delta_{label}", delta, "f" * count + "ifii"),
+            _accountant_binding(f"accountant_rdp_{label}", rdp, "f" + "f" * count + "i"),
+        ]
+
+    def calibrated(eps, delta, q, steps, classic):
+        return shipped.calibrate_sigma(epsilon=eps, delta=delta, q=q, steps=steps, conversion=conversion(classic))
+
+    bindings.append(_accountant_binding("calibrated_sigma", calibrated, "fffii"))
+    found = dict(bindings)
+    return found
+
+
+FUNCTIONS.update(_accountant_functions())
 
 #: sympy names -> function objects, for parsing user text (see dpproofs.verification)
 NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}

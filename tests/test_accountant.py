@@ -1,4 +1,6 @@
-"""The accountant: Abadi's numbers, agreement with dp_accounting, calibration, ledger, bad input."""
+"""The accountant: Abadi's numbers, agreement with dp_accounting, calibration, ledger, bad input.
+
+Only the peer comparisons need dp_accounting (a test extra); they skip without it, the rest runs."""
 
 import json
 import math
@@ -10,9 +12,6 @@ import dpproofs as dp
 from dpproofs import accountant as accountant_module
 from dpproofs.evaluator import fast, precise
 
-dp_accounting = pytest.importorskip("dp_accounting")
-from dp_accounting.rdp import rdp_privacy_accountant as dpa_rdp  # noqa: E402
-
 ABADI_ORDERS = list(range(2, 34))  # Abadi et al.'s implementation: integer lambda <= 32
 
 
@@ -20,7 +19,16 @@ def sampled(q, sigma, steps, orders=None, **kwargs):
     return dp.Accountant(orders, **kwargs).compose(dp.SampledGaussian(q, sigma), steps)
 
 
+def peer():
+    """dp_accounting and its RDP module; only the peer comparisons need it (they skip without it)."""
+    dp_accounting = pytest.importorskip("dp_accounting")
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    return dp_accounting, rdp_privacy_accountant
+
+
 def dp_accounting_rdp(q, sigma, steps):
+    dp_accounting, dpa_rdp = peer()
     reference = dpa_rdp.RdpAccountant()
     reference.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
     return reference
@@ -38,6 +46,7 @@ def test_the_abadi_configuration_gives_1_2586_at_10000_steps_and_2_5759_at_40000
 
 @pytest.mark.parametrize("q, sigma, steps", [(0.01, 4.0, 10000), (256 / 60000, 1.1, 15000), (0.1, 0.8, 100), (0.5, 2.0, 7)])
 def test_improved_conversion_agrees_with_dp_accounting_in_rdp_and_epsilon(q, sigma, steps):
+    _, dpa_rdp = peer()
     reference = dp_accounting_rdp(q, sigma, steps)
     orders = np.array(dpa_rdp.DEFAULT_RDP_ORDERS, dtype=float)
     ours = sampled(q, sigma, steps, orders)
@@ -57,6 +66,7 @@ def test_improved_conversion_agrees_with_dp_accounting_in_rdp_and_epsilon(q, sig
 
 
 def test_where_dp_accounting_differs_at_a_fractional_order_we_are_the_closer_to_the_integral():
+    _, dpa_rdp = peer()
     q, sigma, steps, alpha = 256 / 60000, 1.1, 15000, 7.9
     theirs = dp_accounting_rdp(q, sigma, steps)
     index = list(dpa_rdp.DEFAULT_RDP_ORDERS).index(alpha)

@@ -35,6 +35,7 @@ import numpy as np
 from mpmath import mp
 from scipy import optimize
 
+from dpproofs import conversions
 from dpproofs.accountant import Accountant
 from dpproofs.evaluator import pld, precise
 from dpproofs.mechanisms import SampledGaussian
@@ -301,9 +302,14 @@ def paper_gap_investigation():
     acc = Accountant(orders=[float(a) for a in range(2, PAPER_MAX_LAMBDA + 1)])
     rdp = acc.compose(SampledGaussian(q, sigma), 40000).rdp  # (alpha-1) * rdp = T log A_alpha
     orders = acc.orders
-    off400 = float(np.min((rdp * (orders - 1) - math.log(delta)) / orders))
+
+    def slipped(curve):  # Abadi's tail bound (T log A_alpha + log(1/delta))/lambda at lambda = alpha, not alpha - 1,
+        # i.e. the classic conversion at order alpha + 1 of the curve T log A_alpha / alpha
+        return float(np.min(conversions.classic_epsilon(curve * (orders - 1) / orders, orders + 1, math.log(delta))))
+
+    off400 = slipped(rdp)
     acc100 = Accountant(orders=[float(a) for a in range(2, PAPER_MAX_LAMBDA + 1)]).compose(SampledGaussian(q, sigma), 10000)
-    off100 = float(np.min((acc100.rdp * (orders - 1) - math.log(delta)) / orders))
+    off100 = slipped(acc100.rdp)
     add("index slip: T log A_lambda / lambda", off400, None, off100)
     return tuple(rows)
 
@@ -517,13 +523,13 @@ def gdp_epsilon(mu=2.5, delta=1e-5, *, dps=30):
 def _proposition3_gaussian100(conversion="classic"):
     """min over real alpha of 100 alpha/32 + conversion term; (eps, alpha). Closed form for classic:
     alpha - 1 = sqrt(32 log(1/delta) / 100)."""
-    rho, log_inv = 100 / 32, math.log(1e5)
+    rho, log_delta = 100 / 32, math.log(1e-5)
     if conversion == "classic":
-        a1 = math.sqrt(log_inv / rho)
-        return rho * (1 + a1) + log_inv / a1, 1 + a1
+        a1 = math.sqrt(-log_delta / rho)
+        return float(conversions.classic_epsilon(rho * (1 + a1), 1 + a1, log_delta)), 1 + a1
 
     def f(a):
-        return rho * a + math.log((a - 1) / a) - (math.log(1e-5) + math.log(a)) / (a - 1)
+        return float(conversions.improved_epsilon(rho * a, a, log_delta))
 
     best = optimize.minimize_scalar(f, bounds=(1.01, 50), method="bounded", options={"xatol": 1e-10})
     return float(best.fun), float(best.x)

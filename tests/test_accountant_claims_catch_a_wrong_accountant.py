@@ -1,0 +1,46 @@
+"""``dpproofs check accountant`` fails loudly for a wrong accountant: an Accountant whose epsilon is 3%
+too small makes the check exit with status 1 (run in-process, with the public command)."""
+
+import json
+
+import pytest
+
+import dpproofs as dp
+from dpproofs.cli import main
+
+ARGS = ["check", "accountant", "--examples", "2", "--json"]
+
+
+def run_check(capsys):
+    status = main(ARGS)
+    result = json.loads(capsys.readouterr().out)
+    return status, result
+
+
+@pytest.fixture
+def three_percent_low(monkeypatch):
+    original = dp.Accountant.epsilon
+
+    def epsilon(self, delta, conversion="improved", *, refine=False):
+        return 0.97 * original(self, delta, conversion, refine=refine)
+
+    monkeypatch.setattr(dp.Accountant, "epsilon", epsilon)
+
+
+def test_the_accountant_claims_pass_for_the_shipped_accountant(capsys):
+    status, result = run_check(capsys)
+    assert status == 0, result["summary"]
+    assert result["summary"]["claims"] >= 12
+
+
+def test_an_accountant_returning_3_percent_less_epsilon_makes_check_accountant_exit_1(capsys, three_percent_low):
+    status, result = run_check(capsys)
+    assert status == 1
+    failed = set(result["summary"]["mismatches"])
+    # caught by the claims that hold the accountant's epsilon against exact values, with certified
+    # counterexamples (the 3% is far above any rounding)
+    assert {"accountant.epsilon.sampled_gaussian_steps.improved", "accountant.epsilon.sampled_gaussian_steps.classic",
+            "accountant.calibrate.within_stated_tolerance"} <= failed, failed
+    by_id = {row["id"]: row for row in result["claims"]}
+    broken = [i for i in failed if by_id[i]["expected"] == "holds"]
+    assert all(by_id[i]["status"] == "refuted" and by_id[i]["certified"] for i in broken), broken

@@ -1,0 +1,27 @@
+"""The shipped accountant as claims: ``dpproofs.Accountant`` and ``dpproofs.calibrate_sigma``, called
+exactly as a user calls them, held against exact privacy profiles and exact Rényi divergences.
+
+* :mod:`.epsilon` - ``acc.epsilon(delta)`` is (epsilon, delta)-DP for the exact profile (Gaussian,
+  T-fold Gaussian, Laplace, T-fold randomized response, one sampled-Gaussian step), in every mode
+  (both conversions, ``refine``, ``certified``); for T sampled-Gaussian steps it is at least the
+  conversion of the exact RDP at the order it reports; the conversion at any order of the
+  accountant's curve is valid (mutants: ``alpha`` for ``alpha - 1``, the ``log(1 - 1/alpha)`` term
+  doubled);
+* :mod:`.delta` - ``acc.delta(epsilon)`` bounds the exact profile (same mechanisms and modes);
+* :mod:`.calibrate` - ``calibrate_sigma`` never overshoots its target and is within its stated
+  ``1e-6`` relative of the smallest sigma;
+* :mod:`.rdp` - the accountant's RDP curve, inflated by its documented tolerance, is at least the
+  exact RDP (sampled Gaussian at integer and fractional orders, both directions, Gaussian,
+  Laplace, randomized response).
+
+Claim ids start with ``accountant.<part>``; ``dpproofs check accountant`` runs exactly these.
+The accountant's answers enter statements through the ``accountant_*`` functions of
+:mod:`dpproofs.vocabulary` (floats, exact as balls), so the exact side certifies every verdict.
+"""
+
+#: What this package checks (used by the generated docs).
+CITATION = (
+    "the shipped dpproofs accountant (dpproofs.Accountant, dpproofs.calibrate_sigma): RDP composition, "
+    "Mironov 2017 (arXiv 1702.07476v3) Prop. 1, conversions Prop. 3 and Balle, Barthe, Gaboardi, Hsu & "
+    "Sato 2020 (arXiv 1905.09982v3) Thm 21, held against exact privacy profiles"
+)
