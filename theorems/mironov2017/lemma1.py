@@ -1,7 +1,7 @@
 """Mironov 2017 (arXiv 1702.07476v3), Lemma 1: pure DP implies RDP with ``D_alpha <= 2 alpha eps^2``.
 
 Statement: if ``D_inf(P||Q) <= eps`` and ``D_inf(Q||P) <= eps`` then ``D_alpha(P||Q) <= 2 alpha eps^2``
-for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (THEOREMS.md s.2), so
+for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (docs/math.md#randomized-response), so
 the statement is checked on RR (certified on a box, using that ``D_alpha`` of RR is
 non-decreasing in alpha, Prop. 9, and in eps, by post-processing) and on random finite pairs.
 
@@ -10,7 +10,7 @@ Ids -> printed items:
 * ``mironov2017.lemma1`` (RR, alpha in (1, 64]); ``.certified`` (RR, ball branch and bound on
   alpha in [1, 64], eps in [1e-4, 5]); ``.at_order_one`` (alpha = 1: KL = eps tanh(eps/2));
   ``.finite_pairs`` (random pairs with bounded likelihood ratio, both orders).
-* ``.rr_sinh_identity``: the sinh form of RR's divergence (THEOREMS.md s.2).
+* ``.rr_sinh_identity``: the sinh form of RR's divergence (docs/math.md#randomized-response).
 * Proof, case ``alpha >= 1 + 1/eps``: ``.step.large_order_dinf`` (``D_alpha <= D_inf = eps``),
   ``.step.large_order_algebra`` (``eps <= (alpha-1) eps^2``, sympy).
 * ``.step.eq2`` (Eq. 2), ``.step.eq3_exp`` and ``.step.eq3_log`` (Eq. 3, on RR and on finite
@@ -206,7 +206,7 @@ finite_pairs = Claim(
 
 rr_sinh_identity = Claim(
     id="mironov2017.lemma1.rr_sinh_identity",
-    source="THEOREMS.md s.2 (RR divergence, sinh form); " + source("Prop. 5"),
+    source="docs/math.md#randomized-response (RR divergence, sinh form); " + source("Prop. 5"),
     statement=sympy.Eq(
         rdp_rr(alpha, eps),
         sympy.log((sympy.sinh(alpha * eps) - sympy.sinh((alpha - 1) * eps)) / sympy.sinh(eps)) / (alpha - 1),
@@ -419,3 +419,42 @@ CLAIMS = [
     mutant_alpha_minus_one,
     bun_steinke_mutant,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the sides of the statement and of the Bun-Steinke
+# claim as the checker evaluates them (Claim.evaluate).
+
+
+def _figure_rr_renyi(path):
+    """The exact randomized-response Renyi curve against Lemma 1's and Bun-Steinke's bounds."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    lemma = next(c for c in CLAIMS if c.id == "mironov2017.lemma1")
+    halved = next(c for c in CLAIMS if c.id == "mironov2017.lemma1.bun_steinke")
+    alphas = [1.01 + (20 - 1.01) * i / 79 for i in range(80)]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
+    for ax, e in zip(axes, (0.1, 1.0)):
+        sides = [lemma.evaluate({"alpha": a, "eps": e}, 20) for a in alphas]
+        bs = [halved.evaluate({"alpha": a, "eps": e}, 20)[1] for a in alphas]
+        ax.plot(alphas, [float(s[0]) for s in sides], label="exact D_alpha of eps-RR")
+        ax.plot(alphas, [float(s[1]) for s in sides], "--", label="2 alpha eps^2 (Lemma 1)")
+        ax.plot(alphas, [float(b) for b in bs], ":", label="alpha eps^2 / 2 (Bun-Steinke)")
+        ax.axhline(e, color="gray", lw=0.8, label="D_inf = eps")
+        ax.set_yscale("log")
+        ax.set_xlabel("alpha")
+        ax.set_title(f"eps = {e}")
+        ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("lemma1_rr_renyi.png",
+                   "Exact randomized-response Renyi curve against 2 alpha eps^2 (Lemma 1) and alpha eps^2 / 2 "
+                   "(Bun-Steinke)", _figure_rr_renyi),)
+
+
+FIGURES = _figures()
