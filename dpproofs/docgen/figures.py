@@ -3,7 +3,8 @@
 A result module (one that defines ``CLAIMS``) may define, next to its mathematics,
 
 * ``FIGURES = (Figure(file, caption, draw), ...)``: ``draw(path)`` writes a PNG to ``path``;
-  the page of the module's result shows it with the caption;
+  the page of the module's result shows it with the caption, and so do the library's pages named
+  in ``also_on`` (``"accountant.md"``, ``"notes.md"``);
 * ``TABLES = (function, ...)``: each ``function()`` returns a list of dicts with the same keys
   (one dict per row), shown on the page as a slack table.
 
@@ -22,11 +23,13 @@ __all__ = ["Figure", "pyplot", "save"]
 
 @dataclasses.dataclass(frozen=True)
 class Figure:
-    """One figure of a result page: file name under ``docs/figures/``, caption, ``draw(path)``."""
+    """One figure of a result page: file name under ``docs/figures/``, caption, ``draw(path)``,
+    and the other pages that show it too."""
 
     file: str
     caption: str
     draw: Callable
+    also_on: tuple = ()
 
 
 def pyplot():

@@ -62,6 +62,14 @@ def _plain(value, depth=0):
     return None
 
 
+def _constant(name, value):
+    """Text of a module-level constant a function reads, or None. Private mutable containers
+    (``_CACHE = {}``) are run-time state, not constants: they are left out."""
+    if callable(value) or (name.startswith("_") and isinstance(value, (dict, list, set))):
+        return None
+    return _plain(value)
+
+
 def _source(obj):
     try:
         return inspect.getsource(obj)
@@ -91,8 +99,8 @@ def _references(function):
                 if name in namespace:
                     value = namespace[name]
                     refs.append(value)
-                    text = _plain(value)
-                    if text is not None and not callable(value):
+                    text = _constant(name, value)
+                    if text is not None:
                         constants.append(f"{name} = {text}")
             elif instruction.opname == "IMPORT_NAME":
                 imported = sys.modules.get(name) or _import(name)
@@ -116,8 +124,8 @@ def _references(function):
             if name in vars(module):
                 value = vars(module)[name]
                 refs.append(value)
-                text = _plain(value)
-                if text is not None and not callable(value):
+                text = _constant(name, value)
+                if text is not None:
                     constants.append(f"{module.__name__}.{name} = {text}")
     for cell in function.__closure__ or ():
         try:
@@ -167,6 +175,8 @@ def _unwrap(obj):
             obj = obj.func
         elif isinstance(obj, (staticmethod, classmethod, types.MethodType)):
             obj = obj.__func__
+        elif not isinstance(obj, (types.FunctionType, type)) and callable(getattr(obj, "__wrapped__", None)):
+            obj = obj.__wrapped__  # functools.lru_cache and similar wrapper objects
         else:
             return obj
 

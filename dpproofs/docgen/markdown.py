@@ -12,6 +12,7 @@ mdformat. Two adjustments make its output plain enough for any Markdown viewer:
 
 import io
 import re
+import warnings
 
 __all__ = ["rst_to_markdown"]
 
@@ -43,9 +44,12 @@ def rst_to_markdown(text):
     from rst_to_myst.markdownit import MarkdownItRenderer
     from rst_to_myst.parser import to_docutils_ast
 
-    warnings = io.StringIO()
-    document, warnings = to_docutils_ast(text, use_sphinx=False, warning_stream=warnings)
-    _headerless_tables_to_definitions(document)
-    output = MarkdownItRenderer(document, warning_stream=warnings).to_tokens()
-    markdown = from_tokens(output, warning_stream=warnings)
+    stream = io.StringIO()
+    with warnings.catch_warnings():  # rst-to-myst 0.4 calls docutils' deprecated Node.traverse
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        document, stream = to_docutils_ast(text, use_sphinx=False, warning_stream=stream)
+        _headerless_tables_to_definitions(document)
+        output = MarkdownItRenderer(document, warning_stream=stream).to_tokens()
+        markdown = from_tokens(output, warning_stream=stream)
     return _ROLE.sub(lambda m: f"`{m.group(1)}`", markdown).strip()

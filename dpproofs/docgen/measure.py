@@ -97,7 +97,7 @@ def table_fingerprint(function):
 
 
 def figure_fingerprint(figure):
-    return digest(figure.file, figure.caption, code_digest(figure.draw))
+    return digest(figure.file, figure.caption, tuple(figure.also_on), code_digest(figure.draw))
 
 
 def command_fingerprint(argv):
@@ -329,6 +329,7 @@ def make_figures(found, log=print):
             figure.draw(figures_dir / figure.file)
             seconds = round(time.perf_counter() - started, 1)
             made.setdefault(prefix, []).append({"file": figure.file, "caption": figure.caption, "seconds": seconds,
+                                                "also_on": list(figure.also_on),
                                                 "fingerprint": figure_fingerprint(figure)})
             log(f"  figure {figure.file} ({seconds} s)")
     return made

@@ -295,7 +295,7 @@ def notes_page(measured, shared_figure=None):
              "(arXiv 1607.00133v2, s.3.1 and Fig. 2) with the method named beside it, and gives a verdict: "
              "**reproduced** (rounds to the stated value at the stated rounding), **not reproduced** (with the "
              "true value and the explanation the numbers support) or **computed** (the notes state no value). "
-             "The entries live in `theorems/notes.py` (`NUMERIC_CLAIMS`).\n\n"]
+             "The entries are the `NUMERIC_CLAIMS` of the notes modules of the registry.\n\n"]
     if not measured:
         return "".join(lines) + "(not measured yet: run `dpproofs report`)\n"
     lines.append(f"Measured by `dpproofs report` ({measured['inputs']['measured_on']}; the whole table took "

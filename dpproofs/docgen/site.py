@@ -21,10 +21,7 @@ from collections import OrderedDict
 from dpproofs.docgen import measure, pages
 from dpproofs.docgen.fingerprint import claim_fingerprint, numeric_claim_fingerprint
 
-__all__ = ["groups", "fingerprint", "render_pages", "stale_pages", "generate", "SHARED_FIGURE"]
-
-#: The figure that the accountant and notes pages show too (when a result module registers it).
-SHARED_FIGURE = "abadi_epsilon_vs_epochs.png"
+__all__ = ["groups", "fingerprint", "render_pages", "stale_pages", "generate"]
 
 fingerprint = claim_fingerprint
 
@@ -47,10 +44,11 @@ def _notes_modules():
     return registry.modules("NUMERIC_CLAIMS")
 
 
-def _shared_figure(stored_figures):
+def _shared_figure(stored_figures, page):
+    """The first stored figure that a result module also shows on the library page ``page``."""
     for entries in stored_figures.values():
         for entry in entries:
-            if entry["file"] == SHARED_FIGURE:
+            if page in entry.get("also_on", ()):
                 return entry
     return None
 
@@ -62,13 +60,12 @@ def render_pages(found=None):
     found = groups() if found is None else found
     papers = registry.papers()
     stored_figures = (measure.load("figures") or {}).get("figures", {})
-    shared = _shared_figure(stored_figures)
     result = {
         "index.md": pages.index_page(found, measure.load("tour")),
         "papers.md": pages.papers_page(found, papers, _notes_modules()),
-        "accountant.md": pages.accountant_page(measure.load("accountant"), shared),
+        "accountant.md": pages.accountant_page(measure.load("accountant"), _shared_figure(stored_figures, "accountant.md")),
         "verify.md": pages.verify_page(measure.load("verify")),
-        "notes.md": pages.notes_page(measure.load("notes"), shared),
+        "notes.md": pages.notes_page(measure.load("notes"), _shared_figure(stored_figures, "notes.md")),
     }
     for prefix, (module, claims) in found.items():
         result[f"theorems/{prefix}.md"] = pages.theorem_page(

@@ -308,7 +308,7 @@ def _figures():
 
     return (Figure("abadi_epsilon_vs_epochs.png",
                    "Epsilon against epochs for the Abadi configuration (q = 0.01, sigma = 4, delta = 1e-5) "
-                   "under each method", _figure_abadi_epochs),)
+                   "under each method", _figure_abadi_epochs, also_on=("accountant.md", "notes.md")),)
 
 
 FIGURES = _figures()
