@@ -96,8 +96,11 @@ def table_fingerprint(function):
     return code_digest(function)
 
 
-def figure_fingerprint(figure):
-    return digest(figure.file, figure.caption, tuple(figure.also_on), code_digest(figure.draw))
+def figure_fingerprint(figure, claims=()):
+    """The figure's file, caption and pages, the code of ``draw`` (with everything it reaches) and
+    the fingerprints of the claims of its module (a figure may draw a claim's two sides)."""
+    return digest(figure.file, figure.caption, tuple(figure.also_on), code_digest(figure.draw),
+                  *[claim_fingerprint(c) for c in claims])
 
 
 def command_fingerprint(argv):
@@ -323,13 +326,13 @@ def make_figures(found, log=print):
     figures_dir = _paths()[2]
     figures_dir.mkdir(parents=True, exist_ok=True)
     made = {}
-    for prefix, (module, _) in found.items():
+    for prefix, (module, claims) in found.items():
         for figure in figures_of(module):
             started = time.perf_counter()
             figure.draw(figures_dir / figure.file)
             seconds = round(time.perf_counter() - started, 1)
             made.setdefault(prefix, []).append({"file": figure.file, "caption": figure.caption, "seconds": seconds,
                                                 "also_on": list(figure.also_on),
-                                                "fingerprint": figure_fingerprint(figure)})
+                                                "fingerprint": figure_fingerprint(figure, claims)})
             log(f"  figure {figure.file} ({seconds} s)")
     return made

@@ -98,14 +98,15 @@ def _stale_measurements(found):
         for name in sorted(set(tables) - set(functions)):
             reasons.append(f"{module.__name__}.{name}: table measured but no longer registered")
     stored_figures = (measure.load("figures") or {}).get("figures", {})
-    for prefix, (module, _) in found.items():
+    for prefix, (module, claims) in found.items():
         stored = {entry["file"]: entry for entry in stored_figures.get(prefix, [])}
         registered = {figure.file: figure for figure in measure.figures_of(module)}
         for file, figure in registered.items():
             if file not in stored:
                 reasons.append(f"figures/{file}: registered by {module.__name__} but not drawn")
-            elif stored[file].get("fingerprint") != measure.figure_fingerprint(figure):
-                reasons.append(f"figures/{file}: its caption or the code drawing it changed since it was drawn")
+            elif stored[file].get("fingerprint") != measure.figure_fingerprint(figure, claims):
+                reasons.append(f"figures/{file}: its caption, the code drawing it or a claim of its module "
+                               "changed since it was drawn")
             elif not (measure._paths()[2] / file).exists():
                 reasons.append(f"figures/{file}: missing")
         for file in sorted(set(stored) - set(registered)):
