@@ -245,15 +245,18 @@ def _applied():
 
 def claim_fingerprint(claim):
     """Everything a stored verdict of ``claim`` depends on: its data (id, kind, expectation,
-    source, title, explanation, statement, hypotheses, variables, pinned points, flags) and the
-    code of its custom sides, its prover, the strategies of its structured parameters and the
-    evaluator functions behind the vocabulary it uses."""
+    source, title, explanation, statement, hypotheses, variables, the printed construction of the
+    strategies of its structured parameters, pinned points, flags) and the code of its custom
+    sides, its prover and the evaluator functions behind the vocabulary it uses. Not included:
+    the checker itself (``dpproofs.search``, ``dpproofs.decide``), which every verdict shares."""
     import sympy
 
     data = [
         claim.id, claim.kind, claim.expected, claim.source, claim.title or "", claim.explanation or "",
         sympy.srepr(claim.statement), [sympy.srepr(h) for h in claim.hypotheses],
-        [repr(v) for v in claim.variables], sorted(claim.extra), claim.certify, claim.cost,
+        [repr(v) for v in claim.variables], claim.certify, claim.cost,
+        # Hypothesis strategies of structured parameters print their construction (arguments included)
+        [f"{name}={_ADDRESS.sub('', repr(strategy))}" for name, strategy in claim.extra.items()],
         [_ADDRESS.sub("", repr(p)) for p in claim.pinned],
     ]
     functions = list(_vocabulary_functions([claim.statement, *claim.hypotheses]))

@@ -80,6 +80,9 @@ def _stale_measurements(found):
         if measured is None:
             reasons.append(f"_measured/theorems/{prefix}.json: missing")
             continue
+        inputs = measured.get("inputs", {})
+        if (inputs.get("examples"), inputs.get("seed"), inputs.get("dps")) != (measure.EXAMPLES, measure.SEED, measure.DPS):
+            reasons.append(f"_measured/theorems/{prefix}.json: measured with other examples/seed/digits")
         stored = measured["verdicts"]
         for claim in claims:
             if claim.id not in stored:
