@@ -35,7 +35,7 @@ def rdp(mechanism, alpha, *, dps=precise.DEFAULT_DPS):
     """Rényi divergence ``D_alpha(M(d) || M(d'))`` of one application, worst neighbouring pair.
 
     ``alpha`` is a finite real > 1. For the sampled Gaussian this is the larger of the add and
-    remove directions (``max(log A, log B)/(alpha-1)``), each exact (THEOREMS.md section 2).
+    remove directions (``max(log A, log B)/(alpha-1)``), each exact (docs/math.md#poisson-subsampled-gaussian).
     """
     _check_mechanism(mechanism)
     alpha = _order("alpha", alpha, 1)

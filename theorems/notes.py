@@ -1,5 +1,5 @@
-"""The numbers printed in the notes (THEOREMS.md s.5) and the headline numbers of Abadi et al. 2016
-(THEOREMS.md s.3), each reproduced or refuted with the method stated beside it.
+"""The numbers printed in the notes (docs/math.md#the-notes-numbers) and the headline numbers of Abadi et al. 2016
+(arXiv 1607.00133v2, s.3.1 and Fig. 2), each reproduced or refuted with the method stated beside it.
 
 This module defines no ``CLAIMS`` (those are sympy statements checked by ``dpproofs check``);
 it defines :data:`NUMERIC_CLAIMS`, a list of :class:`NumericClaim`, evaluated by
@@ -61,10 +61,10 @@ __all__ = [
 VERDICTS = ("reproduced", "not reproduced", "computed")
 
 ABADI_SOURCE = "Abadi et al. 2016 (arXiv 1607.00133v2), s.3.1 and Fig. 2"
-NOTES_SOURCE = "notes, THEOREMS.md s.5"
+NOTES_SOURCE = "notes, docs/math.md#the-notes-numbers"
 #: The Abadi configuration: sampling rate, noise multiplier, delta, and steps per epoch (1/q).
 ABADI = {"q": 0.01, "sigma": 4.0, "delta": 1e-5, "steps_per_epoch": 100}
-#: The paper's implementation used integer lambda <= 32 (THEOREMS.md s.3).
+#: The paper's implementation used integer lambda <= 32 (Abadi et al. 2016, arXiv 1607.00133v2, s.3.1).
 PAPER_MAX_LAMBDA = 32
 
 

@@ -6,6 +6,8 @@ figures, stores them with their inputs in ``docs/_measured/``, and re-renders ev
 ``--render-only`` re-renders from the registry and the stored measurements (seconds).
 ``--only`` limits the measuring to some parts (theorems, a result prefix, tour, accountant,
 verify, notes, figures). Exit status 0 when the written docs are current, 1 otherwise.
+
+The generator is the package :mod:`dpproofs.docgen` (imported here only, never by the library).
 """
 
 HELP = "regenerate the documentation pages and figures under docs/"
@@ -23,13 +25,13 @@ def add_arguments(parser):
 def run(args):
     import sys
 
-    from dpproofs import report
+    from dpproofs.docgen import site
 
     def log(message):
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
 
-    summary = report.generate(measure=not args.render_only, only=tuple(args.only), log=log)
+    summary = site.generate(measure_parts=not args.render_only, only=tuple(args.only), log=log)
     return (1 if summary["stale"] else 0), summary
 
 

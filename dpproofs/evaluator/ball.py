@@ -1,4 +1,4 @@
-"""Certified enclosures (python-flint ``arb`` balls) of the quantities of THEOREMS.md section 2.
+"""Certified enclosures (python-flint ``arb`` balls) of the quantities of docs/math.md#exact-quantities.
 
 Every function takes plain numbers (int, float, Fraction, mpf, arb; floats are exact dyadic
 rationals, decimal strings become tight enclosures) and a keyword ``prec`` (bits of working
@@ -189,7 +189,7 @@ def delta_composed_pure(epsilon_prime, epsilon, n, *, prec):
 
 @_balls
 def log_a_integer(alpha, q, sigma, *, prec):
-    """Enclosure of ``log A_alpha`` for integer alpha: the exact binomial sum (THEOREMS.md s.2)."""
+    """Enclosure of ``log A_alpha`` for integer alpha: the exact binomial sum (docs/math.md#integer-orders)."""
     a = int(alpha.unique_fmpz())
     if q.is_zero():
         return arb(0)

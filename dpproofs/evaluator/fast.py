@@ -290,7 +290,7 @@ def _integer_base(orders, q):
 
 
 def _log_a_minus_1_integer(orders, q, sigma):
-    """``log(A_a - 1)`` for integer orders ``a >= 2``, ``0 < q < 1`` (THEOREMS.md section 2).
+    """``log(A_a - 1)`` for integer orders ``a >= 2``, ``0 < q < 1`` (docs/math.md#integer-orders).
 
     ``A_a - 1 = sum_{k=2}^{a} C(a,k) (1-q)^{a-k} q^k expm1((k^2-k)/(2 s^2))`` (the ``k <= 1`` terms
     vanish because ``sum_k C(a,k)(1-q)^{a-k} q^k = 1``): every term is non-negative, so a
@@ -748,7 +748,7 @@ def _order_split(orders_key):
 
 
 def log_a(orders, q, sigma):
-    """``log A_alpha`` of the Poisson-subsampled Gaussian at every order (THEOREMS.md section 2).
+    """``log A_alpha`` of the Poisson-subsampled Gaussian at every order (docs/math.md#poisson-subsampled-gaussian).
 
     Twin: ``precise.log_a`` (``precise.log_a_integer`` at integer orders, the integral otherwise).
     Integer orders: the exact sum of non-negative terms, ``log A = log1p(A - 1)`` (see

@@ -6,7 +6,7 @@ mechanism at every level and one that provably gives SMALLER ones; both are comp
 by FFT (numpy float64) and the smallest ``epsilon`` with ``delta(epsilon) <= target`` is read off
 each. The true epsilon lies in ``[lower, upper]``; the bracket width is the error bound.
 
-Neighbouring pairs (THEOREMS.md s.2, sensitivity 1, add/remove of one record):
+Neighbouring pairs (docs/math.md#conventions: sensitivity 1, add/remove of one record):
 
 * ``"add"``:    ``P = mu = (1-q) N(0, s^2) + q N(1, s^2)``, ``Q = mu0 = N(0, s^2)``;
 * ``"remove"``: ``P = mu0``, ``Q = mu``.

@@ -1,4 +1,4 @@
-"""The reference evaluator: every exact quantity of THEOREMS.md section 2, in mpmath.
+"""The reference evaluator: every exact quantity of docs/math.md#exact-quantities, in mpmath.
 
 Every function takes plain numbers (int, float, str or mpf; floats are converted exactly),
 a keyword ``dps`` (decimal digits wanted in the result), and returns an ``mpf``. Work is done
@@ -250,7 +250,7 @@ def _is_integer(x):
 
 @_precise
 def log_a_integer(alpha, q, sigma, *, dps):
-    """``log A_alpha`` for integer alpha >= 0: the exact binomial sum (THEOREMS.md section 2).
+    """``log A_alpha`` for integer alpha >= 0: the exact binomial sum (docs/math.md#integer-orders).
 
     ``A_a = sum_k C(a,k) (1-q)^{a-k} q^k exp((k^2-k)/(2 s^2))``. Because the binomial weights sum
     to 1, ``A - 1 = sum_{k>=2} C(a,k) (1-q)^{a-k} q^k expm1((k^2-k)/(2 s^2))``: non-negative

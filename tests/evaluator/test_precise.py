@@ -1,4 +1,4 @@
-"""The reference evaluator against THEOREMS.md section 6 and against itself (sum vs integral vs
+"""The reference evaluator against the sanity values of docs/math.md and against itself (sum vs integral vs
 series, closed form vs quadrature)."""
 
 import math
@@ -19,7 +19,7 @@ def high_precision():
         yield
 
 
-# The THEOREMS.md section-6 values are printed to 10-17 digits; we compare to that many.
+# The docs/math.md#sanity-values values are printed to 10-17 digits; we compare to that many.
 SANITY = [
     (lambda: precise.rdp_randomized_response(2, 1), "0.735325664055519", 15),
     (lambda: precise.rdp_laplace(2, 1), "0.619123629998593", 15),

@@ -50,6 +50,6 @@ def test_exact_steps_are_proved(claim):
 
 def test_ratio_table_reproduces_the_sanity_value_and_orders_the_bounds():
     (row,) = corollary1.composition_table(configs=((50, 0.1, 1e-5),))
-    assert row["exact"] == pytest.approx(2.8446672, abs=1e-7)  # THEOREMS.md s.6
+    assert row["exact"] == pytest.approx(2.8446672, abs=1e-7)  # docs/math.md#sanity-values
     assert row["exact"] < row["drv"] < row["corollary1"]
     assert row["corollary1"] == pytest.approx(4 * 0.1 * (2 * 50 * 11.512925464970229) ** 0.5)

@@ -59,8 +59,8 @@ def test_case1_identity_is_proved_by_sympy():
 def test_slack_table_reproduces_the_notes_gaussian_example():
     rows = proposition3.conversion_table(1e-5, configs=proposition3.DEFAULT_TABLE_CONFIGS[:2], dps=20)
     sigma1, composed = rows
-    assert sigma1["exact"] == pytest.approx(4.377178096, rel=1e-8)  # THEOREMS.md s.6
-    assert composed["classic"] == pytest.approx(15.12, abs=0.01)  # THEOREMS.md s.5: about 15.1
+    assert sigma1["exact"] == pytest.approx(4.377178096, rel=1e-8)  # docs/math.md#sanity-values
+    assert composed["classic"] == pytest.approx(15.12, abs=0.01)  # docs/math.md#the-notes-numbers: about 15.1
     assert composed["classic_alpha"] == pytest.approx(2.92, abs=0.01)
     for row in rows:
         assert row["exact"] <= row["improved"] <= row["classic"]

@@ -2,7 +2,7 @@
 
 Statement: for ``sigma >= 1``, ``q < 1/(16 sigma)`` and a positive integer
 ``lam <= sigma^2 ln(1/(q sigma))``, ``alpha(lam) <= q^2 lam (lam+1) / ((1-q) sigma^2) + O(q^3 lam^3 / sigma^3)``,
-with ``alpha(lam) = log max(E1, E2)`` (THEOREMS.md s.2). The paper gives no constant; the smallest
+with ``alpha(lam) = log max(E1, E2)`` (docs/math.md#poisson-subsampled-gaussian). The paper gives no constant; the smallest
 constant on the domain is ``C* = 0.78435330648...``, attained at the corner ``sigma = 1, lam = 3,
 q = e^-3`` where the hypothesis ``lam <= sigma^2 ln(1/(q sigma))`` is tight (found by a grid
 search over sigma in [1, 2] and lam <= 11 at the bound, and a coarse one up to sigma = 32; E2 = A
@@ -181,7 +181,7 @@ def _prove_gaussian_moment():
 
 step_gaussian_moment = Claim(
     id="abadi2016.lemma3.step.gaussian_moment",
-    source=PROOF + " (and THEOREMS.md s.2)",
+    source=PROOF + " (and docs/math.md#poisson-subsampled-gaussian)",
     kind="step",
     title="E_mu0[(mu1/mu0)^k] = exp((k^2 - k)/(2 sigma^2)): sympy integral, and quadrature",
     statement=sympy.Eq(F["gaussian_ratio_moment"](k, sigma), sympy.exp((k**2 - k) / (2 * sigma**2))),
@@ -424,3 +424,46 @@ CLAIMS = [
     mutant_t2_sigma_below_1,
     mutant_t3_constant,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the two sides of the statement claim, evaluated by
+# the checker's own evaluation (Claim.evaluate), and the leading term alone (LEAD).
+
+
+def _figure_bound_vs_exact(path):
+    """The exact log moment at integer lambda against the leading term and the bound with C found."""
+    import math
+
+    from dpproofs.docgen import pyplot, save
+    from dpproofs.vocabulary import evaluate_mp
+
+    plt = pyplot()
+    claim = next(c for c in CLAIMS if c.id == "abadi2016.lemma3")
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
+    for ax, (q_value, sigma_value) in zip(axes, ((0.01, 4.0), (0.02, 2.0))):
+        lam_max = int(sigma_value**2 * math.log(1 / (q_value * sigma_value)))
+        lams = list(range(1, lam_max + 1))
+        points = [{"lam": l, "q": q_value, "sigma": sigma_value} for l in lams]
+        sides = [claim.evaluate(p, 20) for p in points]
+        lead = [float(evaluate_mp(LEAD, p, 20)) for p in points]
+        ax.plot(lams, [float(s[0]) for s in sides], "o", ms=3, label="exact alpha(lambda) = log max(E1, E2)")
+        ax.plot(lams, lead, label="leading term q^2 l(l+1)/((1-q) s^2)")
+        ax.plot(lams, [float(s[1]) for s in sides], "--", label=f"+ {float(C_FOUND)} q^3 l^3/s^3 (C found)")
+        ax.set_xlabel("lambda (integer, up to sigma^2 ln(1/(q sigma)))")
+        ax.set_title(f"q = {q_value}, sigma = {sigma_value}")
+        ax.set_yscale("log")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("log moment")
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("lemma3_bound_vs_exact.png",
+                   "Lemma 3: the exact log moment at integer lambda against the leading term and the bound with "
+                   "the constant found", _figure_bound_vs_exact),)
+
+
+FIGURES = _figures()

@@ -4,7 +4,7 @@ Statement: if ``M`` is eps-DP then for every ``lam > 0``
 ``alpha_M(lam) <= lam eps (e^eps - 1) + lam^2 eps^2 e^{2 eps} / 2``.
 
 Checked on the worst case, eps-randomized response (``alpha = lam D_{lam+1}(RR_eps)``, the exact
-maximum over eps-DP pairs, THEOREMS.md s.2), and on random finite pairs whose log-ratios are
+maximum over eps-DP pairs, docs/math.md#randomized-response), and on random finite pairs whose log-ratios are
 bounded by eps (both orderings). With ``Z = c(o)``, ``o ~ M(d)``, the printed proof uses
 ``E Z <= eps (e^eps - 1)``, ``|Z| <= eps``, ``|Z - E Z| <= eps e^eps`` and Hoeffding's lemma.
 
@@ -93,7 +93,7 @@ statement = Claim(
     title="Log moment of an eps-DP mechanism (worst case: randomized response)",
     statement=sympy.Le(RR_LOG_MOMENT, bound(lam, eps)),
     variables=(LAM, EPS),
-    explanation="eps-RR is the exact worst case over eps-DP pairs at every order (Mironov 2017, Prop. 5)",
+    explanation="eps-RR is the exact worst case over eps-DP pairs at every order (Mironov 2017, Prop. 5; docs/math.md#randomized-response)",
 )
 
 certified_box = Claim(
@@ -259,3 +259,36 @@ CLAIMS = [
     mutant_second_term_halved,
     mutant_first_term_dropped,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the two sides of the statement claim (Claim.evaluate).
+
+
+def _figure_bound(path):
+    """Lemma C.1's bound against the exact log moment of randomized response."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    claim = next(c for c in CLAIMS if c.id == "abadi2016.lemma_c1")
+    eps_values = [0.02 + (2 - 0.02) * i / 59 for i in range(60)]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
+    for ax, lam_value in zip(axes, (1, 8)):
+        sides = [claim.evaluate({"lam": lam_value, "eps": e}, 20) for e in eps_values]
+        ax.plot(eps_values, [float(s[0]) for s in sides], label="exact log moment of eps-RR (worst eps-DP pair)")
+        ax.plot(eps_values, [float(s[1]) for s in sides], "--", label="Lemma C.1 bound")
+        ax.set_yscale("log")
+        ax.set_xlabel("eps")
+        ax.set_title(f"lambda = {lam_value}")
+        ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("lemma_c1_bound.png", "Lemma C.1 against the exact log moment of randomized response",
+                   _figure_bound),)
+
+
+FIGURES = _figures()

@@ -227,3 +227,59 @@ CLAIMS = [
     finding_eps_above,
     mutant_c2_too_small,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen); every curve comes from the shipped accountant, the
+# PLD bracket of the evaluator or the notes' own computations, never from a retyped formula.
+
+
+def _figure_abadi_epochs(path):
+    """Epsilon against epochs for the Abadi configuration under each method."""
+    from dpproofs.accountant import Accountant
+    from dpproofs.docgen import pyplot, save
+    from dpproofs.evaluator import pld
+    from dpproofs.mechanisms import SampledGaussian
+    from dpproofs_theorems import notes
+
+    plt = pyplot()
+    q, sigma, delta = notes.ABADI["q"], notes.ABADI["sigma"], notes.ABADI["delta"]
+    per_epoch = notes.ABADI["steps_per_epoch"]
+    epochs = list(range(10, 401, 10))
+    steps = [per_epoch * e for e in epochs]
+    paper = [notes.moments_epsilon(t)[0] for t in steps]
+    continuous, improved = [], []
+    for t in steps:
+        acc = Accountant().compose(SampledGaussian(q, sigma), t)
+        continuous.append(acc.epsilon(delta, "classic", refine=True))
+        improved.append(acc.epsilon(delta, "improved"))
+    brackets = pld.epsilon_bracket_curve(q, sigma, delta, 10 * per_epoch, len(epochs))
+    strong = [notes.strong_composition(t)[0] for t in steps]
+    dpa_epochs = [50, 100, 200, 300, 400]
+    dpa = [notes._dp_accounting_pld(per_epoch * e, q, sigma, delta)["epsilon"] for e in dpa_epochs]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.plot(epochs, strong, label="strong composition (DRV, amplified per-step eps)", color="tab:gray")
+    ax.plot(epochs, paper, label="moments accountant as in the paper (integer lambda <= 32)", color="tab:red")
+    ax.plot(epochs, continuous, "--", label="continuous lambda (classic)", color="tab:orange")
+    ax.plot(epochs, improved, label="RDP, improved conversion", color="tab:blue")
+    ax.fill_between(epochs, [b["lower"] for b in brackets], [b["upper"] for b in brackets], color="k")
+    ax.plot(epochs, [b["upper"] for b in brackets], color="k", label="tight (PLD bracket, width < 6e-4)")
+    ax.plot(dpa_epochs, dpa, "o", mfc="none", color="tab:green", label="dp_accounting PLD")
+    ax.plot([100, 400], [1.26, 2.55], "x", color="tab:purple", ms=8, label="printed in the paper (1.26, 2.55)")
+    ax.set_yscale("log")
+    ax.set_xlabel("epochs E (T = 100 E steps)")
+    ax.set_ylabel("epsilon at delta = 1e-5")
+    ax.set_title(f"Abadi configuration: q = {q}, sigma = {sigma:g}")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("abadi_epsilon_vs_epochs.png",
+                   "Epsilon against epochs for the Abadi configuration (q = 0.01, sigma = 4, delta = 1e-5) "
+                   "under each method", _figure_abadi_epochs, also_on=("accountant.md", "notes.md")),)
+
+
+FIGURES = _figures()

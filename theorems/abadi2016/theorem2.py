@@ -3,7 +3,7 @@
 Statement: (1) for an adaptive sequence ``M_1..M_k``, ``alpha_M(lam) <= sum_i alpha_{M_i}(lam)``;
 (2) for any eps > 0, ``M`` is (eps, delta)-DP for ``delta = min_lam exp(alpha_M(lam) - lam eps)``.
 Part (2) is checked in its stronger per-order form ``delta_M(eps) <= exp(alpha_M(lam) - lam eps)``
-for every lam > 0, against exact privacy profiles (THEOREMS.md s.2).
+for every lam > 0, against exact privacy profiles (docs/math.md#exact-quantities).
 
 Ids -> printed items:
 
@@ -340,3 +340,43 @@ CLAIMS = [
     mutant_delta_dropped,
     mutant_min_over_prefixes,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen). The tail bound min_lam exp(alpha(lam) - lam eps) is
+# the classic conversion at alpha = lam + 1 (dpproofs.conversions.classic_log_delta) applied to the
+# evaluator's Gaussian RDP; the exact profile is the evaluator's.
+
+
+def _figure_tail_bound(path):
+    """Theorem 2.2's tail bound against the exact Gaussian privacy profile."""
+    import numpy as np
+
+    from dpproofs.conversions import classic_log_delta
+    from dpproofs.docgen import pyplot, save
+    from dpproofs.evaluator import fast, precise
+
+    plt = pyplot()
+    sigma_value = 1.0
+    eps_values = np.linspace(0.25, 6, 40)
+    exact = [float(precise.delta_gaussian(e, sigma_value, dps=20)) for e in eps_values]
+    orders = 1 + np.geomspace(1e-3, 200, 4000)  # alpha = lam + 1, lam > 0
+    rdp = fast.rdp_gaussian(orders, sigma_value)
+    tail = [float(np.exp(np.min(classic_log_delta(rdp, orders, e)))) for e in eps_values]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.semilogy(eps_values, exact, label=f"exact delta(eps) of the Gaussian, sigma = {sigma_value:g}")
+    ax.semilogy(eps_values, tail, "--", label="Theorem 2.2 tail bound min_l exp(alpha(l) - l eps)")
+    ax.set_xlabel("eps")
+    ax.set_ylabel("delta")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("theorem2_tail_bound.png", "Theorem 2.2 tail bound against the exact Gaussian profile",
+                   _figure_tail_bound),)
+
+
+FIGURES = _figures()

@@ -232,7 +232,7 @@ DEFAULT_TABLE_CONFIGS = (
     (1000, 0.01, 1e-5),
     (1000, 0.05, 1e-5),
     (100, 0.1, 1e-5),
-    (50, 0.1, 1e-5),  # exact optimal eps' = 2.8446672 (a sanity value of the KOV sum)
+    (50, 0.1, 1e-5),  # docs/math.md#sanity-values: 2.8446672
     (10, 0.5, 1e-6),
 )
 
@@ -285,3 +285,41 @@ def composition_table(configs=DEFAULT_TABLE_CONFIGS, dps=20):
                 row[f"{name}_over_exact"] = float(value / exact)
         rows.append(row)
     return rows
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen) from this module's epsilon functions and the notes'
+# exact optimal composition (Kairouz-Oh-Viswanath through the evaluator). The ratio table below is
+# this module's composition_table.
+
+
+def _figure_vs_exact(path):
+    """Corollary 1 against the exact optimal composition, basic composition and DRV."""
+    from dpproofs.docgen import pyplot, save
+    from dpproofs_theorems import notes
+
+    plt = pyplot()
+    eps_value, delta_value = 0.01, 1e-5
+    ns = [10, 30, 100, 300, 1000, 3000, 10000]
+    exact = [notes.exact_composition_epsilon(eps_value, n_value, delta_value) for n_value in ns]
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    ax.loglog(ns, [float(basic_epsilon(eps_value, n_value)) for n_value in ns], label="basic n eps")
+    ax.loglog(ns, [float(drv_epsilon(eps_value, n_value, delta_value)) for n_value in ns], label="Dwork-Rothblum-Vadhan")
+    ax.loglog(ns, [float(corollary1_epsilon(eps_value, n_value, delta_value)) for n_value in ns], "--",
+              label="Corollary 1: 4 eps sqrt(2n log 1/delta)")
+    ax.loglog(ns, exact, "o-", color="k", label="exact optimal composition (KOV)")
+    ax.set_xlabel(f"n (each {eps_value}-DP), delta = {delta_value:g}")
+    ax.set_ylabel("eps'")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("corollary1_vs_exact.png",
+                   "Corollary 1 against the exact optimal composition, basic composition and DRV", _figure_vs_exact),)
+
+
+FIGURES = _figures()
+TABLES = (composition_table,)

@@ -1,10 +1,9 @@
 """Mironov 2017 (arXiv 1702.07476v3), Lemma 1: pure DP implies RDP with ``D_alpha <= 2 alpha eps^2``.
 
 Statement: if ``D_inf(P||Q) <= eps`` and ``D_inf(Q||P) <= eps`` then ``D_alpha(P||Q) <= 2 alpha eps^2``
-for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (every eps-DP pair is a
-post-processing of eps-RR: Kairouz, Oh & Viswanath 2015, arXiv 1311.0776), so the statement is
-checked on RR (certified on a box, using that ``D_alpha`` of RR is non-decreasing in alpha,
-Prop. 9, and in eps, by post-processing) and on random finite pairs.
+for ``alpha >= 1``. Randomized response is the worst case over eps-DP pairs (docs/math.md#randomized-response), so
+the statement is checked on RR (certified on a box, using that ``D_alpha`` of RR is
+non-decreasing in alpha, Prop. 9, and in eps, by post-processing) and on random finite pairs.
 
 Ids -> printed items:
 
@@ -377,3 +376,42 @@ CLAIMS = [
     bun_steinke_mutant,
     mutant_l1_halved,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the sides of the statement and of the Bun-Steinke
+# claim as the checker evaluates them (Claim.evaluate).
+
+
+def _figure_rr_renyi(path):
+    """The exact randomized-response Renyi curve against Lemma 1's and Bun-Steinke's bounds."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    lemma = next(c for c in CLAIMS if c.id == "mironov2017.lemma1")
+    halved = next(c for c in CLAIMS if c.id == "mironov2017.lemma1.bun_steinke")
+    alphas = [1.01 + (20 - 1.01) * i / 79 for i in range(80)]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
+    for ax, e in zip(axes, (0.1, 1.0)):
+        sides = [lemma.evaluate({"alpha": a, "eps": e}, 20) for a in alphas]
+        bs = [halved.evaluate({"alpha": a, "eps": e}, 20)[1] for a in alphas]
+        ax.plot(alphas, [float(s[0]) for s in sides], label="exact D_alpha of eps-RR")
+        ax.plot(alphas, [float(s[1]) for s in sides], "--", label="2 alpha eps^2 (Lemma 1)")
+        ax.plot(alphas, [float(b) for b in bs], ":", label="alpha eps^2 / 2 (Bun-Steinke)")
+        ax.axhline(e, color="gray", lw=0.8, label="D_inf = eps")
+        ax.set_yscale("log")
+        ax.set_xlabel("alpha")
+        ax.set_title(f"eps = {e}")
+        ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("lemma1_rr_renyi.png",
+                   "Exact randomized-response Renyi curve against 2 alpha eps^2 (Lemma 1) and alpha eps^2 / 2 "
+                   "(Bun-Steinke)", _figure_rr_renyi),)
+
+
+FIGURES = _figures()

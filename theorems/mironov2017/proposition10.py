@@ -90,3 +90,37 @@ mutant_finite_exponent_dropped = statement.mutant(
 )
 
 CLAIMS = [statement, gaussian, mutant_exponent_dropped, mutant_finite_exponent_dropped]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the two sides of the Gaussian half-line claim as the
+# checker evaluates them (Claim.evaluate).
+
+
+def _figure_preservation(path):
+    """Probability preservation on Gaussian half-lines."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    claim = next(c for c in CLAIMS if c.id == "mironov2017.proposition10.gaussian")
+    sigma_value, alphas = 1.0, (1.5, 2.0, 8.0)
+    ts = [-2 + 8 * i / 79 for i in range(80)]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    left = [float(claim.evaluate({"alpha": 2.0, "sigma": sigma_value, "t": t_value}, 20)[0]) for t_value in ts]
+    ax.semilogy(ts, left, "k", label="P(A) = Pr[N(1, 1) > t]")
+    for a in alphas:
+        right = [float(claim.evaluate({"alpha": a, "sigma": sigma_value, "t": t_value}, 20)[1]) for t_value in ts]
+        ax.semilogy(ts, right, "--", label=f"Prop. 10 bound, alpha = {a}")
+    ax.set_xlabel("t (event A = (t, inf))")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("proposition10_preservation.png", "Probability preservation on Gaussian half-lines",
+                   _figure_preservation),)
+
+
+FIGURES = _figures()

@@ -1,7 +1,7 @@
 """Mironov 2017 (arXiv 1702.07476v3), Proposition 3: from RDP to (eps, delta)-DP.
 
 Statement: if ``f`` is (alpha, eps)-RDP it is ``(eps + log(1/delta)/(alpha-1), delta)``-DP for every
-``0 < delta < 1``. Held against EXACT privacy profiles ``delta_M`` (the vocabulary's ``delta_*`` functions): with
+``0 < delta < 1``. Held against EXACT privacy profiles ``delta_M`` (docs/math.md#exact-quantities): with
 ``eps(alpha)`` the exact RDP of ``M``, ``delta_M(eps(alpha) + log(1/delta)/(alpha-1)) <= delta``.
 
 Ids -> items (``mironov2017.proposition3`` + suffix):
@@ -433,3 +433,52 @@ def conversion_table(delta_value=1e-5, configs=DEFAULT_TABLE_CONFIGS, dps=30):
             "improved_over_exact": float(improved / exact) if exact > 0 else float("inf"),
         })
     return rows
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen) with this module's own optimal_conversion and
+# exact_epsilon (the ones conversion_table uses) on the evaluator's Gaussian RDP and profile.
+
+
+def _figure_conversions(path):
+    """Classic and improved RDP conversions against the exact Gaussian profile."""
+    from dpproofs.docgen import pyplot, save
+    from dpproofs.evaluator import precise
+
+    plt = pyplot()
+    sigma_value = 1.0
+    deltas = [10.0 ** (-12 + i / 2) for i in range(21)]
+
+    def rdp(a, dps):
+        return precise.rdp_gaussian(a, sigma_value, dps=dps)
+
+    def profile(e, dps):
+        return precise.delta_gaussian(e, sigma_value, dps=dps)
+
+    classic, improved, exact = [], [], []
+    for d in deltas:
+        classic_value, _ = optimal_conversion(rdp, d, classic_epsilon, dps=20)
+        improved_value, _ = optimal_conversion(rdp, d, improved_epsilon, dps=20)
+        classic.append(float(classic_value))
+        improved.append(float(improved_value))
+        exact.append(float(exact_epsilon(profile, d, upper=classic_value, dps=20, iterations=50)))
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.semilogx(deltas, classic, label="classic (Prop. 3)")
+    ax.semilogx(deltas, improved, "--", label="improved (BBGHS20)")
+    ax.semilogx(deltas, exact, "k", label="exact Gaussian profile")
+    ax.set_xlabel("delta")
+    ax.set_ylabel("eps")
+    ax.set_title(f"Gaussian, sigma = {sigma_value:g}: RDP -> (eps, delta) conversions")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("proposition3_conversions.png",
+                   "Classic and improved RDP conversions against the exact Gaussian profile", _figure_conversions),)
+
+
+FIGURES = _figures()
+TABLES = (conversion_table,)

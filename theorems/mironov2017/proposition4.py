@@ -290,3 +290,40 @@ CLAIMS = [
     mutant_constant_1,
     mutant_adaptive_constant_1,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the threshold events {l >= k} of n-fold RR
+# (rr_event) and the two sides of the statement claim at each of them (Claim.evaluate).
+
+
+def _figure_rr_events(path):
+    """Prop. 4's bound on the threshold events of 100-fold randomized response."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    claim = next(c for c in CLAIMS if c.id == "mironov2017.proposition4")
+    n_value, e = 100, 0.1
+    ks = range(n_value // 2, n_value + 1)
+    points = [{"eps": e, "n": n_value, "u": (k + 0.5) / (n_value + 1), "shape": 0} for k in ks]
+    q_values = [float(rr_event(e, n_value, k, False, 20)[1]) for k in ks]
+    sides = [claim.evaluate(p, 20) for p in points]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.loglog(q_values, [float(s[0]) for s in sides], "o", ms=3, label="n-fold RR: events 'at least k ones'")
+    ax.loglog(q_values, [min(float(s[1]), 1.0) for s in sides], "--", label="Prop. 4: exp(2 eps sqrt(n log 1/Q)) Q")
+    ax.loglog(q_values, q_values, ":", color="gray", label="P = Q")
+    ax.set_xlabel("Q = Pr[f(D') in S]")
+    ax.set_ylabel("Pr[f(D) in S]")
+    ax.set_title(f"n = {n_value}, eps = {e}")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("proposition4_rr_events.png",
+                   "Prop. 4's bound on the threshold events of 100-fold randomized response", _figure_rr_events),)
+
+
+FIGURES = _figures()

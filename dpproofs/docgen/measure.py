@@ -1,0 +1,338 @@
+"""The measuring parts of ``dpproofs report`` and their store, ``docs/_measured/*.json``.
+
+Every measurement is stored with its inputs and with the fingerprint of the data and code it was
+made from (:mod:`dpproofs.docgen.fingerprint`), so that :func:`dpproofs.docgen.site.stale_pages`
+can tell, without re-measuring, whether the current code would produce something else.
+"""
+
+import contextlib
+import io
+import json
+import platform
+import time
+from pathlib import Path
+
+from dpproofs.docgen.fingerprint import claim_fingerprint, code_digest, digest, numeric_claim_fingerprint
+
+__all__ = [
+    "DOCS", "MEASURED", "FIGURES", "EXAMPLES", "SEED", "DPS",
+    "TOUR", "TOUR_PYTHON", "ACCOUNTANT_CONFIGS", "VERIFY_EXAMPLES",
+    "load", "store", "measure_theorem", "measure_tour", "measure_accountant", "measure_verify",
+    "measure_notes", "make_figures", "table_functions", "figures_of", "table_fingerprint",
+    "figure_fingerprint", "command_fingerprint", "accountant_fingerprint", "python_tour_fingerprint",
+    "capture", "capture_python",
+]
+
+#: The repository's docs directory (this package lives in <repo>/dpproofs/docgen).
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+MEASURED = DOCS / "_measured"
+FIGURES = DOCS / "figures"
+#: Hypothesis draws per claim in the measured verdict runs, their seed and precision.
+EXAMPLES = 30
+SEED = 0
+DPS = 50
+
+
+def _paths():
+    """The current directories (module attributes, so that tests can point them elsewhere)."""
+    import dpproofs.docgen.measure as this
+
+    return this.DOCS, this.MEASURED, this.FIGURES
+
+
+def load(name):
+    path = _paths()[1] / f"{name}.json"
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def store(name, data):
+    path = _paths()[1] / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
+
+
+def capture(argv):
+    """Run ``dpproofs argv`` in-process and return (exit status, stdout text, seconds)."""
+    from dpproofs.cli import main
+
+    buffer = io.StringIO()
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(io.StringIO()):
+        status = main(list(argv))
+    return status, buffer.getvalue().rstrip("\n"), round(time.perf_counter() - started, 2)
+
+
+def capture_python(code):
+    buffer = io.StringIO()
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(buffer):
+        exec(compile(code, "<tour>", "exec"), {})
+    return buffer.getvalue().rstrip("\n"), round(time.perf_counter() - started, 2)
+
+
+def environment():
+    import numpy
+
+    return {"python": platform.python_version(), "numpy": numpy.__version__, "machine": platform.machine(),
+            "measured_on": time.strftime("%Y-%m-%d")}
+
+
+# --- fingerprints of the measured parts -------------------------------------------------------------
+
+
+def table_functions(module):
+    """The module's ``TABLES`` (callables returning rows), by name."""
+    return {function.__name__: function for function in getattr(module, "TABLES", ())}
+
+
+def figures_of(module):
+    """The module's ``FIGURES`` (see :mod:`dpproofs.docgen.figures`)."""
+    return tuple(getattr(module, "FIGURES", ()))
+
+
+def table_fingerprint(function):
+    return code_digest(function)
+
+
+def figure_fingerprint(figure, claims=()):
+    """The figure's file, caption and pages, the code of ``draw`` (with everything it reaches) and
+    the fingerprints of the claims of its module (a figure may draw a claim's two sides)."""
+    return digest(figure.file, figure.caption, tuple(figure.also_on), code_digest(figure.draw),
+                  *[claim_fingerprint(c) for c in claims])
+
+
+def command_fingerprint(argv):
+    """The code path of ``dpproofs argv``: the CLI and the command's module (with everything they
+    reach), plus the claims a ``check`` runs or the notes entries ``claims`` evaluates."""
+    import importlib
+
+    from dpproofs import cli
+
+    name = argv[0]
+    module = importlib.import_module(f"dpproofs.commands.{name.replace('-', '_')}")
+    parts = [code_digest(cli.main, *[getattr(module, f) for f in ("add_arguments", "run", "render") if hasattr(module, f)])]
+    if name == "check":
+        from dpproofs import registry
+
+        parts += [claim_fingerprint(c) for c in registry.select([a for a in argv[1:] if not a.startswith("-")][:1])]
+    if name == "claims":
+        from dpproofs import registry
+
+        ids = [a for a in argv[1:] if not a.startswith("-")]
+        for module_ in registry.modules("NUMERIC_CLAIMS"):
+            parts += [numeric_claim_fingerprint(e) for e in module_.NUMERIC_CLAIMS if not ids or e.id in ids]
+    return digest(*argv, *parts)
+
+
+def python_tour_fingerprint(code=None):
+    import dpproofs
+
+    return digest(code or TOUR_PYTHON, code_digest(dpproofs.Accountant, dpproofs.calibrate_sigma, dpproofs.rdp))
+
+
+def accountant_fingerprint():
+    return code_digest(measure_accountant)
+
+
+# --- theorem pages ------------------------------------------------------------------------------------
+
+
+def measure_theorem(prefix, module, claims, *, examples=EXAMPLES, seed=SEED, log=print):
+    """Verdicts of every claim of one result (and its module's slack tables), with their inputs."""
+    from dpproofs.claims import check
+
+    verdicts = {}
+    for claim in claims:
+        verdict = check(claim, examples=examples, seed=seed, dps=DPS)
+        data = verdict.to_dict()
+        verdicts[claim.id] = {
+            "fingerprint": claim_fingerprint(claim),
+            "status": data["status"],
+            "certified": data["certified"],
+            "examples": data["examples"],
+            "evidence": data["evidence"],
+            "counterexample": data.get("counterexample"),
+            "matches_expectation": data["matches_expectation"],
+            "seconds": data["seconds"],
+        }
+        log(f"  {claim.id}: {data['status']} ({data['seconds']} s)")
+    tables = {}
+    for name, function in table_functions(module).items():
+        started = time.perf_counter()
+        rows = function()
+        tables[name] = {"rows": rows, "seconds": round(time.perf_counter() - started, 1),
+                        "fingerprint": table_fingerprint(function)}
+        log(f"  {module.__name__}.{name}(): {len(rows)} rows ({tables[name]['seconds']} s)")
+    return {"inputs": {"examples": examples, "seed": seed, "dps": DPS, **environment()},
+            "verdicts": verdicts, "tables": tables}
+
+
+# --- index (tour) ----------------------------------------------------------------------------------
+
+#: The five-minute tour of index.md: (title, argv of `dpproofs`).
+TOUR = (
+    ("epsilon of a DP-SGD run (Abadi's configuration, 100 epochs)",
+     ["epsilon", "--q", "0.01", "--sigma", "4", "--steps", "10000", "--delta", "1e-5"]),
+    ("the noise for a target epsilon",
+     ["sigma", "--epsilon", "1", "--delta", "1e-5", "--q", "0.01", "--steps", "10000"]),
+    ("verify an inequality: proved on the whole box by ball arithmetic",
+     ["verify", "rdp_gaussian(alpha, sigma) <= alpha/sigma**2", "--where", "1 < alpha <= 64",
+      "--where", "0.5 <= sigma <= 10"]),
+    ("verify an inequality: refuted, with a certified counterexample",
+     ["verify", "rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", "--where", "1 < alpha <= 32",
+      "--where", "0.01 <= eps <= 2"]),
+    ("check registered claims (a mutant the checker must refute)",
+     ["check", "mironov2017.lemma1.bun_steinke", "--examples", "20"]),
+    ("the notes' numbers", ["claims", "notes.composition.basic", "notes.composition.drv",
+                            "notes.composition.corollary1", "notes.gaussian100"]),
+)
+#: Tour commands whose output has no timing in it and which take milliseconds: the staleness
+#: check re-runs them and compares their output with the stored one.
+RERUN_COMMANDS = ("epsilon", "sigma")
+TOUR_PYTHON = """import dpproofs as dp
+acc = dp.Accountant().compose(dp.SampledGaussian(q=0.01, sigma=4.0), steps=10_000)
+print(acc.epsilon(1e-5))                       # improved conversion, default orders
+print(acc.epsilon_and_order(1e-5, conversion="classic"))
+print(dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10_000))
+print(dp.rdp(dp.SampledGaussian(0.01, 4.0), 20, dps=30))   # exact D_20, mpmath
+"""
+
+
+def measure_tour():
+    steps = []
+    for title, argv in TOUR:
+        status, output, seconds = capture(argv)
+        steps.append({"title": title, "argv": argv, "status": status, "output": output, "seconds": seconds,
+                      "fingerprint": command_fingerprint(argv)})
+    output, seconds = capture_python(TOUR_PYTHON)
+    return {"inputs": environment(), "commands": steps,
+            "python": {"code": TOUR_PYTHON, "output": output, "seconds": seconds,
+                       "fingerprint": python_tour_fingerprint()}}
+
+
+# --- accountant ----------------------------------------------------------------------------------
+
+ACCOUNTANT_CONFIGS = (
+    # (label, q, sigma, steps, delta, PLD grid step)
+    ("Abadi, E = 100", 0.01, 4.0, 10000, 1e-5, 1e-4),
+    ("Abadi, E = 400", 0.01, 4.0, 40000, 1e-5, 1e-4),
+    ("CIFAR-like, q = 256/50000", 256 / 50000, 1.1, 19532, 1e-5, 1e-4),
+    ("high noise", 0.001, 10.0, 100000, 1e-6, None),  # PLD lower bound: root finder fails at h = 1e-5
+    ("large q", 0.1, 1.5, 1000, 1e-5, 1e-4),
+)
+
+
+def measure_accountant():
+    import numpy as np
+
+    import dp_accounting
+    from dp_accounting import rdp as dp_rdp
+
+    from dpproofs.accountant import Accountant
+    from dpproofs.evaluator import pld
+    from dpproofs.mechanisms import SampledGaussian
+
+    rows = []
+    for label, q, sigma, steps, delta, grid in ACCOUNTANT_CONFIGS:
+        row = {"config": label, "q": q, "sigma": sigma, "steps": steps, "delta": delta}
+        started = time.perf_counter()
+        acc = Accountant().compose(SampledGaussian(q, sigma), steps)
+        row["dpproofs_improved"] = acc.epsilon(delta)
+        row["dpproofs_seconds"] = time.perf_counter() - started
+        row["dpproofs_classic"] = acc.epsilon(delta, "classic")
+        row["dpproofs_improved_refined"] = acc.epsilon(delta, refine=True)
+        started = time.perf_counter()
+        cert = Accountant(certified=True).compose(SampledGaussian(q, sigma), steps)
+        row["dpproofs_certified"] = cert.epsilon(delta)
+        row["certified_seconds"] = time.perf_counter() - started
+        started = time.perf_counter()
+        rdp_acc = dp_rdp.RdpAccountant()
+        rdp_acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+        row["dp_accounting_rdp"] = float(rdp_acc.get_epsilon(delta))
+        row["dp_accounting_rdp_seconds"] = time.perf_counter() - started
+        started = time.perf_counter()
+        pld_acc = dp_accounting.pld.PLDAccountant()
+        pld_acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+        row["dp_accounting_pld"] = float(pld_acc.get_epsilon(delta))
+        row["dp_accounting_pld_seconds"] = time.perf_counter() - started
+        if grid is None:
+            row["pld_lower"] = row["pld_upper"] = row["pld_seconds"] = None
+        else:
+            bracket = pld.epsilon_bracket(q, sigma, steps, delta, step=grid)
+            row["pld_lower"], row["pld_upper"], row["pld_seconds"] = bracket["lower"], bracket["upper"], bracket["seconds"]
+        # the warm path: a second query on the same accountant (RDP memoised)
+        started = time.perf_counter()
+        for _ in range(100):
+            Accountant().compose(SampledGaussian(q, sigma), steps).epsilon(delta)
+        row["dpproofs_warm_seconds"] = (time.perf_counter() - started) / 100
+        rows.append({k: (float(v) if isinstance(v, (np.floating,)) else v) for k, v in row.items()})
+    return {"inputs": environment(), "rows": rows, "fingerprint": accountant_fingerprint()}
+
+
+# --- verify ----------------------------------------------------------------------------------------
+
+VERIFY_EXAMPLES = (
+    ("Mironov Prop. 7: the Gaussian's Rényi divergence is at most alpha/sigma^2 (proved)",
+     "rdp_gaussian(alpha, sigma) <= alpha/sigma**2", ("1 < alpha <= 64", "0.5 <= sigma <= 10"), ()),
+    ("Bun-Steinke: eps-DP implies D_alpha <= alpha eps^2 / 2, on randomized response",
+     "rdp_randomized_response(alpha, eps) <= alpha*eps**2/2", ("1 < alpha <= 32", "0.01 <= eps <= 2"), ()),
+    ("the same with the constant 1/4: refuted",
+     "rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", ("1 < alpha <= 32", "0.01 <= eps <= 2"), ()),
+    ("Abadi Lemma 3's leading term alone, integer lambda, the lemma's hypotheses",
+     "log_moment(lam, q, sigma) <= q**2*lam*(lam+1)/((1-q)*sigma**2)",
+     ("1 <= sigma <= 4", "0.001 <= q < 1/(16*sigma)", "1 <= lam <= sigma**2*log(1/(q*sigma))"), ("lam",)),
+)
+
+
+def verify_argv(claim, where, integers):
+    return ["verify", claim] + [x for w in where for x in ("--where", w)] + [x for i in integers for x in ("--integer", i)]
+
+
+def measure_verify():
+    from dpproofs import verification
+
+    rows = []
+    for title, claim, where, integers in VERIFY_EXAMPLES:
+        argv = verify_argv(claim, where, integers)
+        status, output, seconds = capture(argv)
+        rows.append({"title": title, "argv": argv, "status": status, "output": output, "seconds": seconds,
+                     "fingerprint": command_fingerprint(argv)})
+    return {"inputs": environment(), "examples": rows, "time_budget": getattr(verification, "TIME_BUDGET", None)}
+
+
+# --- notes ------------------------------------------------------------------------------------------
+
+
+def measure_notes():
+    """Every notes module's rows (``evaluate_all()``), each with its entry's fingerprint."""
+    from dpproofs import registry
+
+    started = time.perf_counter()
+    rows = []
+    for module in registry.modules("NUMERIC_CLAIMS"):
+        prints = {entry.id: numeric_claim_fingerprint(entry) for entry in module.NUMERIC_CLAIMS}
+        for row in module.evaluate_all():
+            rows.append({**row, "fingerprint": prints[row["id"]]})
+    return {"inputs": environment(), "rows": rows, "seconds": round(time.perf_counter() - started, 1)}
+
+
+# --- figures ----------------------------------------------------------------------------------------
+
+
+def make_figures(found, log=print):
+    """Draw every registered figure; returns ``{page prefix: [{file, caption, seconds, fingerprint}]}``."""
+    figures_dir = _paths()[2]
+    figures_dir.mkdir(parents=True, exist_ok=True)
+    made = {}
+    for prefix, (module, claims) in found.items():
+        for figure in figures_of(module):
+            started = time.perf_counter()
+            figure.draw(figures_dir / figure.file)
+            seconds = round(time.perf_counter() - started, 1)
+            made.setdefault(prefix, []).append({"file": figure.file, "caption": figure.caption, "seconds": seconds,
+                                                "also_on": list(figure.also_on),
+                                                "fingerprint": figure_fingerprint(figure, claims)})
+            log(f"  figure {figure.file} ({seconds} s)")
+    return made

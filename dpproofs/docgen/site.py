@@ -1,0 +1,233 @@
+"""``dpproofs report``: render every page, tell which are stale, regenerate.
+
+Two kinds of content, kept apart so that staleness can be tested cheaply:
+
+* **registry-derived** (fast, deterministic): statements, hypotheses, sources, claim ids, explicit
+  constants, the paper-to-module map, docstrings. Re-rendered from :mod:`dpproofs.registry` every
+  time.
+* **measured** (expensive): verdicts (``dpproofs.claims.check`` at ``EXAMPLES`` examples, seed
+  ``SEED``), slack tables, timings, captured command output, figures. Stored with their inputs and
+  fingerprints in ``docs/_measured/*.json`` and recomputed only by a full ``dpproofs report``.
+
+:func:`stale_pages` lists why the committed docs differ from what the current code would give: a
+page that differs from its re-rendering, and any stored measurement whose fingerprint (the data
+and the code behind it, :mod:`dpproofs.docgen.fingerprint`) no longer matches; the tour commands
+that take milliseconds are re-run and their output compared.
+"""
+
+import time
+from collections import OrderedDict
+
+from dpproofs.docgen import measure, pages
+from dpproofs.docgen.fingerprint import claim_fingerprint, numeric_claim_fingerprint
+
+__all__ = ["groups", "fingerprint", "render_pages", "stale_pages", "generate"]
+
+fingerprint = claim_fingerprint
+
+
+def groups():
+    """``{result prefix "paper.result": (module, [claims])}`` in registry order."""
+    from dpproofs import registry
+
+    found = OrderedDict()
+    for module in registry.modules():
+        for claim in module.CLAIMS:
+            prefix = ".".join(claim.id.split(".")[:2])
+            found.setdefault(prefix, (module, []))[1].append(claim)
+    return found
+
+
+def _notes_modules():
+    from dpproofs import registry
+
+    return registry.modules("NUMERIC_CLAIMS")
+
+
+def _shared_figure(stored_figures, page):
+    """The first stored figure that a result module also shows on the library page ``page``."""
+    for entries in stored_figures.values():
+        for entry in entries:
+            if page in entry.get("also_on", ()):
+                return entry
+    return None
+
+
+def render_pages(found=None):
+    """``{path relative to docs/: text}`` from the registry and the stored measurements (cheap)."""
+    from dpproofs import registry
+
+    found = groups() if found is None else found
+    papers = registry.papers()
+    stored_figures = (measure.load("figures") or {}).get("figures", {})
+    result = {
+        "index.md": pages.index_page(found, measure.load("tour")),
+        "papers.md": pages.papers_page(found, papers, _notes_modules()),
+        "accountant.md": pages.accountant_page(measure.load("accountant"), _shared_figure(stored_figures, "accountant.md")),
+        "verify.md": pages.verify_page(measure.load("verify")),
+        "notes.md": pages.notes_page(measure.load("notes"), _shared_figure(stored_figures, "notes.md")),
+    }
+    for prefix, (module, claims) in found.items():
+        result[f"theorems/{prefix}.md"] = pages.theorem_page(
+            prefix, module, claims, measure.load(f"theorems/{prefix}"), stored_figures.get(prefix, []), papers)
+    return result
+
+
+def _stale_measurements(found):
+    reasons = []
+    for prefix, (module, claims) in found.items():
+        measured = measure.load(f"theorems/{prefix}")
+        if measured is None:
+            reasons.append(f"_measured/theorems/{prefix}.json: missing")
+            continue
+        inputs = measured.get("inputs", {})
+        if (inputs.get("examples"), inputs.get("seed"), inputs.get("dps")) != (measure.EXAMPLES, measure.SEED, measure.DPS):
+            reasons.append(f"_measured/theorems/{prefix}.json: measured with other examples/seed/digits")
+        stored = measured["verdicts"]
+        for claim in claims:
+            if claim.id not in stored:
+                reasons.append(f"{claim.id}: no measured verdict")
+            elif stored[claim.id].get("fingerprint") != claim_fingerprint(claim):
+                reasons.append(f"{claim.id}: its data or the code computing it changed since its verdict was measured")
+        for claim_id in sorted(set(stored) - {c.id for c in claims}):
+            reasons.append(f"{claim_id}: measured but no longer registered")
+        tables = measured.get("tables") or {}
+        functions = measure.table_functions(module)
+        for name, function in functions.items():
+            if name not in tables:
+                reasons.append(f"{module.__name__}.{name}: table not measured")
+            elif tables[name].get("fingerprint") != measure.table_fingerprint(function):
+                reasons.append(f"{module.__name__}.{name}: the code computing this table changed since it was measured")
+        for name in sorted(set(tables) - set(functions)):
+            reasons.append(f"{module.__name__}.{name}: table measured but no longer registered")
+    stored_figures = (measure.load("figures") or {}).get("figures", {})
+    for prefix, (module, claims) in found.items():
+        stored = {entry["file"]: entry for entry in stored_figures.get(prefix, [])}
+        registered = {figure.file: figure for figure in measure.figures_of(module)}
+        for file, figure in registered.items():
+            if file not in stored:
+                reasons.append(f"figures/{file}: registered by {module.__name__} but not drawn")
+            elif stored[file].get("fingerprint") != measure.figure_fingerprint(figure, claims):
+                reasons.append(f"figures/{file}: its caption, the code drawing it or a claim of its module "
+                               "changed since it was drawn")
+            elif not (measure._paths()[2] / file).exists():
+                reasons.append(f"figures/{file}: missing")
+        for file in sorted(set(stored) - set(registered)):
+            reasons.append(f"figures/{file}: drawn but no longer registered")
+    for prefix in sorted(set(stored_figures) - set(found)):
+        reasons.append(f"figures of {prefix}: drawn for a result that is no longer registered")
+    reasons += _stale_notes()
+    reasons += _stale_commands()
+    accountant = measure.load("accountant")
+    if accountant is None or accountant.get("fingerprint") != measure.accountant_fingerprint():
+        reasons.append("_measured/accountant.json: the accountant comparison's code changed since it was measured")
+    return reasons
+
+
+def _stale_notes():
+    reasons = []
+    stored = {row["id"]: row for row in (measure.load("notes") or {}).get("rows", [])}
+    current = {}
+    for module in _notes_modules():
+        current.update({entry.id: entry for entry in module.NUMERIC_CLAIMS})
+    for entry_id, entry in current.items():
+        if entry_id not in stored:
+            reasons.append(f"{entry_id}: notes entry not measured")
+        elif stored[entry_id].get("fingerprint") != numeric_claim_fingerprint(entry):
+            reasons.append(f"{entry_id}: its data or the code computing it changed since it was measured")
+    for entry_id in sorted(set(stored) - set(current)):
+        reasons.append(f"{entry_id}: measured but no longer in NUMERIC_CLAIMS")
+    return reasons
+
+
+def _stale_commands():
+    reasons = []
+    tour = measure.load("tour")
+    verify = measure.load("verify")
+    if tour is None:
+        reasons.append("_measured/tour.json: missing")
+    else:
+        stored = [(s["title"], s["argv"]) for s in tour["commands"]]
+        if stored != [(title, list(argv)) for title, argv in measure.TOUR]:
+            reasons.append("_measured/tour.json: the tour's commands changed")
+        for step in tour["commands"]:
+            if step.get("fingerprint") != measure.command_fingerprint(step["argv"]):
+                reasons.append(f"tour `dpproofs {step['argv'][0]}`: the code it runs changed since it was captured")
+            elif step["argv"][0] in measure.RERUN_COMMANDS:
+                status, output, _ = measure.capture(step["argv"])
+                if (status, output) != (step["status"], step["output"]):
+                    reasons.append(f"tour `dpproofs {' '.join(step['argv'])}`: prints something else now:\n"
+                                   f"    stored: {step['output']}\n    now:    {output}")
+        python = tour["python"]
+        if python.get("fingerprint") != measure.python_tour_fingerprint():
+            reasons.append("tour (Python): its code or the code it runs changed since it was captured")
+        else:
+            output, _ = measure.capture_python(python["code"])
+            if output != python["output"]:
+                reasons.append(f"tour (Python): prints something else now:\n    stored: {python['output']}\n"
+                               f"    now:    {output}")
+    if verify is None:
+        reasons.append("_measured/verify.json: missing")
+    else:
+        expected = [measure.verify_argv(c, w, i) for _, c, w, i in measure.VERIFY_EXAMPLES]
+        if [e["argv"] for e in verify["examples"]] != expected:
+            reasons.append("_measured/verify.json: the worked examples changed")
+        for example in verify["examples"]:
+            if example.get("fingerprint") != measure.command_fingerprint(example["argv"]):
+                reasons.append(f"verify example {example['argv'][1]!r}: the code it runs changed since it was captured")
+    return reasons
+
+
+def stale_pages():
+    """Reasons the committed docs are out of date (empty when they are current)."""
+    docs = measure._paths()[0]
+    found = groups()
+    reasons = []
+    for relative, text in render_pages(found).items():
+        path = docs / relative
+        if not path.exists():
+            reasons.append(f"{relative}: missing")
+        elif path.read_text() != text:
+            reasons.append(f"{relative}: differs from what the registry and docs/_measured/ give")
+    return reasons + _stale_measurements(found)
+
+
+def generate(*, measure_parts=True, only=(), log=print):
+    """Re-measure (unless ``measure_parts=False``) and rewrite every page; returns a summary dict.
+
+    ``only``: restrict measuring to some of "theorems", "tour", "accountant", "verify", "notes",
+    "figures" (and result prefixes like "abadi2016.lemma3"); pages are always all re-rendered.
+    """
+    started = time.perf_counter()
+    timings = {}
+    found = groups()
+
+    def wanted(name):
+        return measure_parts and (not only or name in only)
+
+    for prefix, (module, claims) in found.items():
+        if wanted("theorems") or wanted(prefix):
+            t = time.perf_counter()
+            log(f"measuring {prefix} ({len(claims)} claims)")
+            measure.store(f"theorems/{prefix}", measure.measure_theorem(prefix, module, claims, log=log))
+            timings[prefix] = round(time.perf_counter() - t, 1)
+    for name, function in (("tour", measure.measure_tour), ("accountant", measure.measure_accountant),
+                           ("verify", measure.measure_verify), ("notes", measure.measure_notes)):
+        if wanted(name):
+            t = time.perf_counter()
+            log(f"measuring {name}")
+            measure.store(name, function())
+            timings[name] = round(time.perf_counter() - t, 1)
+    if wanted("figures"):
+        t = time.perf_counter()
+        log("drawing figures")
+        measure.store("figures", {"inputs": measure.environment(), "figures": measure.make_figures(found, log=log)})
+        timings["figures"] = round(time.perf_counter() - t, 1)
+    docs = measure._paths()[0]
+    rendered = render_pages(found)
+    for relative, text in rendered.items():
+        path = docs / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return {"pages": sorted(rendered), "timings": timings, "seconds": round(time.perf_counter() - started, 1),
+            "stale": stale_pages()}
