@@ -28,6 +28,7 @@ import math
 import numpy as np
 from scipy import special as _special
 
+from dpproofs import domain
 from dpproofs.errors import NumericalError
 
 __all__ = [
@@ -178,10 +179,13 @@ def _log_g(L, eps):
 def rdp_gaussian(orders, sigma):
     """``alpha / (2 sigma^2)`` (Mironov 2017, arXiv 1702.07476v3, Prop. 7). Twin: ``precise.rdp_gaussian``.
 
-    Two roundings: within 2 ulp. Underflow (``sigma > 1e150``) gives ``TINY``.
+    Three roundings: within 3 ulp. Underflow (``sigma > 1e150``) gives ``TINY``; overflow (tiny
+    ``sigma``) ``+inf``. (``alpha / (2 sigma) / sigma``: no ``sigma**2`` that could overflow.)
     """
     alpha = _orders(orders)
-    return _floor_positive(alpha / (2.0 * float(sigma) ** 2))
+    sigma = float(sigma)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        return _floor_positive(alpha / (2.0 * sigma) / sigma)
 
 
 def rdp_laplace(orders, scale):
@@ -308,8 +312,9 @@ def _log_a_minus_1_integer(orders, q, sigma):
         starts = plan["starts"]
         top = np.maximum.reduceat(log_terms, starts)
         shifted = log_terms - top[plan["segment"]]
-        sums = np.add.reduceat(np.exp(shifted), starts)  # nan only where top = -inf (masked below)
-        return np.where(np.isfinite(top), top + np.log(sums), -np.inf)
+        sums = np.add.reduceat(np.exp(shifted), starts)  # nan only where top = +-inf (masked below)
+        # top = +inf: some term overflows float64 (tiny sigma), so A - 1 = +inf is the upper bound
+        return np.where(np.isfinite(top), top + np.log(sums), np.where(top > 0, np.inf, -np.inf))
 
 
 # --- Poisson-subsampled Gaussian: fractional orders ------------------------------------------
@@ -585,9 +590,14 @@ def _quad_log_a_minus_1(alpha, q, sigma):
     s2 = sigma * sigma
     z0 = s2 * (log_1mq - log_q) + 0.5
     t_low, t_high = -40.0, max(2.0, alpha) / sigma + 40.0
-    edges = list(np.arange(t_low, t_high, 0.5)) + [t_high]
     t0 = z0 / sigma
     fine_low, fine_high = max(t_low, t0 - 20 * sigma), min(t_high, t0 + 20 * sigma)
+    # count the panels before building them: tiny sigma would ask for ~alpha/sigma of them
+    if not math.isfinite(t_high) or (t_high - t_low) / 0.5 > _QUAD_MAX_PANELS:
+        return None
+    if fine_low < fine_high and sigma < 1 and (fine_high - fine_low) / (sigma / 2) > _QUAD_MAX_PANELS:
+        return None
+    edges = list(np.arange(t_low, t_high, 0.5)) + [t_high]
     if fine_low < fine_high and sigma < 1:
         edges = [e for e in edges if not fine_low < e < fine_high]
         edges += list(np.arange(fine_low, fine_high, sigma / 2)) + [fine_high]
@@ -625,6 +635,36 @@ def _precise_log_a(alpha, q, sigma):
     except NumericalError:
         return math.inf
     return math.nextafter(float(value), math.inf)
+
+
+def _in_accuracy_domain(q, sigma):
+    """Whether ``(q, sigma)`` is where fractional orders are held to :data:`RTOL` (and the precise
+    fallback is affordable); outside it the last resort is :func:`_chord_log_a` (an upper bound)."""
+    return domain.SIGMA_ACCURATE_MIN <= sigma <= domain.SIGMA_ACCURATE_MAX and q >= domain.Q_SERIES_MIN
+
+
+def _chord_log_a(alphas, q, sigma):
+    """Upper bound on ``log A`` at fractional orders: the chord of the convex ``a -> log A_a``
+    between ``n = floor(a)`` and ``n + 1`` (``log A_1 = 0``), from the exact integer sums
+    (``A_a = E_{mu0}[r^a]`` is a moment generating function in ``a``, so ``log A`` is convex: Hölder).
+    Exact integer values are within ``RTOL`` and the chord lies above the exact value; the result
+    is raised by ``RTOL`` relative so that it stays above it after the integer sums' rounding.
+    Cost: ``O(max a)`` time and memory (dpproofs.domain)."""
+    alphas = np.asarray(alphas, dtype=np.float64)
+    low = np.floor(alphas)
+    needed = np.unique(np.concatenate([low, low + 1.0]))
+    needed = needed[needed >= 2.0]
+    log_at = {1.0: 0.0}
+    if len(needed):
+        values = np.logaddexp(0.0, _log_a_minus_1_integer(needed, q, sigma))
+        log_at.update(zip(needed.tolist(), values.tolist()))
+    log_low = np.array([log_at[a] for a in low.tolist()])
+    log_high = np.array([log_at[a + 1.0] for a in low.tolist()])
+    t = alphas - low
+    with np.errstate(invalid="ignore"):
+        chord = (1.0 - t) * log_low + t * log_high
+    chord = np.where(np.isnan(chord), np.inf, chord)  # only from inf * 0, which cannot occur (0 < t < 1)
+    return chord * (1.0 + RTOL)
 
 
 def _initial_terms(alphas):
@@ -698,6 +738,8 @@ def _log_a_fractional(alphas, q, sigma):
     the float quadrature, then to ``precise``.
     """
     alphas = np.asarray(alphas, dtype=np.float64)
+    if q < domain.Q_SERIES_MIN:  # the series' powers of q underflow (dpproofs.domain)
+        return _chord_log_a(alphas, q, sigma)
     out = np.full(len(alphas), np.nan)
     base, limits, floor_plus_7 = _order_lengths(alphas.tobytes())
     sizes = np.array(_predicted_terms(alphas, q, sigma, base, floor_plus_7))  # a writable copy
@@ -721,7 +763,12 @@ def _log_a_fractional(alphas, q, sigma):
         for row in retry[~grow]:
             alpha = float(alphas[row])
             quad = _quad_log_a_minus_1(alpha, q, sigma)
-            out[row] = float(np.logaddexp(0.0, quad)) if quad is not None else _precise_log_a(alpha, q, sigma)
+            if quad is not None:
+                out[row] = float(np.logaddexp(0.0, quad))
+            elif _in_accuracy_domain(q, sigma):
+                out[row] = _precise_log_a(alpha, q, sigma)
+            else:  # bounded time outside the accuracy domain: the convexity bound (dpproofs.domain)
+                out[row] = float(_chord_log_a(np.array([alpha]), q, sigma)[0])
         pending = retry[grow]
     return out
 
@@ -762,8 +809,15 @@ def log_a(orders, q, sigma):
     if q == 0.0:
         out[:] = 0.0
         return out.reshape(alpha.shape)
-    if q == 1.0:
-        out[:] = (flat * flat - flat) / (2.0 * sigma * sigma)
+    if q == 1.0 or sigma > domain.SIGMA_HUGE:
+        # q = 1: the Gaussian, exactly; huge sigma: the Gaussian's value is an upper bound
+        # (quasi-convexity, dpproofs.domain), floored at TINY (alpha - 1) so RDP is at least TINY
+        with np.errstate(over="ignore", under="ignore"):
+            gaussian = (flat - 1.0) * (flat / (2.0 * sigma) / sigma)
+        out[:] = gaussian if q == 1.0 else np.maximum(gaussian, TINY * (flat - 1.0))
+        return out.reshape(alpha.shape)
+    if sigma < domain.SIGMA_TINY:  # RDP > 1e299 at every order: +inf is the bound (dpproofs.domain)
+        out[:] = np.inf
         return out.reshape(alpha.shape)
     integer_at, integer_unique, integer_inverse, fractional_at, fractional_unique, fractional_inverse = _order_split(
         np.ascontiguousarray(flat).tobytes()
