@@ -444,7 +444,7 @@ def _series_plan(alphas_key, lengths_key):
     return plan
 
 
-@np.errstate(divide="ignore", invalid="ignore")
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     """``(log(A-1), converged, hopeless)`` arrays, by the signed series of Mironov, Talwar & Zhang 2019.
 
