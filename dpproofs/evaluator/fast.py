@@ -111,6 +111,17 @@ def _log_expm1(x):
 _INVERSES = 1.0 / np.arange(1.0, 41.0)
 
 
+def _tail_length(y_max, order):
+    """Terms ``k = order .. order + n - 1`` of ``sum_k y^k/k!`` (``|y| <= y_max <= 1/2``) after which
+    the remainder, relative to the first term, is below ``2 y_max^n order!/(order + n)! <= 1e-20``
+    (at most 30: at ``y_max = 1/2`` the bound is then below ``1e-40``)."""
+    n, bound = 1, 2.0 * y_max / (order + 1)
+    while n < 30 and not bound <= 1e-20:
+        n += 1
+        bound *= y_max / (order + n)
+    return n
+
+
 def _series_tail(y, order):
     """``sum_{k>=order} y^k / k!`` for ``|y| <= 0.5`` (30 terms: remainder below 1e-40).
 
@@ -120,9 +131,12 @@ def _series_tail(y, order):
     if y.size <= 256:  # y^k / k! = prod_{m <= k} (y / m): one cumulative product
         terms = np.cumprod(y[..., None] * _INVERSES[: order + 29], axis=-1)
         return np.sum(terms[..., order - 1 :], axis=-1)
+    # terms k = order .. order + n - 1: relative to the first, the remainder is below
+    # 2 y_max^n order!/(order + n)! for |y| <= y_max <= 1/2; stop once that is below 1e-20
+    n = _tail_length(float(np.max(np.abs(y))) if y.size else 0.0, order)
     term = y**order / math.factorial(order)
     total = term.copy()
-    for k in range(order + 1, order + 30):
+    for k in range(order + 1, order + n):
         term = term * y / k
         total = total + term
     return total
@@ -575,36 +589,45 @@ def _gauss_legendre(n):
     return nodes, weights
 
 
-def _quad_log_a_minus_1(alpha, q, sigma):
-    """``log(A-1)`` by float Gauss-Legendre quadrature of ``E_{mu0}[g(r - 1)]``, or None.
+#: Most float64 elements of one 2-D (orders x nodes) block of the quadrature (8 MiB): bounds memory.
+_QUAD_BLOCK = 2**20
+
+
+def _quad_log_a_minus_1(alphas, q, sigma):
+    """``log(A-1)`` at each of ``alphas`` by float Gauss-Legendre quadrature of ``E_{mu0}[g(r - 1)]``;
+    ``nan`` where the quadrature fails its self-check (all ``nan`` if the grid is too large).
 
     ``A - 1 = E_{mu0}[r^a - 1 - a (r - 1)]`` because ``E_{mu0}[r] = 1``; the integrand
     ``g(u) = (1+u)^a - 1 - a u`` is non-negative and computed without cancellation (:func:`_log_g`),
     so the quadrature sum keeps relative accuracy. Variable ``t = z/s`` on
-    ``[-40, max(2, a)/s + 40]``: panels of width 1/2, and of width ``s/2`` within ``20 s`` of the
-    logistic transition at ``t0 = z0/s`` (its complex poles are ``pi s`` away). Self-check: 20- and
-    14-point rules on every panel must agree to ``_QUAD_RTOL``; None if not, or if more than
-    ``_QUAD_MAX_PANELS`` panels would be needed.
+    ``[-40, max(2, a_max)/s + 40]`` (one grid for all the orders: past ``a/s + 40`` the integrand of
+    order ``a`` is below ``e^{-800}`` of its peak, so a longer range changes nothing): panels of
+    width 1/2, and of width ``s/2`` within ``20 s`` of the logistic transition at ``t0 = z0/s``
+    (its complex poles are ``pi s`` away). The order-free parts (nodes, ``log r``, ``psi``) are
+    computed once; the orders go through in blocks of at most ``_QUAD_BLOCK`` elements.
+    Self-check: 20- and 14-point rules on every panel must agree to ``_QUAD_RTOL``; all ``nan`` if
+    more than ``_QUAD_MAX_PANELS`` panels would be needed (counted before any array is built).
     """
+    alphas = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    out = np.full(len(alphas), np.nan)
     log_q, log_1mq = math.log(q), math.log1p(-q)
     s2 = sigma * sigma
     z0 = s2 * (log_1mq - log_q) + 0.5
-    t_low, t_high = -40.0, max(2.0, alpha) / sigma + 40.0
+    t_low, t_high = -40.0, max(2.0, float(alphas.max())) / sigma + 40.0
     t0 = z0 / sigma
     fine_low, fine_high = max(t_low, t0 - 20 * sigma), min(t_high, t0 + 20 * sigma)
     # count the panels before building them: tiny sigma would ask for ~alpha/sigma of them
     if not math.isfinite(t_high) or (t_high - t_low) / 0.5 > _QUAD_MAX_PANELS:
-        return None
-    if fine_low < fine_high and sigma < 1 and (fine_high - fine_low) / (sigma / 2) > _QUAD_MAX_PANELS:
-        return None
+        return out
     edges = list(np.arange(t_low, t_high, 0.5)) + [t_high]
     if fine_low < fine_high and sigma < 1:
         edges = [e for e in edges if not fine_low < e < fine_high]
         edges += list(np.arange(fine_low, fine_high, sigma / 2)) + [fine_high]
     edges = np.unique(np.array(edges))
     if len(edges) - 1 > _QUAD_MAX_PANELS:
-        return None
+        return out
     left, width = edges[:-1], np.diff(edges)
+    eps = (alphas - 1.0)[:, None]
     results = []
     for n in (20, 14):
         nodes, weights = _gauss_legendre(n)
@@ -615,15 +638,47 @@ def _quad_log_a_minus_1(alpha, q, sigma):
             L = np.where(
                 x < 700, np.log1p(q * np.expm1(np.minimum(x, 700.0))), np.logaddexp(log_1mq, log_q + x)
             )
-        log_f = -t * t / 2 + _log_g(L, alpha - 1.0) + np.log(w)
-        top = float(np.max(log_f))
-        if not math.isfinite(top):
-            return None
-        results.append(top + math.log(float(np.sum(np.exp(log_f - top)))) - 0.5 * math.log(2 * math.pi))
+        order_free = -t * t / 2 + np.log(w)
+        L_max = float(np.max(np.abs(L)))
+        eps_max = float(eps.max())
+        if L_max <= 0.5 and eps_max * L_max <= 0.5 and np.all(np.isfinite(order_free)):
+            # small u everywhere (e.g. small q, large sigma): g = e^L [eps psi(L) + phi2(eps L)] with
+            # phi2(eps L) = sum_k eps^k L^k/k!, so the weighted sum over nodes is a sum over k of
+            # eps^k times order-free moments M_k = sum_nodes e^{.} L^k/k!: no 2-D array. Every
+            # |eps^k L^k/k!| is at most 2^-(k-2) 2/k! of the k = 2 term (|eps L| <= 1/2), which has
+            # one sign, so the moments' rounding stays a few ulp of the k = 2 sum.
+            log_weight = order_free + L
+            peak = float(np.max(log_weight))
+            weight = np.exp(log_weight - peak)
+            psi_sum = float(weight @ _series_tail(-L, 2))
+            n_terms = _tail_length(eps_max * L_max, 2)
+            powers = np.arange(2, 2 + n_terms)
+            inverse_factorials = np.array([1.0 / math.factorial(int(k)) for k in powers])
+            moments = np.empty(n_terms)
+            power = L * L
+            for index in range(n_terms):
+                moments[index] = float(weight @ power) * inverse_factorials[index]
+                power = power * L
+            linear = eps[:, 0] * psi_sum + (eps ** powers[None, :]) @ moments
+            with np.errstate(divide="ignore", invalid="ignore"):
+                values = np.where(linear > 0, peak + np.log(np.where(linear > 0, linear, 1.0)), np.nan)
+            results.append(values - 0.5 * math.log(2 * math.pi))
+            continue
+        rows = max(1, _QUAD_BLOCK // len(t))
+        values = np.empty(len(alphas))
+        for begin in range(0, len(alphas), rows):
+            log_f = order_free + _log_g(L, eps[begin : begin + rows])
+            top = np.max(log_f, axis=1)
+            finite = np.isfinite(top)
+            safe_top = np.where(finite, top, 0.0)
+            total = np.sum(np.exp(log_f - safe_top[:, None]), axis=1)
+            with np.errstate(divide="ignore"):
+                values[begin : begin + rows] = np.where(finite, safe_top + np.log(total), np.nan)
+        results.append(values - 0.5 * math.log(2 * math.pi))
     # the difference of the two logs is the relative difference of A - 1, which bounds that of log A
-    if abs(results[0] - results[1]) > _QUAD_RTOL:
-        return None
-    return results[0]
+    agree = np.abs(results[0] - results[1]) <= _QUAD_RTOL  # False on nan
+    out[agree] = results[0][agree]
+    return out
 
 
 def _precise_log_a(alpha, q, sigma):
@@ -760,15 +815,17 @@ def _log_a_fractional(alphas, q, sigma):
         grow = sizes[retry] < limits[retry]
         grown = np.where(sizes[retry] < base[retry], base[retry], sizes[retry] * _GROWTH)
         sizes[retry[grow]] = np.minimum(grown[grow], limits[retry[grow]])
-        for row in retry[~grow]:
-            alpha = float(alphas[row])
-            quad = _quad_log_a_minus_1(alpha, q, sigma)
-            if quad is not None:
-                out[row] = float(np.logaddexp(0.0, quad))
-            elif _in_accuracy_domain(q, sigma):
-                out[row] = _precise_log_a(alpha, q, sigma)
-            else:  # bounded time outside the accuracy domain: the convexity bound (dpproofs.domain)
-                out[row] = float(_chord_log_a(np.array([alpha]), q, sigma)[0])
+        done = retry[~grow]
+        if len(done):  # every order the series gave up on: one quadrature for all of them
+            quad = _quad_log_a_minus_1(alphas[done], q, sigma)
+            ok = ~np.isnan(quad)
+            out[done[ok]] = np.logaddexp(0.0, quad[ok])
+            failed = done[~ok]
+            if len(failed) and _in_accuracy_domain(q, sigma):
+                for row in failed:
+                    out[row] = _precise_log_a(float(alphas[row]), q, sigma)
+            elif len(failed):  # bounded time outside the accuracy domain: the convexity bound (dpproofs.domain)
+                out[failed] = _chord_log_a(alphas[failed], q, sigma)
         pending = retry[grow]
     return out
 

@@ -223,3 +223,29 @@ def test_held_out_grid_is_within_1e_9_at_50_digits():
     error, where = grid_errors(GRID_Q, GRID_SIGMA, GRID_ORDERS, dps=50)
     print(f"max relative error on the held-out grid: {error:.3e} at (alpha, q, sigma) = {where}")
     assert error <= GRID_RTOL, (error, where)
+
+
+@given(
+    alphas=st.lists(orders_fractional.filter(lambda a: a < 12), min_size=1, max_size=6),
+    q=log_uniform(1e-12, 1e-2),
+    sigma=log_uniform(2.0, 1e4),
+)
+@example(alphas=[1.1, 1.5, 2.7, 10.9], q=1e-4, sigma=50.0)
+def test_the_quadrature_of_many_orders_at_once_matches_the_integral_at_each(alphas, q, sigma):
+    # one grid for all the orders; small u (here) takes the moment form, with no 2-D array
+    log_am1 = fast._quad_log_a_minus_1(np.array(alphas), q, sigma)
+    for alpha, value in zip(alphas, log_am1):
+        if not math.isnan(value):  # nan: the self-check refused, and the caller falls back
+            assert_close(float(np.logaddexp(0.0, value)), precise.log_a_integral(alpha, q, sigma, dps=45), RTOL)
+
+
+def test_the_slow_corner_needs_no_mpmath_fallback(monkeypatch):
+    # (q = 1e-4, sigma = 50): every fractional order fails the series' rounding check; the float
+    # quadrature must take all of them (dp_accounting's default orders: 1.1 .. 10.9)
+    def refuse(*args):
+        raise AssertionError("precise fallback used")
+
+    monkeypatch.setattr(fast, "_precise_log_a", refuse)
+    orders = np.array([1 + x / 10 for x in range(1, 100)] + [11.5, 20.25])
+    values = fast.rdp_sampled_gaussian(orders, 1e-4 * (1 + 1e-13), 50.0)
+    assert np.all(np.isfinite(values)) and np.all(values > 0)
