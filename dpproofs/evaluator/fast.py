@@ -593,6 +593,46 @@ def _gauss_legendre(n):
 _QUAD_BLOCK = 2**20
 
 
+def _quad_moment_part(order_free, L, eps):
+    """``log sum_nodes e^{order_free} g(e^L - 1)`` for every ``eps = a - 1`` (1-D), when every
+    ``|L| <= 1/2`` and ``|eps L| <= 1/2``: ``g = e^L [eps psi(L) + phi2(eps L)]`` with
+    ``phi2(eps L) = sum_k eps^k L^k/k!``, so the sum over nodes is ``eps`` times an order-free sum
+    plus a sum over ``k`` of ``eps^k`` times order-free moments ``M_k = sum_nodes e^{.} L^k/k!``: no
+    (orders x nodes) array. Every ``|eps^k L^k/k!|`` is at most ``2^-(k-2) 2/k!`` of the one-signed
+    ``k = 2`` term, so the moments' rounding stays a few ulp of the ``k = 2`` sum. ``nan`` where the
+    float sum is not positive (rounding only: the exact one is)."""
+    log_weight = order_free + L
+    peak = float(np.max(log_weight))
+    weight = np.exp(log_weight - peak)
+    psi_sum = float(weight @ _series_tail(-L, 2))
+    n_terms = _tail_length(float(eps.max()) * float(np.max(np.abs(L))), 2)
+    powers = np.arange(2, 2 + n_terms)
+    moments = np.empty(n_terms)
+    power = L * L
+    for index in range(n_terms):
+        moments[index] = float(weight @ power) / math.factorial(int(powers[index]))
+        power = power * L
+    linear = eps * psi_sum + (eps[:, None] ** powers[None, :]) @ moments
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(linear > 0, peak + np.log(np.where(linear > 0, linear, 1.0)), np.nan)
+
+
+def _quad_log_part(order_free, L, eps):
+    """``log sum_nodes e^{order_free} g(e^L - 1)`` for every ``eps`` (a column), in log space
+    (:func:`_log_g`), in blocks of at most ``_QUAD_BLOCK`` elements; ``nan`` where not finite."""
+    rows = max(1, _QUAD_BLOCK // len(L))
+    values = np.empty(len(eps))
+    for begin in range(0, len(eps), rows):
+        log_f = order_free + _log_g(L, eps[begin : begin + rows])
+        top = np.max(log_f, axis=1)
+        finite = np.isfinite(top)
+        safe_top = np.where(finite, top, 0.0)
+        total = np.sum(np.exp(log_f - safe_top[:, None]), axis=1)
+        with np.errstate(divide="ignore"):
+            values[begin : begin + rows] = np.where(finite, safe_top + np.log(total), np.nan)
+    return values
+
+
 def _quad_log_a_minus_1(alphas, q, sigma):
     """``log(A-1)`` at each of ``alphas`` by float Gauss-Legendre quadrature of ``E_{mu0}[g(r - 1)]``;
     ``nan`` where the quadrature fails its self-check (all ``nan`` if the grid is too large).
@@ -604,7 +644,8 @@ def _quad_log_a_minus_1(alphas, q, sigma):
     order ``a`` is below ``e^{-800}`` of its peak, so a longer range changes nothing): panels of
     width 1/2, and of width ``s/2`` within ``20 s`` of the logistic transition at ``t0 = z0/s``
     (its complex poles are ``pi s`` away). The order-free parts (nodes, ``log r``, ``psi``) are
-    computed once; the orders go through in blocks of at most ``_QUAD_BLOCK`` elements.
+    computed once; nodes with small ``|(a-1) log r|`` take :func:`_quad_moment_part` (no 2-D
+    array), the others :func:`_quad_log_part` (blocks of at most ``_QUAD_BLOCK`` elements).
     Self-check: 20- and 14-point rules on every panel must agree to ``_QUAD_RTOL``; all ``nan`` if
     more than ``_QUAD_MAX_PANELS`` panels would be needed (counted before any array is built).
     """
@@ -639,41 +680,14 @@ def _quad_log_a_minus_1(alphas, q, sigma):
                 x < 700, np.log1p(q * np.expm1(np.minimum(x, 700.0))), np.logaddexp(log_1mq, log_q + x)
             )
         order_free = -t * t / 2 + np.log(w)
-        L_max = float(np.max(np.abs(L)))
-        eps_max = float(eps.max())
-        if L_max <= 0.5 and eps_max * L_max <= 0.5 and np.all(np.isfinite(order_free)):
-            # small u everywhere (e.g. small q, large sigma): g = e^L [eps psi(L) + phi2(eps L)] with
-            # phi2(eps L) = sum_k eps^k L^k/k!, so the weighted sum over nodes is a sum over k of
-            # eps^k times order-free moments M_k = sum_nodes e^{.} L^k/k!: no 2-D array. Every
-            # |eps^k L^k/k!| is at most 2^-(k-2) 2/k! of the k = 2 term (|eps L| <= 1/2), which has
-            # one sign, so the moments' rounding stays a few ulp of the k = 2 sum.
-            log_weight = order_free + L
-            peak = float(np.max(log_weight))
-            weight = np.exp(log_weight - peak)
-            psi_sum = float(weight @ _series_tail(-L, 2))
-            n_terms = _tail_length(eps_max * L_max, 2)
-            powers = np.arange(2, 2 + n_terms)
-            inverse_factorials = np.array([1.0 / math.factorial(int(k)) for k in powers])
-            moments = np.empty(n_terms)
-            power = L * L
-            for index in range(n_terms):
-                moments[index] = float(weight @ power) * inverse_factorials[index]
-                power = power * L
-            linear = eps[:, 0] * psi_sum + (eps ** powers[None, :]) @ moments
-            with np.errstate(divide="ignore", invalid="ignore"):
-                values = np.where(linear > 0, peak + np.log(np.where(linear > 0, linear, 1.0)), np.nan)
-            results.append(values - 0.5 * math.log(2 * math.pi))
-            continue
-        rows = max(1, _QUAD_BLOCK // len(t))
-        values = np.empty(len(alphas))
-        for begin in range(0, len(alphas), rows):
-            log_f = order_free + _log_g(L, eps[begin : begin + rows])
-            top = np.max(log_f, axis=1)
-            finite = np.isfinite(top)
-            safe_top = np.where(finite, top, 0.0)
-            total = np.sum(np.exp(log_f - safe_top[:, None]), axis=1)
-            with np.errstate(divide="ignore"):
-                values[begin : begin + rows] = np.where(finite, safe_top + np.log(total), np.nan)
+        # nodes where every |eps L| <= 1/2 (most of them when u is small: small q, large sigma)
+        # take the moment form; the others the 2-D log-space form; the two parts add in log space
+        small = np.abs(L) * max(1.0, float(eps.max())) <= 0.5
+        values = np.full(len(alphas), -np.inf)
+        if small.any():
+            values = np.logaddexp(values, _quad_moment_part(order_free[small], L[small], eps[:, 0]))
+        if not small.all():
+            values = np.logaddexp(values, _quad_log_part(order_free[~small], L[~small], eps))
         results.append(values - 0.5 * math.log(2 * math.pi))
     # the difference of the two logs is the relative difference of A - 1, which bounds that of log A
     agree = np.abs(results[0] - results[1]) <= _QUAD_RTOL  # False on nan
