@@ -236,7 +236,9 @@ def rdp_laplace(orders, scale):
             np.log(e / (2.0 * alpha - 1.0)) - alpha * x,
         )
         log_inner = np.where(series, log_inner_series, np.where(near, log_inner_near, log_inner_far))
-        return _floor_positive(log_inner / e)
+        values = log_inner / e
+    # the exact value is at most 1/b (the Laplace mechanism is (1/b)-DP): a cap, never below it
+    return _floor_positive(np.where(np.isnan(values), x, np.minimum(values, x)))
 
 
 def rdp_randomized_response(orders, epsilon):
@@ -245,12 +247,16 @@ def rdp_randomized_response(orders, epsilon):
     With ``p = e^eps/(1+e^eps)`` and ``y = (alpha-1) eps``, the inner sum is
     ``p e^y + (1-p) e^{-y}``, and inner - 1 factors exactly as
     ``expm1(y) expm1(eps + y) e^{-y} / (1 + e^eps)``: a product of positives, done in log space.
+    The exact value is at most ``eps`` (pure ``eps``-DP: ``D_alpha <= D_inf``), so the result is
+    capped there; that cap also answers a huge ``eps`` whose ``(alpha - 1) eps`` overflows.
     """
     alpha = _orders(orders)
     eps = float(epsilon)
-    y = (alpha - 1.0) * eps
-    log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
-    return _floor_positive(np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = (alpha - 1.0) * eps
+        log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
+        values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
+    return _floor_positive(np.where(np.isnan(values), eps, np.minimum(values, eps)))
 
 
 # --- Poisson-subsampled Gaussian: integer orders ----------------------------------------------
