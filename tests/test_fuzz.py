@@ -320,7 +320,7 @@ def test_the_exact_evaluator_answers_soundly_or_raises_a_library_error(mechanism
 # --- the campaign: the same checks, several per example, at the campaign profile's size -------------
 
 #: calls of each check per campaign example (lists of argument tuples)
-_BATCH = dict(min_size=1, max_size=20)
+_BATCH = dict(min_size=10, max_size=40)
 
 
 @pytest.mark.campaign

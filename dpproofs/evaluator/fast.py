@@ -16,9 +16,12 @@ Accuracy contract (one tolerance, :data:`RTOL`, held against ``precise`` by
 
 every returned value ``v`` satisfies ``|v - exact| <= RTOL * exact`` whenever
 ``exact >= TINY``; an exact value below ``TINY`` (it underflows float64) is returned as ``TINY``,
-which is an upper bound. Outside the domain a value is either within the same tolerance or
-``+inf`` (when no method here reaches the tolerance, e.g. a series that does not converge and a
-quadrature that fails its self-check, or a precise fallback that raises). A returned value is never
+which is an upper bound. Outside the domain a value is either within the same tolerance or an
+upper bound (when no method here reaches the tolerance, e.g. a series that does not converge and a
+quadrature that fails its self-check): ``+inf``, the Gaussian bound at huge ``sigma``, or the
+convexity chord between integer orders, as :mod:`dpproofs.domain` states and justifies. Every
+float64 input (any ``sigma > 0``, ``q`` in ``[0, 1]``, ``alpha`` in ``(1, 1e4]``) is answered in
+bounded time and memory (the size caps are listed there too). A returned value is never
 negative, never nan, never lower than the tolerance allows, and no order is ever dropped.
 """
 

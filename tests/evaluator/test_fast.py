@@ -11,7 +11,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dpproofs.evaluator import fast, precise
@@ -249,3 +249,12 @@ def test_the_slow_corner_needs_no_mpmath_fallback(monkeypatch):
     orders = np.array([1 + x / 10 for x in range(1, 100)] + [11.5, 20.25])
     values = fast.rdp_sampled_gaussian(orders, 1e-4 * (1 + 1e-13), 50.0)
     assert np.all(np.isfinite(values)) and np.all(values > 0)
+
+
+@settings(max_examples=max(4, settings.default.max_examples // 4))
+@given(alpha=orders_fractional.filter(lambda a: a < 40), q=log_uniform(1e-12, 0.99), sigma=log_uniform(0.05, 100.0))
+@example(alpha=1.5, q=0.01, sigma=1e-3 * 50)
+def test_the_convexity_chord_between_integer_orders_is_an_upper_bound(alpha, q, sigma):
+    # the last resort outside the accuracy domain (dpproofs.domain): never below the exact log A
+    chord = float(fast._chord_log_a(np.array([alpha]), q, sigma)[0])
+    assert chord >= precise.log_a_integral(alpha, q, sigma, dps=30)
