@@ -402,3 +402,11 @@ def test_known_calibrate_sigma_with_a_tiny_epsilon_answers_or_raises_a_library_e
 def test_known_an_order_beyond_the_float_range_is_rejected_by_name():
     with pytest.raises(dp.InvalidArgument, match="orders"):
         dp.Accountant(orders=[2, 10**400])
+
+
+@pytest.mark.xfail(strict=True, raises=OverflowError,
+                   reason="accountant.py: calibrate_sigma accepts steps beyond the float range and then "
+                          "math.sqrt(steps) overflows; proposed fix: the same steps cap as compose")
+def test_known_calibrate_sigma_with_steps_beyond_the_float_range_raises_a_library_error():
+    with pytest.raises(dp.InvalidArgument, match="steps"):
+        dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10**400)
