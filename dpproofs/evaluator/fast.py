@@ -642,7 +642,7 @@ def _quad_log_part(order_free, L, eps):
     return values
 
 
-def _quad_log_a_minus_1(alphas, q, sigma):
+def _quad_log_a_minus_1(alphas, q, sigma, panel=0.5):
     """``log(A-1)`` at each of ``alphas`` by float Gauss-Legendre quadrature of ``E_{mu0}[g(r - 1)]``;
     ``nan`` where the quadrature fails its self-check (all ``nan`` if the grid is too large).
 
@@ -651,7 +651,7 @@ def _quad_log_a_minus_1(alphas, q, sigma):
     so the quadrature sum keeps relative accuracy. Variable ``t = z/s`` on
     ``[-40, max(2, a_max)/s + 40]`` (one grid for all the orders: past ``a/s + 40`` the integrand of
     order ``a`` is below ``e^{-800}`` of its peak, so a longer range changes nothing): panels of
-    width 1/2, and of width ``s/2`` within ``20 s`` of the logistic transition at ``t0 = z0/s``
+    width ``panel`` (1/2; first 2 when ``s >= 1``, the self-check deciding), and of width ``s/2`` within ``20 s`` of the logistic transition at ``t0 = z0/s``
     (its complex poles are ``pi s`` away). The order-free parts (nodes, ``log r``, ``psi``) are
     computed once; nodes with small ``|(a-1) log r|`` take :func:`_quad_moment_part` (no 2-D
     array), the others :func:`_quad_log_part` (blocks of at most ``_QUAD_BLOCK`` elements).
@@ -667,9 +667,9 @@ def _quad_log_a_minus_1(alphas, q, sigma):
     t0 = z0 / sigma
     fine_low, fine_high = max(t_low, t0 - 20 * sigma), min(t_high, t0 + 20 * sigma)
     # count the panels before building them: tiny sigma would ask for ~alpha/sigma of them
-    if not math.isfinite(t_high) or (t_high - t_low) / 0.5 > _QUAD_MAX_PANELS:
+    if not math.isfinite(t_high) or (t_high - t_low) / panel > _QUAD_MAX_PANELS:
         return out
-    edges = list(np.arange(t_low, t_high, 0.5)) + [t_high]
+    edges = list(np.arange(t_low, t_high, panel)) + [t_high]
     if fine_low < fine_high and sigma < 1:
         edges = [e for e in edges if not fine_low < e < fine_high]
         edges += list(np.arange(fine_low, fine_high, sigma / 2)) + [fine_high]
@@ -803,6 +803,9 @@ def _term_limits(alphas):
     return 32 * (2 ** np.ceil(np.log2(base))).astype(np.int64)
 
 
+#: Panel width (in t = z/sigma) of the quadrature's first try when sigma >= 1 (no fine panels).
+_WIDE_PANEL = 2.0
+
 #: Factor by which an unconverged series is lengthened.
 _GROWTH = 4
 
@@ -840,7 +843,13 @@ def _log_a_fractional(alphas, q, sigma):
         sizes[retry[grow]] = np.minimum(grown[grow], limits[retry[grow]])
         done = retry[~grow]
         if len(done):  # every order the series gave up on: one quadrature for all of them
-            quad = _quad_log_a_minus_1(alphas[done], q, sigma)
+            if sigma >= 1:  # smooth on the scale of t: wide panels first, the self-check decides
+                quad = _quad_log_a_minus_1(alphas[done], q, sigma, panel=_WIDE_PANEL)
+                retry_narrow = np.isnan(quad)
+                if retry_narrow.any():
+                    quad[retry_narrow] = _quad_log_a_minus_1(alphas[done[retry_narrow]], q, sigma)
+            else:
+                quad = _quad_log_a_minus_1(alphas[done], q, sigma)
             ok = ~np.isnan(quad)
             out[done[ok]] = np.logaddexp(0.0, quad[ok])
             failed = done[~ok]
