@@ -227,13 +227,16 @@ def test_held_out_grid_is_within_1e_9_at_50_digits():
 
 @given(
     alphas=st.lists(orders_fractional.filter(lambda a: a < 12), min_size=1, max_size=6),
-    q=log_uniform(1e-12, 1e-2),
+    q=st.one_of(log_uniform(1e-12, 1e-2), st.floats(0.3, 0.95)),
     sigma=log_uniform(2.0, 1e4),
+    panel=st.sampled_from([0.5, fast._WIDE_PANEL]),
 )
-@example(alphas=[1.1, 1.5, 2.7, 10.9], q=1e-4, sigma=50.0)
-def test_the_quadrature_of_many_orders_at_once_matches_the_integral_at_each(alphas, q, sigma):
-    # one grid for all the orders; small u (here) takes the moment form, with no 2-D array
-    log_am1 = fast._quad_log_a_minus_1(np.array(alphas), q, sigma)
+@example(alphas=[1.1, 1.5, 2.7, 10.9], q=1e-4, sigma=50.0, panel=0.5)
+@example(alphas=[1.1, 5.5, 10.9], q=0.9, sigma=100.0, panel=fast._WIDE_PANEL)
+def test_the_quadrature_of_many_orders_at_once_matches_the_integral_at_each(alphas, q, sigma, panel):
+    # one grid for all the orders; small u takes the moment form, with no 2-D array; the wide
+    # panels (tried first when sigma >= 1) are accepted only where the self-check passes
+    log_am1 = fast._quad_log_a_minus_1(np.array(alphas), q, sigma, panel=panel)
     for alpha, value in zip(alphas, log_am1):
         if not math.isnan(value):  # nan: the self-check refused, and the caller falls back
             assert_close(float(np.logaddexp(0.0, value)), precise.log_a_integral(alpha, q, sigma, dps=45), RTOL)
