@@ -28,6 +28,7 @@ COMMANDS = {
     "claims": "claims",
     "verify": "verify",
     "report": "report",
+    "api": "api",
 }
 
 EXIT_BAD_INPUT = 2
