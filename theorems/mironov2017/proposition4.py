@@ -294,7 +294,7 @@ CLAIMS = [
 
 # --- figures (docs) ---------------------------------------------------------------------------------
 # Drawn by `dpproofs report` (dpproofs.docgen): the threshold events {l >= k} of n-fold RR
-# (rr_event) and the two sides of the statement claim at each of them (Claim.evaluate).
+# (finite.rr_event_precise) and the two sides of the statement claim at each of them (Claim.evaluate).
 
 
 def _figure_rr_events(path):
@@ -306,7 +306,7 @@ def _figure_rr_events(path):
     n_value, e = 100, 0.1
     ks = range(n_value // 2, n_value + 1)
     points = [{"eps": e, "n": n_value, "u": (k + 0.5) / (n_value + 1), "shape": 0} for k in ks]
-    q_values = [float(rr_event(e, n_value, k, False, 20)[1]) for k in ks]
+    q_values = [float(finite.rr_event_precise(e, n_value, p["u"], 0, dps=20)[1]) for p in points]
     sides = [claim.evaluate(p, 20) for p in points]
     fig, ax = plt.subplots(figsize=(6, 3.6))
     ax.loglog(q_values, [float(s[0]) for s in sides], "o", ms=3, label="n-fold RR: events 'at least k ones'")
