@@ -2,7 +2,8 @@
 
     python benchmarks/bench_accountant.py [--repeats N]
 
-(a) one epsilon query (sigma = 4, Abadi's configuration, and sigma = 1.1): compose T steps of a Poisson-subsampled Gaussian into a fresh accountant,
+(a) one epsilon query (sigma = 4, Abadi's configuration, sigma = 1.1, and the high-noise corner
+    q = 1e-4, sigma = 50, T = 10^6, where every fractional order needs the quadrature): compose T steps of a Poisson-subsampled Gaussian into a fresh accountant,
     then ask epsilon at delta; dpproofs vs dp_accounting.rdp.RdpAccountant at dp_accounting's
     default orders (and dpproofs at its own default orders). dpproofs memoises the RDP curve per
     (mechanism, orders), as a training loop or a sweep would hit it: "warm" is that case; "cold"
@@ -14,6 +15,9 @@
 (b) calibrate_sigma vs dp_accounting.mechanism_calibration.calibrate_dp_mechanism (Brent's method,
     tol 1e-6 absolute in sigma; dpproofs: 1e-6 relative, one-sided). "cold q" changes q by 1e-12
     relative per repeat, defeating the per-(orders, q) tables.
+(c) a noise schedule: 1 000 distinct (q, sigma) settings (q log-uniform in [1e-4, 0.1], sigma in
+    [0.6, 20]) of 100 steps each, composed into one accountant, then one epsilon query; "cold"
+    nudges every setting by 1e-12 relative per repeat.
 prv_accountant is timed for information only (a different, PRV-based bound).
 Medians over the repeats; ratio = peer median / dpproofs median. Not a unit test.
 """
@@ -45,18 +49,18 @@ def line(label, seconds, reference=None):
     print(f"  {label:58s} {seconds * 1e3:10.3f} ms{ratio}")
 
 
-def query_block(sigma_a, repeats, their_orders, event, rdp_privacy_accountant):
+def query_block(sigma_a, repeats, their_orders, event, rdp_privacy_accountant, q=Q, steps=STEPS):
     """(a) at one noise multiplier."""
-    print(f"(a) one epsilon query: q={Q}, sigma={sigma_a}, T={STEPS}, delta={DELTA}; {repeats} repeats")
+    print(f"(a) one epsilon query: q={q}, sigma={sigma_a}, T={steps}, delta={DELTA}; {repeats} repeats")
 
     def theirs_query(index=0):
         accountant = rdp_privacy_accountant.RdpAccountant(their_orders)
-        accountant.compose(event(sigma_a), STEPS)
+        accountant.compose(event(sigma_a, q), steps)
         return accountant.get_epsilon(DELTA)
 
     def ours_query(index=0, orders=their_orders, cold=False):
         nudge = 1 + 1e-12 * (index + 1) if cold else 1.0
-        return dp.Accountant(orders).compose(dp.SampledGaussian(Q * nudge, sigma_a * nudge), STEPS).epsilon(DELTA)
+        return dp.Accountant(orders).compose(dp.SampledGaussian(q * nudge, sigma_a * nudge), steps).epsilon(DELTA)
 
     theirs = median_seconds(theirs_query, repeats)
     line("dp_accounting RdpAccountant (its default orders)", theirs)
@@ -67,6 +71,42 @@ def query_block(sigma_a, repeats, their_orders, event, rdp_privacy_accountant):
     print(f"  epsilon: dp_accounting {theirs_query():.10f}, dpproofs {ours_query():.10f} (same orders), "
           f"{ours_query(0, None):.10f} (default orders)")
     return theirs
+
+
+SCHEDULE_SIZE, SCHEDULE_STEPS = 1000, 100
+
+
+def schedule_block(repeats, their_orders, event, rdp_privacy_accountant):
+    """(c) a noise schedule of SCHEDULE_SIZE distinct settings."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    qs = np.exp(rng.uniform(np.log(1e-4), np.log(0.1), SCHEDULE_SIZE)).tolist()
+    sigmas = np.exp(rng.uniform(np.log(0.6), np.log(20.0), SCHEDULE_SIZE)).tolist()
+    print(f"(c) noise schedule: {SCHEDULE_SIZE} distinct (q, sigma), {SCHEDULE_STEPS} steps each, "
+          f"delta={DELTA}; {repeats} repeats")
+
+    def theirs_schedule(index=0):
+        accountant = rdp_privacy_accountant.RdpAccountant(their_orders)
+        for q, sigma in zip(qs, sigmas):
+            accountant.compose(event(sigma, q), SCHEDULE_STEPS)
+        return accountant.get_epsilon(DELTA)
+
+    def ours_schedule(index=0, orders=their_orders, cold=False):
+        nudge = 1 + 1e-12 * (index + 1) if cold else 1.0
+        accountant = dp.Accountant(orders)
+        for q, sigma in zip(qs, sigmas):
+            accountant.compose(dp.SampledGaussian(q * nudge, sigma * nudge), SCHEDULE_STEPS)
+        return accountant.epsilon(DELTA)
+
+    theirs = median_seconds(theirs_schedule, repeats)
+    line("dp_accounting RdpAccountant (its default orders)", theirs)
+    line("dpproofs Accountant, same orders, warm", median_seconds(lambda i=0: ours_schedule(i), repeats), theirs)
+    line("dpproofs Accountant, same orders, cold", median_seconds(lambda i=0: ours_schedule(i, cold=True), repeats), theirs)
+    line("dpproofs Accountant, default orders, warm", median_seconds(lambda i=0: ours_schedule(i, None), repeats), theirs)
+    line("dpproofs Accountant, default orders, cold", median_seconds(lambda i=0: ours_schedule(i, None, True), repeats), theirs)
+    print(f"  epsilon: dp_accounting {theirs_schedule():.10f}, dpproofs {ours_schedule():.10f} (same orders), "
+          f"{ours_schedule(0, None):.10f} (default orders)")
 
 
 def main():
@@ -88,6 +128,11 @@ def main():
     theirs = query_block(4.0, repeats, their_orders, event, rdp_privacy_accountant)
     print()
     theirs = query_block(SIGMA, repeats, their_orders, event, rdp_privacy_accountant)
+    print()
+    query_block(50.0, repeats, their_orders, event, rdp_privacy_accountant, q=1e-4, steps=10**6)
+    print()
+    schedule_block(max(3, repeats // 4), their_orders, event, rdp_privacy_accountant)
+    print()
     try:
         from prv_accountant import Accountant as PrvAccountant
 

@@ -55,7 +55,10 @@ def integer(name, value, low=None, high=None):
     if isinstance(value, numbers.Integral):
         as_int = int(value)
     else:
-        as_float = float(value)
+        try:
+            as_float = float(value)
+        except (OverflowError, ValueError) as error:  # e.g. a huge Fraction
+            raise InvalidArgument(f"{name}={value!r} is not representable as a float: {error}") from None
         if not math.isfinite(as_float) or as_float != math.floor(as_float):
             raise InvalidArgument(f"{name}={value!r} must be an integer in {allowed}")
         as_int = int(as_float)

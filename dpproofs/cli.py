@@ -5,7 +5,8 @@ which returns ``(exit_status, result)``: ``result`` is a JSON-able dict, printed
 object with ``--json``, else rendered by the module's ``render(result) -> str``.
 
 Bad input (any :class:`dpproofs.DPProofsError` raised for an argument, or an argparse error)
-becomes one line on stderr and exit status 2, never a traceback.
+becomes one line on stderr and exit status 2, never a traceback. Ctrl-C (KeyboardInterrupt) ends
+any command with one line on stderr and exit status 130 (128 + SIGINT, the shell convention).
 """
 
 import argparse
@@ -27,9 +28,12 @@ COMMANDS = {
     "claims": "claims",
     "verify": "verify",
     "report": "report",
+    "api": "api",
 }
 
 EXIT_BAD_INPUT = 2
+#: Exit status after Ctrl-C: 128 + SIGINT (2), as a shell reports a process ended by SIGINT.
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,6 +70,14 @@ def build_parser(available=None):
 
 def main(argv=None):
     """Entry point of the console script; returns the exit status."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("dpproofs: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv):
     args = build_parser().parse_args(argv)
     try:
         status, result = args.module.run(args)

@@ -9,6 +9,7 @@
   arithmetic; :func:`certify_box`: branch and bound over boxes in ball arithmetic.
 """
 
+import contextlib
 import dataclasses
 import math
 import random
@@ -250,6 +251,36 @@ def run(claim, *, examples=100, seed=0, dps=50, deadline=None):
     )
 
 
+@contextlib.contextmanager
+def _installation_independent_draws():
+    """Hypothesis draws "local constants" found in the source of modules outside site-packages
+    (hypothesis.internal.conjecture.providers, since 6.131), and caches them in a ``.hypothesis/``
+    folder of the current directory. That makes the points drawn depend on whether dpproofs is an
+    editable or a wheel install, on which modules happen to be imported, and writes into the
+    user's folder. Our searches switch it off (an internal hook: if it moves, nothing is patched
+    and tests/test_reproducible.py notices)."""
+    from hypothesis.internal.conjecture import providers
+
+    original = getattr(providers, "_get_local_constants", None)
+    empty = getattr(providers, "Constants", None)
+    if original is None or empty is None:
+        yield
+        return
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)  # allowed constants per draw kind
+    cache = cache if isinstance(cache, dict) else None
+    saved = dict(cache) if cache is not None else None
+    providers._get_local_constants = lambda: empty()
+    if cache is not None:
+        cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        if cache is not None:
+            cache.clear()
+            cache.update(saved)
+
+
 def _hypothesis_search(claim, tracker, draws, seed, deadline):
     strategy = claim.strategy()
 
@@ -273,7 +304,8 @@ def _hypothesis_search(claim, tracker, draws, seed, deadline):
         target(max(-1e300, min(1e300, -float(margin))), label="negated margin")
 
     try:
-        probe()
+        with _installation_independent_draws():
+            probe()
     except _Violation as found:
         return found
     except hypothesis.errors.Unsatisfiable:

@@ -48,7 +48,7 @@ def _plain(value, depth=0):
     """Stable text of a plain constant, or None for anything else."""
     if isinstance(value, (bool, int, float, str, bytes, type(None))):
         return repr(value)
-    root = type(value).__module__.split(".", 1)[0]
+    root = (type(value).__module__ or "").split(".", 1)[0]  # sympy's run-time classes have None
     if (root == "sympy" and hasattr(value, "func")) or type(value).__name__ in _NUMBERS:
         return f"{type(value).__name__}({value})"
     if depth < 3 and isinstance(value, (tuple, list, frozenset, set)):

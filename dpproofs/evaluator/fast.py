@@ -16,9 +16,12 @@ Accuracy contract (one tolerance, :data:`RTOL`, held against ``precise`` by
 
 every returned value ``v`` satisfies ``|v - exact| <= RTOL * exact`` whenever
 ``exact >= TINY``; an exact value below ``TINY`` (it underflows float64) is returned as ``TINY``,
-which is an upper bound. Outside the domain a value is either within the same tolerance or
-``+inf`` (when no method here reaches the tolerance, e.g. a series that does not converge and a
-quadrature that fails its self-check, or a precise fallback that raises). A returned value is never
+which is an upper bound. Outside the domain a value is either within the same tolerance or an
+upper bound (when no method here reaches the tolerance, e.g. a series that does not converge and a
+quadrature that fails its self-check): ``+inf``, the Gaussian bound at huge ``sigma``, or the
+convexity chord between integer orders, as :mod:`dpproofs.domain` states and justifies. Every
+float64 input (any ``sigma > 0``, ``q`` in ``[0, 1]``, ``alpha`` in ``(1, 1e4]``) is answered in
+bounded time and memory (the size caps are listed there too). A returned value is never
 negative, never nan, never lower than the tolerance allows, and no order is ever dropped.
 """
 
@@ -28,6 +31,7 @@ import math
 import numpy as np
 from scipy import special as _special
 
+from dpproofs import domain
 from dpproofs.errors import NumericalError
 
 __all__ = [
@@ -110,6 +114,17 @@ def _log_expm1(x):
 _INVERSES = 1.0 / np.arange(1.0, 41.0)
 
 
+def _tail_length(y_max, order):
+    """Terms ``k = order .. order + n - 1`` of ``sum_k y^k/k!`` (``|y| <= y_max <= 1/2``) after which
+    the remainder, relative to the first term, is below ``2 y_max^n order!/(order + n)! <= 1e-20``
+    (at most 30: at ``y_max = 1/2`` the bound is then below ``1e-40``)."""
+    n, bound = 1, 2.0 * y_max / (order + 1)
+    while n < 30 and not bound <= 1e-20:
+        n += 1
+        bound *= y_max / (order + n)
+    return n
+
+
 def _series_tail(y, order):
     """``sum_{k>=order} y^k / k!`` for ``|y| <= 0.5`` (30 terms: remainder below 1e-40).
 
@@ -119,9 +134,12 @@ def _series_tail(y, order):
     if y.size <= 256:  # y^k / k! = prod_{m <= k} (y / m): one cumulative product
         terms = np.cumprod(y[..., None] * _INVERSES[: order + 29], axis=-1)
         return np.sum(terms[..., order - 1 :], axis=-1)
+    # terms k = order .. order + n - 1: relative to the first, the remainder is below
+    # 2 y_max^n order!/(order + n)! for |y| <= y_max <= 1/2; stop once that is below 1e-20
+    n = _tail_length(float(np.max(np.abs(y))) if y.size else 0.0, order)
     term = y**order / math.factorial(order)
     total = term.copy()
-    for k in range(order + 1, order + 30):
+    for k in range(order + 1, order + n):
         term = term * y / k
         total = total + term
     return total
@@ -178,10 +196,13 @@ def _log_g(L, eps):
 def rdp_gaussian(orders, sigma):
     """``alpha / (2 sigma^2)`` (Mironov 2017, arXiv 1702.07476v3, Prop. 7). Twin: ``precise.rdp_gaussian``.
 
-    Two roundings: within 2 ulp. Underflow (``sigma > 1e150``) gives ``TINY``.
+    Three roundings: within 3 ulp. Underflow (``sigma > 1e150``) gives ``TINY``; overflow (tiny
+    ``sigma``) ``+inf``. (``alpha / (2 sigma) / sigma``: no ``sigma**2`` that could overflow.)
     """
     alpha = _orders(orders)
-    return _floor_positive(alpha / (2.0 * float(sigma) ** 2))
+    sigma = float(sigma)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        return _floor_positive(alpha / (2.0 * sigma) / sigma)
 
 
 def rdp_laplace(orders, scale):
@@ -218,7 +239,9 @@ def rdp_laplace(orders, scale):
             np.log(e / (2.0 * alpha - 1.0)) - alpha * x,
         )
         log_inner = np.where(series, log_inner_series, np.where(near, log_inner_near, log_inner_far))
-        return _floor_positive(log_inner / e)
+        values = log_inner / e
+    # the exact value is at most 1/b (the Laplace mechanism is (1/b)-DP): a cap, never below it
+    return _floor_positive(np.where(np.isnan(values), x, np.minimum(values, x)))
 
 
 def rdp_randomized_response(orders, epsilon):
@@ -227,12 +250,16 @@ def rdp_randomized_response(orders, epsilon):
     With ``p = e^eps/(1+e^eps)`` and ``y = (alpha-1) eps``, the inner sum is
     ``p e^y + (1-p) e^{-y}``, and inner - 1 factors exactly as
     ``expm1(y) expm1(eps + y) e^{-y} / (1 + e^eps)``: a product of positives, done in log space.
+    The exact value is at most ``eps`` (pure ``eps``-DP: ``D_alpha <= D_inf``), so the result is
+    capped there; that cap also answers a huge ``eps`` whose ``(alpha - 1) eps`` overflows.
     """
     alpha = _orders(orders)
     eps = float(epsilon)
-    y = (alpha - 1.0) * eps
-    log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
-    return _floor_positive(np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = (alpha - 1.0) * eps
+        log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
+        values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
+    return _floor_positive(np.where(np.isnan(values), eps, np.minimum(values, eps)))
 
 
 # --- Poisson-subsampled Gaussian: integer orders ----------------------------------------------
@@ -308,8 +335,9 @@ def _log_a_minus_1_integer(orders, q, sigma):
         starts = plan["starts"]
         top = np.maximum.reduceat(log_terms, starts)
         shifted = log_terms - top[plan["segment"]]
-        sums = np.add.reduceat(np.exp(shifted), starts)  # nan only where top = -inf (masked below)
-        return np.where(np.isfinite(top), top + np.log(sums), -np.inf)
+        sums = np.add.reduceat(np.exp(shifted), starts)  # nan only where top = +-inf (masked below)
+        # top = +inf: some term overflows float64 (tiny sigma), so A - 1 = +inf is the upper bound
+        return np.where(np.isfinite(top), top + np.log(sums), np.where(top > 0, np.inf, -np.inf))
 
 
 # --- Poisson-subsampled Gaussian: fractional orders ------------------------------------------
@@ -439,7 +467,7 @@ def _series_plan(alphas_key, lengths_key):
     return plan
 
 
-@np.errstate(divide="ignore", invalid="ignore")
+@np.errstate(divide="ignore", invalid="ignore", over="ignore")
 def _series_log_a_minus_1(alphas, q, sigma, n_terms):
     """``(log(A-1), converged, hopeless)`` arrays, by the signed series of Mironov, Talwar & Zhang 2019.
 
@@ -570,31 +598,86 @@ def _gauss_legendre(n):
     return nodes, weights
 
 
-def _quad_log_a_minus_1(alpha, q, sigma):
-    """``log(A-1)`` by float Gauss-Legendre quadrature of ``E_{mu0}[g(r - 1)]``, or None.
+#: Most float64 elements of one 2-D (orders x nodes) block of the quadrature (8 MiB): bounds memory.
+_QUAD_BLOCK = 2**20
+
+
+def _quad_moment_part(order_free, L, eps):
+    """``log sum_nodes e^{order_free} g(e^L - 1)`` for every ``eps = a - 1`` (1-D), when every
+    ``|L| <= 1/2`` and ``|eps L| <= 1/2``: ``g = e^L [eps psi(L) + phi2(eps L)]`` with
+    ``phi2(eps L) = sum_k eps^k L^k/k!``, so the sum over nodes is ``eps`` times an order-free sum
+    plus a sum over ``k`` of ``eps^k`` times order-free moments ``M_k = sum_nodes e^{.} L^k/k!``: no
+    (orders x nodes) array. Every ``|eps^k L^k/k!|`` is at most ``2^-(k-2) 2/k!`` of the one-signed
+    ``k = 2`` term, so the moments' rounding stays a few ulp of the ``k = 2`` sum. ``nan`` where the
+    float sum is not positive (rounding only: the exact one is)."""
+    log_weight = order_free + L
+    peak = float(np.max(log_weight))
+    weight = np.exp(log_weight - peak)
+    psi_sum = float(weight @ _series_tail(-L, 2))
+    n_terms = _tail_length(float(eps.max()) * float(np.max(np.abs(L))), 2)
+    powers = np.arange(2, 2 + n_terms)
+    moments = np.empty(n_terms)
+    power = L * L
+    for index in range(n_terms):
+        moments[index] = float(weight @ power) / math.factorial(int(powers[index]))
+        power = power * L
+    linear = eps * psi_sum + (eps[:, None] ** powers[None, :]) @ moments
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(linear > 0, peak + np.log(np.where(linear > 0, linear, 1.0)), np.nan)
+
+
+def _quad_log_part(order_free, L, eps):
+    """``log sum_nodes e^{order_free} g(e^L - 1)`` for every ``eps`` (a column), in log space
+    (:func:`_log_g`), in blocks of at most ``_QUAD_BLOCK`` elements; ``nan`` where not finite."""
+    rows = max(1, _QUAD_BLOCK // len(L))
+    values = np.empty(len(eps))
+    for begin in range(0, len(eps), rows):
+        log_f = order_free + _log_g(L, eps[begin : begin + rows])
+        top = np.max(log_f, axis=1)
+        finite = np.isfinite(top)
+        safe_top = np.where(finite, top, 0.0)
+        total = np.sum(np.exp(log_f - safe_top[:, None]), axis=1)
+        with np.errstate(divide="ignore"):
+            values[begin : begin + rows] = np.where(finite, safe_top + np.log(total), np.nan)
+    return values
+
+
+def _quad_log_a_minus_1(alphas, q, sigma, panel=0.5):
+    """``log(A-1)`` at each of ``alphas`` by float Gauss-Legendre quadrature of ``E_{mu0}[g(r - 1)]``;
+    ``nan`` where the quadrature fails its self-check (all ``nan`` if the grid is too large).
 
     ``A - 1 = E_{mu0}[r^a - 1 - a (r - 1)]`` because ``E_{mu0}[r] = 1``; the integrand
     ``g(u) = (1+u)^a - 1 - a u`` is non-negative and computed without cancellation (:func:`_log_g`),
     so the quadrature sum keeps relative accuracy. Variable ``t = z/s`` on
-    ``[-40, max(2, a)/s + 40]``: panels of width 1/2, and of width ``s/2`` within ``20 s`` of the
-    logistic transition at ``t0 = z0/s`` (its complex poles are ``pi s`` away). Self-check: 20- and
-    14-point rules on every panel must agree to ``_QUAD_RTOL``; None if not, or if more than
-    ``_QUAD_MAX_PANELS`` panels would be needed.
+    ``[-40, max(2, a_max)/s + 40]`` (one grid for all the orders: past ``a/s + 40`` the integrand of
+    order ``a`` is below ``e^{-800}`` of its peak, so a longer range changes nothing): panels of
+    width ``panel`` (1/2; first 2 when ``s >= 1``, the self-check deciding), and of width ``s/2`` within ``20 s`` of the logistic transition at ``t0 = z0/s``
+    (its complex poles are ``pi s`` away). The order-free parts (nodes, ``log r``, ``psi``) are
+    computed once; nodes with small ``|(a-1) log r|`` take :func:`_quad_moment_part` (no 2-D
+    array), the others :func:`_quad_log_part` (blocks of at most ``_QUAD_BLOCK`` elements).
+    Self-check: 20- and 14-point rules on every panel must agree to ``_QUAD_RTOL``; all ``nan`` if
+    more than ``_QUAD_MAX_PANELS`` panels would be needed (counted before any array is built).
     """
+    alphas = np.atleast_1d(np.asarray(alphas, dtype=np.float64))
+    out = np.full(len(alphas), np.nan)
     log_q, log_1mq = math.log(q), math.log1p(-q)
     s2 = sigma * sigma
     z0 = s2 * (log_1mq - log_q) + 0.5
-    t_low, t_high = -40.0, max(2.0, alpha) / sigma + 40.0
-    edges = list(np.arange(t_low, t_high, 0.5)) + [t_high]
+    t_low, t_high = -40.0, max(2.0, float(alphas.max())) / sigma + 40.0
     t0 = z0 / sigma
     fine_low, fine_high = max(t_low, t0 - 20 * sigma), min(t_high, t0 + 20 * sigma)
+    # count the panels before building them: tiny sigma would ask for ~alpha/sigma of them
+    if not math.isfinite(t_high) or (t_high - t_low) / panel > _QUAD_MAX_PANELS:
+        return out
+    edges = list(np.arange(t_low, t_high, panel)) + [t_high]
     if fine_low < fine_high and sigma < 1:
         edges = [e for e in edges if not fine_low < e < fine_high]
         edges += list(np.arange(fine_low, fine_high, sigma / 2)) + [fine_high]
     edges = np.unique(np.array(edges))
     if len(edges) - 1 > _QUAD_MAX_PANELS:
-        return None
+        return out
     left, width = edges[:-1], np.diff(edges)
+    eps = (alphas - 1.0)[:, None]
     results = []
     for n in (20, 14):
         nodes, weights = _gauss_legendre(n)
@@ -605,15 +688,20 @@ def _quad_log_a_minus_1(alpha, q, sigma):
             L = np.where(
                 x < 700, np.log1p(q * np.expm1(np.minimum(x, 700.0))), np.logaddexp(log_1mq, log_q + x)
             )
-        log_f = -t * t / 2 + _log_g(L, alpha - 1.0) + np.log(w)
-        top = float(np.max(log_f))
-        if not math.isfinite(top):
-            return None
-        results.append(top + math.log(float(np.sum(np.exp(log_f - top)))) - 0.5 * math.log(2 * math.pi))
+        order_free = -t * t / 2 + np.log(w)
+        # nodes where every |eps L| <= 1/2 (most of them when u is small: small q, large sigma)
+        # take the moment form; the others the 2-D log-space form; the two parts add in log space
+        small = np.abs(L) * max(1.0, float(eps.max())) <= 0.5
+        values = np.full(len(alphas), -np.inf)
+        if small.any():
+            values = np.logaddexp(values, _quad_moment_part(order_free[small], L[small], eps[:, 0]))
+        if not small.all():
+            values = np.logaddexp(values, _quad_log_part(order_free[~small], L[~small], eps))
+        results.append(values - 0.5 * math.log(2 * math.pi))
     # the difference of the two logs is the relative difference of A - 1, which bounds that of log A
-    if abs(results[0] - results[1]) > _QUAD_RTOL:
-        return None
-    return results[0]
+    agree = np.abs(results[0] - results[1]) <= _QUAD_RTOL  # False on nan
+    out[agree] = results[0][agree]
+    return out
 
 
 def _precise_log_a(alpha, q, sigma):
@@ -625,6 +713,36 @@ def _precise_log_a(alpha, q, sigma):
     except NumericalError:
         return math.inf
     return math.nextafter(float(value), math.inf)
+
+
+def _in_accuracy_domain(q, sigma):
+    """Whether ``(q, sigma)`` is where fractional orders are held to :data:`RTOL` (and the precise
+    fallback is affordable); outside it the last resort is :func:`_chord_log_a` (an upper bound)."""
+    return domain.SIGMA_ACCURATE_MIN <= sigma <= domain.SIGMA_ACCURATE_MAX and q >= domain.Q_SERIES_MIN
+
+
+def _chord_log_a(alphas, q, sigma):
+    """Upper bound on ``log A`` at fractional orders: the chord of the convex ``a -> log A_a``
+    between ``n = floor(a)`` and ``n + 1`` (``log A_1 = 0``), from the exact integer sums
+    (``A_a = E_{mu0}[r^a]`` is a moment generating function in ``a``, so ``log A`` is convex: Hölder).
+    Exact integer values are within ``RTOL`` and the chord lies above the exact value; the result
+    is raised by ``RTOL`` relative so that it stays above it after the integer sums' rounding.
+    Cost: ``O(max a)`` time and memory (dpproofs.domain)."""
+    alphas = np.asarray(alphas, dtype=np.float64)
+    low = np.floor(alphas)
+    needed = np.unique(np.concatenate([low, low + 1.0]))
+    needed = needed[needed >= 2.0]
+    log_at = {1.0: 0.0}
+    if len(needed):
+        values = np.logaddexp(0.0, _log_a_minus_1_integer(needed, q, sigma))
+        log_at.update(zip(needed.tolist(), values.tolist()))
+    log_low = np.array([log_at[a] for a in low.tolist()])
+    log_high = np.array([log_at[a + 1.0] for a in low.tolist()])
+    t = alphas - low
+    with np.errstate(invalid="ignore"):
+        chord = (1.0 - t) * log_low + t * log_high
+    chord = np.where(np.isnan(chord), np.inf, chord)  # only from inf * 0, which cannot occur (0 < t < 1)
+    return chord * (1.0 + RTOL)
 
 
 def _initial_terms(alphas):
@@ -685,6 +803,9 @@ def _term_limits(alphas):
     return 32 * (2 ** np.ceil(np.log2(base))).astype(np.int64)
 
 
+#: Panel width (in t = z/sigma) of the quadrature's first try when sigma >= 1 (no fine panels).
+_WIDE_PANEL = 2.0
+
 #: Factor by which an unconverged series is lengthened.
 _GROWTH = 4
 
@@ -698,6 +819,8 @@ def _log_a_fractional(alphas, q, sigma):
     the float quadrature, then to ``precise``.
     """
     alphas = np.asarray(alphas, dtype=np.float64)
+    if q < domain.Q_SERIES_MIN:  # the series' powers of q underflow (dpproofs.domain)
+        return _chord_log_a(alphas, q, sigma)
     out = np.full(len(alphas), np.nan)
     base, limits, floor_plus_7 = _order_lengths(alphas.tobytes())
     sizes = np.array(_predicted_terms(alphas, q, sigma, base, floor_plus_7))  # a writable copy
@@ -718,10 +841,23 @@ def _log_a_fractional(alphas, q, sigma):
         grow = sizes[retry] < limits[retry]
         grown = np.where(sizes[retry] < base[retry], base[retry], sizes[retry] * _GROWTH)
         sizes[retry[grow]] = np.minimum(grown[grow], limits[retry[grow]])
-        for row in retry[~grow]:
-            alpha = float(alphas[row])
-            quad = _quad_log_a_minus_1(alpha, q, sigma)
-            out[row] = float(np.logaddexp(0.0, quad)) if quad is not None else _precise_log_a(alpha, q, sigma)
+        done = retry[~grow]
+        if len(done):  # every order the series gave up on: one quadrature for all of them
+            if sigma >= 1:  # smooth on the scale of t: wide panels first, the self-check decides
+                quad = _quad_log_a_minus_1(alphas[done], q, sigma, panel=_WIDE_PANEL)
+                retry_narrow = np.isnan(quad)
+                if retry_narrow.any():
+                    quad[retry_narrow] = _quad_log_a_minus_1(alphas[done[retry_narrow]], q, sigma)
+            else:
+                quad = _quad_log_a_minus_1(alphas[done], q, sigma)
+            ok = ~np.isnan(quad)
+            out[done[ok]] = np.logaddexp(0.0, quad[ok])
+            failed = done[~ok]
+            if len(failed) and _in_accuracy_domain(q, sigma):
+                for row in failed:
+                    out[row] = _precise_log_a(float(alphas[row]), q, sigma)
+            elif len(failed):  # bounded time outside the accuracy domain: the convexity bound (dpproofs.domain)
+                out[failed] = _chord_log_a(alphas[failed], q, sigma)
         pending = retry[grow]
     return out
 
@@ -762,8 +898,15 @@ def log_a(orders, q, sigma):
     if q == 0.0:
         out[:] = 0.0
         return out.reshape(alpha.shape)
-    if q == 1.0:
-        out[:] = (flat * flat - flat) / (2.0 * sigma * sigma)
+    if q == 1.0 or sigma > domain.SIGMA_HUGE:
+        # q = 1: the Gaussian, exactly; huge sigma: the Gaussian's value is an upper bound
+        # (quasi-convexity, dpproofs.domain), floored at TINY (alpha - 1) so RDP is at least TINY
+        with np.errstate(over="ignore", under="ignore"):
+            gaussian = (flat - 1.0) * (flat / (2.0 * sigma) / sigma)
+        out[:] = gaussian if q == 1.0 else np.maximum(gaussian, TINY * (flat - 1.0))
+        return out.reshape(alpha.shape)
+    if sigma < domain.SIGMA_TINY:  # RDP > 1e299 at every order: +inf is the bound (dpproofs.domain)
+        out[:] = np.inf
         return out.reshape(alpha.shape)
     integer_at, integer_unique, integer_inverse, fractional_at, fractional_unique, fractional_inverse = _order_split(
         np.ascontiguousarray(flat).tobytes()

@@ -11,7 +11,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dpproofs.evaluator import fast, precise
@@ -223,3 +223,41 @@ def test_held_out_grid_is_within_1e_9_at_50_digits():
     error, where = grid_errors(GRID_Q, GRID_SIGMA, GRID_ORDERS, dps=50)
     print(f"max relative error on the held-out grid: {error:.3e} at (alpha, q, sigma) = {where}")
     assert error <= GRID_RTOL, (error, where)
+
+
+@given(
+    alphas=st.lists(orders_fractional.filter(lambda a: a < 12), min_size=1, max_size=6),
+    q=st.one_of(log_uniform(1e-12, 1e-2), st.floats(0.3, 0.95)),
+    sigma=log_uniform(2.0, 1e4),
+    panel=st.sampled_from([0.5, fast._WIDE_PANEL]),
+)
+@example(alphas=[1.1, 1.5, 2.7, 10.9], q=1e-4, sigma=50.0, panel=0.5)
+@example(alphas=[1.1, 5.5, 10.9], q=0.9, sigma=100.0, panel=fast._WIDE_PANEL)
+def test_the_quadrature_of_many_orders_at_once_matches_the_integral_at_each(alphas, q, sigma, panel):
+    # one grid for all the orders; small u takes the moment form, with no 2-D array; the wide
+    # panels (tried first when sigma >= 1) are accepted only where the self-check passes
+    log_am1 = fast._quad_log_a_minus_1(np.array(alphas), q, sigma, panel=panel)
+    for alpha, value in zip(alphas, log_am1):
+        if not math.isnan(value):  # nan: the self-check refused, and the caller falls back
+            assert_close(float(np.logaddexp(0.0, value)), precise.log_a_integral(alpha, q, sigma, dps=45), RTOL)
+
+
+def test_the_slow_corner_needs_no_mpmath_fallback(monkeypatch):
+    # (q = 1e-4, sigma = 50): every fractional order fails the series' rounding check; the float
+    # quadrature must take all of them (dp_accounting's default orders: 1.1 .. 10.9)
+    def refuse(*args):
+        raise AssertionError("precise fallback used")
+
+    monkeypatch.setattr(fast, "_precise_log_a", refuse)
+    orders = np.array([1 + x / 10 for x in range(1, 100)] + [11.5, 20.25])
+    values = fast.rdp_sampled_gaussian(orders, 1e-4 * (1 + 1e-13), 50.0)
+    assert np.all(np.isfinite(values)) and np.all(values > 0)
+
+
+@settings(max_examples=max(4, settings.default.max_examples // 4))
+@given(alpha=orders_fractional.filter(lambda a: a < 40), q=log_uniform(1e-12, 0.99), sigma=log_uniform(0.05, 100.0))
+@example(alpha=1.5, q=0.01, sigma=1e-3 * 50)
+def test_the_convexity_chord_between_integer_orders_is_an_upper_bound(alpha, q, sigma):
+    # the last resort outside the accuracy domain (dpproofs.domain): never below the exact log A
+    chord = float(fast._chord_log_a(np.array([alpha]), q, sigma)[0])
+    assert chord >= precise.log_a_integral(alpha, q, sigma, dps=30)
