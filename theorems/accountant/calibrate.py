@@ -88,3 +88,60 @@ mutant_smaller = never_overshoots.mutant(
 )
 
 CLAIMS = [never_overshoots, within, mutant_smaller]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the claims' own sigma_c expression and the two sides
+# of `.never_overshoots` and `.within_stated_tolerance` as the checker evaluates them
+# (vocabulary.evaluate_mp, Claim.evaluate).
+
+
+def _figure_calibrated_sigma(path):
+    """calibrate_sigma over a range of targets: the sigma, and the achieved epsilon against the target."""
+    from dpproofs.docgen import pyplot, save
+    from dpproofs.vocabulary import evaluate_mp
+    from dpproofs_theorems.accountant._common import conversion_name
+
+    plt = pyplot()
+    config = {"delta": 1e-5, "q": 0.01, "T": 10000}
+    targets = [10 ** (-1 + 2 * i / 30) for i in range(31)]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4.4))
+    for flag, color in ((0, "tab:blue"), (1, "tab:orange")):
+        name = conversion_name(flag)
+        sigmas, under, over = [], [], []
+        for target in targets:
+            point = {**config, "epsilon": target, "classic": flag}
+            sigmas.append(float(evaluate_mp(sigma_c, point, 20)))
+            achieved, goal = never_overshoots.evaluate(point, 20)
+            under.append(float(1 - achieved / goal))
+            missed, goal = within.evaluate(point, 20)
+            over.append(float(missed / goal - 1))
+        axes[0].loglog(targets, sigmas, color=color, label=name)
+        axes[1].semilogx(targets, under, "o-", ms=3, color=color,
+                         label=f"{name}: 1 - eps_acc(sigma_c) / target  (must be >= 0)")
+        axes[1].semilogx(targets, over, "s--", ms=3, mfc="none", color=color,
+                         label=f"{name}: eps_acc(sigma_c / (1 + 2e-6)) / target - 1  (must be > 0)")
+    axes[0].set_xlabel("target epsilon")
+    axes[0].set_ylabel("calibrate_sigma(...)")
+    axes[0].set_title(f"q = {config['q']}, T = {config['T']}, delta = {config['delta']:g}")
+    axes[0].legend(fontsize=8)
+    axes[1].set_yscale("symlog", linthresh=1e-9)  # linear near 0: a negative (overshoot) would show
+    axes[1].axhline(0, color="k", lw=0.8)
+    axes[1].set_xlabel("target epsilon")
+    axes[1].set_ylabel("relative gap to the target")
+    axes[1].set_title("never overshoots; 2e-6 smaller misses")
+    axes[1].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_calibrate_sigma.png",
+                   "calibrate_sigma for targets epsilon 0.1 to 10 (q = 0.01, 10 000 steps, delta = 1e-5, both "
+                   "conversions): the sigma returned, and the accountant's epsilon at that sigma and at sigma/(1 + "
+                   "2e-6) relative to the target (the two sides of .never_overshoots and .within_stated_tolerance)",
+                   _figure_calibrated_sigma),)
+
+
+FIGURES = _figures()

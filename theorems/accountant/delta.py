@@ -146,3 +146,56 @@ CLAIMS = [
     at_order_classic,
     mutant_alpha,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the two sides of the `.gaussian` and
+# `.randomized_response` claims (exact profile, accountant's delta) as the checker evaluates them
+# (Claim.evaluate).
+
+#: the figure's modes: label -> (classic, certified) flags of the claims
+_FIGURE_MODES = {"improved": (0, 0), "classic": (1, 0), "improved, certified=True": (0, 1)}
+
+
+def _figure_delta_vs_exact(path):
+    """The accountant's delta(epsilon) against the exact profile: T Gaussian steps and T RR steps."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    panels = (
+        (gaussian, {"sigma": 10.0, "T": 100}, 8.0, "100 Gaussian steps, sigma = 10 (exact: noise 1)",
+         "exact profile (Balle & Wang 2018)"),
+        (randomized_response, {"eps0": 0.1, "T": 100}, 3.0, "100 randomized-response steps, eps0 = 0.1",
+         "exact T-fold profile (Kairouz et al. 2015)"),
+    )
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    styles = {"improved": "-", "classic": "--", "improved, certified=True": "-."}
+    for ax, (claim, config, top, title, exact_label) in zip(axes, panels):
+        epsilons = [top * (i + 1) / 60 for i in range(60)]
+        exact, answers = [], {label: [] for label in _FIGURE_MODES}
+        for label, (flag, certified_flag) in _FIGURE_MODES.items():
+            for e in epsilons:
+                lhs, rhs = claim.evaluate({**config, "epsilon": e, "classic": flag, "certified": certified_flag}, 20)
+                answers[label].append(float(rhs))
+                if label == "improved":
+                    exact.append(float(lhs))
+        for label, values in answers.items():
+            ax.semilogy(epsilons, values, styles[label], label=f"accountant, {label}")
+        ax.semilogy(epsilons, exact, "k", lw=0.8, label=exact_label)
+        ax.set_xlabel("epsilon")
+        ax.set_title(title)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("delta(epsilon)")
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_delta_vs_exact.png",
+                   "The shipped accountant's delta(epsilon) (both conversions, certified mode) against the exact "
+                   "privacy profile: the two sides of accountant.delta.gaussian and "
+                   "accountant.delta.randomized_response", _figure_delta_vs_exact),)
+
+
+FIGURES = _figures()

@@ -219,3 +219,83 @@ CLAIMS = [
     mutant_alpha,
     mutant_doubled,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the public accountant's epsilon in four modes, the
+# exact epsilon of the T-fold Gaussian (its exact profile, precise.delta_gaussian at noise
+# sigma/sqrt(T), inverted by Mironov 2017 Prop. 3's exact_epsilon helper), and the two sides of
+# the `.gaussian` claim as the checker evaluates them (Claim.evaluate).
+
+#: the figure's modes: label -> (classic, refine, certified) flags of the claims
+_FIGURE_MODES = {
+    "improved": (0, 0, 0),
+    "classic": (1, 0, 0),
+    "improved, refine=True": (0, 1, 0),
+    "improved, certified=True": (0, 0, 1),
+}
+
+
+def _figure_epsilon_vs_exact(path):
+    """The accountant's epsilon for T Gaussian steps against the exact epsilon, its ratio and the
+    claim's two sides (exact delta at the accountant's epsilon, against delta)."""
+    from dpproofs.accountant import Accountant
+    from dpproofs.docgen import pyplot, save
+    from dpproofs.evaluator import precise
+    from dpproofs.mechanisms import Gaussian
+    from dpproofs_theorems.mironov2017.proposition3 import exact_epsilon
+
+    plt = pyplot()
+    sigma_value, delta_value = 10.0, 1e-5
+    steps = sorted({round(10 ** (4 * i / 24)) for i in range(25)})
+    answers = {label: [] for label in _FIGURE_MODES}
+    sides = {label: [] for label in _FIGURE_MODES}
+    exact = []
+    for t_value in steps:
+        for label, (flag, refine_flag, certified_flag) in _FIGURE_MODES.items():
+            acc = Accountant(certified=bool(certified_flag)).compose(Gaussian(sigma_value), t_value)
+            answers[label].append(acc.epsilon(delta_value, conversion_name(flag), refine=bool(refine_flag)))
+            point = {"sigma": sigma_value, "T": t_value, "delta": delta_value,
+                     "classic": flag, "refine": refine_flag, "certified": certified_flag}
+            lhs, rhs = gaussian.evaluate(point, 20)
+            sides[label].append(float(lhs / rhs))
+        noise = sigma_value / t_value**0.5
+
+        def profile(e, dps, noise=noise):
+            return precise.delta_gaussian(e, noise, dps=dps)
+
+        exact.append(float(exact_epsilon(profile, delta_value, upper=answers["classic"][-1], dps=20, iterations=50)))
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.6))
+    styles = {"improved": "-", "classic": "--", "improved, refine=True": ":", "improved, certified=True": "-."}
+    for label, values in answers.items():
+        axes[0].loglog(steps, values, styles[label], label=f"accountant, {label}")
+        axes[1].semilogx(steps, [v / e for v, e in zip(values, exact)], styles[label], label=label)
+        axes[2].loglog(steps, sides[label], styles[label], label=label)
+    axes[0].loglog(steps, exact, "k", lw=0.8, label="exact (T-fold Gaussian profile)")
+    axes[0].set_ylabel(f"epsilon at delta = {delta_value:g}")
+    axes[0].set_title(f"T Gaussian steps, sigma = {sigma_value:g}")
+    axes[1].axhline(1, color="k", lw=0.8)
+    axes[1].set_ylabel("accountant epsilon / exact epsilon")
+    axes[1].set_title("slack (>= 1)")
+    axes[2].axhline(1, color="k", lw=0.8)
+    axes[2].set_ylabel("exact delta at the accountant's epsilon / delta")
+    axes[2].set_title("claim .gaussian: lhs / rhs (<= 1)")
+    for ax in axes:
+        ax.set_xlabel("steps T")
+    axes[0].legend(fontsize=7)
+    axes[1].legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_epsilon_vs_exact.png",
+                   "The shipped accountant's epsilon for T Gaussian steps (sigma = 10, delta = 1e-5) in four modes "
+                   "against the exact epsilon of the T-fold Gaussian, their ratio, and the two sides of "
+                   "accountant.epsilon.gaussian (the exact delta at the accountant's epsilon over delta). Certified "
+                   "mode uses integer orders only, hence its bumps where the best order is fractional",
+                   _figure_epsilon_vs_exact),)
+
+
+FIGURES = _figures()
