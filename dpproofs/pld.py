@@ -38,12 +38,14 @@ from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.evaluator import pld as _pld
 from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
 
-__all__ = ["PLDAccountant", "Bounds", "calibrate_sigma_pld", "DEFAULT_RELATIVE_WIDTH"]
+__all__ = ["PLDAccountant", "Bounds", "calibrate_sigma_pld", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
 
 #: Default target relative width (upper - lower) / upper of a bracket.
 DEFAULT_RELATIVE_WIDTH = 1e-3
+#: Default target relative width of a delta bracket (delta moves ~10x faster than epsilon).
+DEFAULT_DELTA_RELATIVE_WIDTH = 1e-2
 #: Default largest composition window, in grid cells (a power of two).
-DEFAULT_MAX_CELLS = 1 << 22
+DEFAULT_MAX_CELLS = 1 << 21
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
 
@@ -74,6 +76,12 @@ class Bounds(tuple):
 
     def __repr__(self):
         return f"Bounds(lower={self[0]!r}, upper={self[1]!r}, source={self.source!r}, grid_step={self.grid_step!r})"
+
+
+def _exact_zero():
+    result = Bounds(0.0, 0.0, "exact")
+    result.target_met = True
+    return result
 
 
 def _check_mechanism(mechanism):
@@ -122,10 +130,16 @@ class PLDAccountant:
     ``relative_width``: target (upper - lower) / upper of the brackets, in ``[1e-6, 0.5]``.
     ``max_cells``: largest composition window in grid cells, in ``[2**10, 2**26]``.
     ``grid_step``: a fixed grid step instead of the adaptive choice (one pass), in ``(0, 1]``.
+    ``delta_relative_width``: the same target for :meth:`delta_bounds`, in ``[1e-6, 0.5]``.
+
+    Results are :class:`Bounds`; ``result.target_met`` says whether the width target was met
+    within the budget (if not, the bracket is still valid, only wider).
     """
 
-    def __init__(self, *, relative_width=DEFAULT_RELATIVE_WIDTH, max_cells=DEFAULT_MAX_CELLS, grid_step=None):
+    def __init__(self, *, relative_width=DEFAULT_RELATIVE_WIDTH, max_cells=DEFAULT_MAX_CELLS, grid_step=None,
+                 delta_relative_width=DEFAULT_DELTA_RELATIVE_WIDTH):
         self._relative_width = _validate.real("relative_width", relative_width, 1e-6, 0.5)
+        self._delta_relative_width = _validate.real("delta_relative_width", delta_relative_width, 1e-6, 0.5)
         self._max_cells = _validate.integer("max_cells", max_cells, 1 << 10, 1 << 26)
         self._grid_step = None if grid_step is None else _validate.real("grid_step", grid_step, 0, 1, low_open=True)
         self._ledger = {}  # mechanism -> steps (in order of first compose)
@@ -167,7 +181,7 @@ class PLDAccountant:
         delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
         active = self._active()
         if not active:
-            return Bounds(0.0, 0.0, "exact")
+            return _exact_zero()
         rdp_eps = self._rdp().epsilon(delta)
         return self._search(active, delta=delta, rdp_value=rdp_eps)
 
@@ -180,7 +194,7 @@ class PLDAccountant:
         epsilon = _validate.real("epsilon", epsilon, 0)
         active = self._active()
         if not active:
-            return Bounds(0.0, 0.0, "exact")
+            return _exact_zero()
         rdp_delta = self._rdp().delta(epsilon)
         return self._search(active, epsilon=epsilon, rdp_value=rdp_delta)
 
@@ -240,35 +254,48 @@ class PLDAccountant:
             ups.append(values["upper"])
         return max(lows), max(ups)
 
+    def _cells(self, active, step, tail_z):
+        """Grid cells of the longest one-step PLD at ``step`` (predicted from the loss ranges)."""
+        longest = 0
+        for mechanism, _ in active:
+            for pair in _pairs(mechanism).values():
+                low, high = pair.loss_range(tail_z)
+                longest = max(longest, (high - low) / step)
+        return longest
+
     def _search(self, active, *, delta=None, epsilon=None, rdp_value):
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
         tail_z = _tail_z(1e-7 * scale / total)
+        target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         step = self._grid_step or self._initial_step(active, tail_z)
         passes = 1 if self._grid_step else MAX_PASSES
         for _ in range(passes):
             step = self._align(active, step)
+            if self._cells(active, step, tail_z) > self._max_cells:
+                break  # the one-step PLDs alone would exceed the budget
             try:
                 found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon)
-            except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError):
+            except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, MemoryError):
                 found = None
             if found is None:
                 break
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
-            if width <= self._relative_width:
+            if width <= target:
                 break
-            factor = 0.9 * math.sqrt(self._relative_width / width) if math.isfinite(width) else 0.25
+            factor = 0.9 * math.sqrt(target / width) if math.isfinite(width) else 0.25
             step *= min(max(factor, 0.1), 0.7)
-        width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else (0.0 if upper == 0 else math.inf)
-        if used is not None and width <= self._relative_width and upper <= rdp_value:
-            return Bounds(lower, upper, "pld", used)
         if delta is None:
             upper = min(upper, 1.0)
-        if upper <= rdp_value and used is not None and math.isfinite(upper):
-            return Bounds(lower, upper, "pld", used)
-        return Bounds(min(lower, rdp_value), rdp_value, "rdp", used)
+        if used is None or not upper < rdp_value:
+            result = Bounds(min(lower, rdp_value), rdp_value, "rdp", used)
+        else:
+            result = Bounds(lower, upper, "pld", used)
+        width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
+        result.target_met = width <= target
+        return result
 
     # --- serialisation -----------------------------------------------------------------------
 
@@ -279,6 +306,7 @@ class PLDAccountant:
             "relative_width": self._relative_width,
             "max_cells": self._max_cells,
             "grid_step": self._grid_step,
+            "delta_relative_width": self._delta_relative_width,
             "ledger": [{"mechanism": m.to_dict(), "steps": n} for m, n in self._ledger.items()],
         }
 
@@ -294,6 +322,7 @@ class PLDAccountant:
             relative_width=data.get("relative_width", DEFAULT_RELATIVE_WIDTH),
             max_cells=data.get("max_cells", DEFAULT_MAX_CELLS),
             grid_step=data.get("grid_step"),
+            delta_relative_width=data.get("delta_relative_width", DEFAULT_DELTA_RELATIVE_WIDTH),
         )
         entries = []
         for entry in ledger:

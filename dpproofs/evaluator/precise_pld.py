@@ -1,0 +1,143 @@
+"""Exact reference for the tight delta(epsilon) of the T-fold Poisson-subsampled Gaussian (mpmath).
+
+No discretisation of the privacy loss: the hockey stick of the T-fold composition is the inverse
+two-sided Laplace transform of the loss's moment generating function. With ``L`` the T-fold
+privacy loss under P and ``f(x) = (1 - e^{eps - x})_+``,
+
+    int f(x) e^{-s x} dx = e^{-s eps} / (s (s + 1))            (Re s > 0),
+
+so, for any ``c > 0`` where the moment generating function ``M(s) = E_P[e^{s L_1}]`` of one step is
+finite (all ``c`` here: Gaussian tails),
+
+    delta(eps) = E f(L) = (1 / pi) int_0^inf Re[ M(c + i t)^T e^{-(c + i t) eps} / ((c + i t)(c + i t + 1)) ] dt
+
+(Bromwich inversion; the integrand is Hermitian in t). One step, both directions, with
+``r(z) = 1 - q + q e^{(2z - 1) / (2 s^2)}`` and ``z ~ N(0, s^2)`` under the base measure:
+
+* add    (P = (1-q) N(0,s^2) + q N(1,s^2), Q = N(0,s^2)):  M(s) = E_{N(0,s^2)}[ r(z)^{1 + s} ];
+* remove (P = N(0,s^2), Q = the mixture):                   M(s) = E_{N(0,s^2)}[ r(z)^{-s} ].
+
+``c`` is the saddle point of the integrand's modulus on the real axis (then the integrand is
+smooth and decays like a Gaussian in t for large T). Both the inner (z) and the outer (t) integral
+are mpmath tanh-sinh quadratures with breakpoints; the result is accepted only if it agrees with
+itself at a second, higher precision to within ``rtol`` (else :class:`NumericalError`). Each call
+costs seconds (tens of inner integrals): it is the oracle, not the accountant.
+
+Self-checks (tests/test_pld.py): ``q = 1`` (the Gaussian, T-fold closed form
+:func:`dpproofs.evaluator.precise.delta_gaussian` at ``sigma / sqrt(T)``), and ``T = 1`` against the
+closed form :func:`dpproofs.evaluator.precise.delta_sampled_gaussian`.
+"""
+
+import mpmath
+from mpmath import mp
+
+from dpproofs.errors import NumericalError
+
+__all__ = ["delta_sampled_gaussian_composed", "epsilon_sampled_gaussian_composed", "log_mgf"]
+
+
+def _mgf(s, q, sigma, direction):
+    """``M(s)`` of one step (complex ``s``), by quadrature over z."""
+    s2 = sigma * sigma
+
+    def log_r(z):
+        t = (2 * z - 1) / (2 * s2)
+        return mp.log1p(q * mp.expm1(t)) if t < 50 else mp.log(q) + t + mp.log1p((1 - q) * mp.exp(-t) / q)
+
+    power = (1 + s) if direction == "add" else -s
+    norm = 1 / (sigma * mp.sqrt(2 * mp.pi))
+
+    def integrand(z):
+        return norm * mp.exp(-z * z / (2 * s2) + power * log_r(z))
+
+    # the modulus peaks where z / s^2 ~ Re(power) d/dz log r: between 0 and Re(power) (+1)
+    peak = mp.re(power)
+    points = sorted({-12 * sigma, mp.mpf(0), min(peak, 0) - 1, max(peak, 0) + 1, max(peak, 0) + 12 * sigma})
+    return mp.quad(integrand, [-mp.inf] + points + [mp.inf])
+
+
+def log_mgf(s, q, sigma, *, direction="add", dps=30):
+    """``log M(s)`` of one sampled-Gaussian step at a real ``s`` (mpmath, ``dps`` digits)."""
+    with mp.workdps(dps + 10):
+        return mp.log(_mgf(mp.mpf(s), mp.mpf(q), mp.mpf(sigma), direction))
+
+
+def _delta_once(epsilon, q, sigma, steps, direction):
+    eps = mp.mpf(epsilon)
+
+    def log_modulus(c):
+        return steps * mp.log(_mgf(c, q, sigma, direction)) - c * eps - mp.log(c * (c + 1))
+
+    # saddle on the real axis: golden section on log c
+    lo, hi = mp.log(mp.mpf("1e-3")), mp.log(mp.mpf(200))
+    g = (mp.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = log_modulus(mp.exp(a)), log_modulus(mp.exp(b))
+    for _ in range(40):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = log_modulus(mp.exp(a))
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = log_modulus(mp.exp(b))
+    c = mp.exp((lo + hi) / 2)
+    # curvature of log M^T at c sets the t scale
+    h = c * mp.mpf("1e-4")
+    k2 = steps * (mp.log(_mgf(c + h, q, sigma, direction)) - 2 * mp.log(_mgf(c, q, sigma, direction))
+                  + mp.log(_mgf(c - h, q, sigma, direction))) / (h * h)
+    scale = 1 / mp.sqrt(abs(k2) + 1 / (c * c + 1))
+
+    def integrand(t):
+        s = c + 1j * t
+        value = mp.exp(steps * mp.log(_mgf(s, q, sigma, direction)) - s * eps) / (s * (s + 1))
+        return mp.re(value)
+
+    points = [mp.zero] + [scale * k for k in (0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32)] + [mp.inf]
+    return max(mp.zero, mp.quad(integrand, points) / mp.pi)
+
+
+def delta_sampled_gaussian_composed(epsilon, q, sigma, steps, *, direction="max", dps=20, rtol=1e-8):
+    """The exact tight delta at ``epsilon`` of ``steps`` sampled-Gaussian steps (max of the two
+    directions unless ``direction`` is 'add' or 'remove'), as an mpf. Evaluated at ``dps`` and at
+    ``dps + 10`` digits; raises :class:`NumericalError` if the two differ by more than ``rtol``
+    relative."""
+    if direction not in ("add", "remove", "max"):
+        raise ValueError(f"direction={direction!r} is not one of 'add', 'remove', 'max'")
+    if q == 0:
+        return mp.zero
+    directions = ("add", "remove") if direction == "max" else (direction,)
+    if q == 1:
+        directions = ("add",)
+    values = []
+    for d in directions:
+        runs = []
+        for digits in (dps, dps + 10):
+            with mp.workdps(digits):
+                runs.append(_delta_once(epsilon, mp.mpf(q), mp.mpf(sigma), int(steps), d))
+        with mp.workdps(dps + 10):
+            a, b = runs
+            if abs(a - b) > rtol * abs(b) + mp.mpf(10) ** (-dps):
+                raise NumericalError(f"inversion unconverged for {d}: {a} vs {b}")
+            values.append(b)
+    return max(values)
+
+
+def epsilon_sampled_gaussian_composed(delta, q, sigma, steps, *, bracket, dps=20, rtol=1e-8, xtol=1e-9):
+    """The exact tight epsilon at ``delta`` (bisection on :func:`delta_sampled_gaussian_composed`
+    inside ``bracket = (low, high)``, which must contain it), as an mpf interval midpoint with
+    absolute accuracy ``xtol``."""
+    low, high = (mp.mpf(x) for x in bracket)
+    target = mp.mpf(delta)
+    f_low = delta_sampled_gaussian_composed(low, q, sigma, steps, dps=dps, rtol=rtol)
+    f_high = delta_sampled_gaussian_composed(high, q, sigma, steps, dps=dps, rtol=rtol)
+    if not (f_low >= target >= f_high):
+        raise NumericalError(f"bracket {bracket!r} does not contain epsilon: delta {f_low}, {f_high} vs {target}")
+    while high - low > xtol:
+        mid = (low + high) / 2
+        if delta_sampled_gaussian_composed(mid, q, sigma, steps, dps=dps, rtol=rtol) > target:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
