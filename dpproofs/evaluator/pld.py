@@ -1,4 +1,11 @@
-"""Tight (epsilon, delta) of the T-fold Poisson-subsampled Gaussian, bracketed from both sides.
+"""Tight (epsilon, delta) of T-fold compositions, bracketed from both sides.
+
+Two layers live here. (1) The section "Vectorised certified discretisation and Fourier-domain
+composition" at the end of the module is what :class:`dpproofs.PLDAccountant` uses: vectorised
+one-step upper/lower PLDs for any supported mechanism, one FFT per distinct PLD with tilting,
+and every float error bounded. (2) The original bracket below (``epsilon_bracket``,
+``epsilon_bracket_curve``: one sampled-Gaussian mechanism repeated, root-finding lower bound,
+heuristic round-off allowance) is kept unchanged for ``dpproofs.report`` and ``theorems/notes.py``.
 
 The privacy-loss distribution (PLD) of one step is replaced by two discrete distributions on the
 grid ``{k h}`` of losses, one that provably gives LARGER hockey-stick divergences than the true
@@ -6,7 +13,7 @@ mechanism at every level and one that provably gives SMALLER ones; both are comp
 by FFT (numpy float64) and the smallest ``epsilon`` with ``delta(epsilon) <= target`` is read off
 each. The true epsilon lies in ``[lower, upper]``; the bracket width is the error bound.
 
-Neighbouring pairs (THEOREMS.md s.2, sensitivity 1, add/remove of one record):
+Neighbouring pairs (sensitivity 1, add/remove of one record):
 
 * ``"add"``:    ``P = mu = (1-q) N(0, s^2) + q N(1, s^2)``, ``Q = mu0 = N(0, s^2)``;
 * ``"remove"``: ``P = mu0``, ``Q = mu``.
