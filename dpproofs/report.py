@@ -53,6 +53,8 @@ PAPERS = {
     "abadi2016": "M. Abadi, A. Chu, I. Goodfellow, H. B. McMahan, I. Mironov, K. Talwar, L. Zhang, "
                  "\"Deep Learning with Differential Privacy\", CCS 2016 (arXiv 1607.00133v2)",
     "mironov2017": "I. Mironov, \"Rényi Differential Privacy\", CSF 2017 (arXiv 1702.07476v3)",
+    "accountant": "Claims about the shipped accountants (tight PLD bracket: connect-the-dots of Doroshenko, "
+                  "Ghazi, Kamath, Kumar & Manurangsi 2022, arXiv 2207.04380v1)",
 }
 
 
@@ -910,6 +912,27 @@ def _figure_proposition10(path):
     _save(fig, path)
 
 
+def _figure_accountant_pld(path):
+    import dpproofs as dp
+
+    plt = _plt()
+    steps = [1000, 2500, 5000, 10000, 20000, 40000]
+    lower, upper, rdp = [], [], []
+    for t in steps:
+        b = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 4.0), t).epsilon_bounds(1e-5)
+        lower.append(b.lower)
+        upper.append(b.upper)
+        rdp.append(dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), t).epsilon(1e-5))
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.plot(steps, rdp, "k--", label="RDP (dp.Accountant)")
+    ax.fill_between(steps, lower, upper, color="C0", alpha=0.4)
+    ax.plot(steps, upper, "C0", label="PLDAccountant bracket (width <= 1e-3 relative)")
+    ax.set_xlabel("steps T (q = 0.01, sigma = 4, delta = 1e-5)")
+    ax.set_ylabel("epsilon")
+    ax.legend(fontsize=8)
+    _save(fig, path)
+
+
 #: (page prefix, file, caption, draw(path)); a figure for "notes" also appears on accountant.md.
 FIGURE_LIST = (
     ("abadi2016.theorem1", "abadi_epsilon_vs_epochs.png",
@@ -931,6 +954,8 @@ FIGURE_LIST = (
      "Classic and improved RDP conversions against the exact Gaussian profile", _figure_proposition3),
     ("mironov2017.proposition4", "proposition4_rr_events.png",
      "Prop. 4's bound on the threshold events of 100-fold randomized response", _figure_proposition4),
+    ("accountant.pld", "accountant_pld_bracket.png",
+     "PLDAccountant bracket against the RDP bound for the Abadi configuration", _figure_accountant_pld),
     ("mironov2017.proposition1", "proposition1_composition.png",
      "RDP of a composition of two randomized responses against the sum of their curves", _figure_proposition1),
     ("mironov2017.proposition10", "proposition10_preservation.png",
