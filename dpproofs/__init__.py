@@ -14,6 +14,7 @@ from dpproofs.accountant import DEFAULT_ORDERS, Accountant, calibrate_sigma
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
 from dpproofs.quantities import log_moment, rdp
+from dpproofs.pld import PLDAccountant, calibrate_sigma_pld
 
 __all__ = [
     "DPProofsError",
@@ -31,6 +32,8 @@ __all__ = [
     "Accountant",
     "calibrate_sigma",
     "DEFAULT_ORDERS",
+    "PLDAccountant",
+    "calibrate_sigma_pld",
 ]
 
 __version__ = "0.1.0"

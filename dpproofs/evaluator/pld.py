@@ -1,4 +1,11 @@
-"""Tight (epsilon, delta) of the T-fold Poisson-subsampled Gaussian, bracketed from both sides.
+"""Tight (epsilon, delta) of T-fold compositions, bracketed from both sides.
+
+Two layers live here. (1) The section "Vectorised certified discretisation and Fourier-domain
+composition" at the end of the module is what :class:`dpproofs.PLDAccountant` uses: vectorised
+one-step upper/lower PLDs for any supported mechanism, one FFT per distinct PLD with tilting,
+and every float error bounded. (2) The original bracket below (``epsilon_bracket``,
+``epsilon_bracket_curve``: one sampled-Gaussian mechanism repeated, root-finding lower bound,
+heuristic round-off allowance) is kept unchanged for ``dpproofs.report`` and ``theorems/notes.py``.
 
 The privacy-loss distribution (PLD) of one step is replaced by two discrete distributions on the
 grid ``{k h}`` of losses, one that provably gives LARGER hockey-stick divergences than the true
@@ -429,3 +436,604 @@ def fft_roundoff(q=0.01, sigma=4.0, *, step=DEFAULT_STEP, count=64):
         steps *= 2
     n = min(len(fft.masses), len(exact.masses))
     return float(np.max(np.abs(fft.masses[:n] - exact.masses[:n])))
+
+
+# =============================================================================================
+# Vectorised certified discretisation and Fourier-domain composition (used by dpproofs.pld)
+# =============================================================================================
+#
+# Representation. A discrete "PLD" here is a finite non-negative measure ``w`` on losses ``l_k``
+# (P-masses) plus a P-mass ``infinity`` at loss +inf. Its hockey stick is
+#     delta(eps) = infinity + sum_k w_k (1 - e^{eps - l_k})_+ ,
+# and the hockey stick of a composition of independent steps is the same expectation over the sum
+# of the losses, E[(1 - e^{eps - L_1 - ... - L_T})_+]. That expression is non-decreasing in every
+# mass and in every loss. Hence (no normalisation needed):
+#   * any measure obtained by ADDING mass or moving loss UP keeps an upper bound,
+#   * any measure obtained by REMOVING mass or moving loss DOWN keeps a lower bound,
+# through any number of compositions. Every float error below is turned into such a move.
+#
+# One step (a neighbouring pair P, Q written on a line u along which L(u) = log dP/dQ increases):
+#   * upper, "connect the dots" (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022,
+#     arXiv:2207.04380v1, Sec. 3): the outputs with loss in [l_i, l_{i+1}) (P-mass P_i, Q-mass
+#     Q_i) are split between l_i and l_{i+1} preserving both masses; in x = e^loss under Q this is
+#     a mean-preserving spread, and delta(eps) = E_Q[(X - e^eps)_+] is convex in X, so the split
+#     dominates, and domination survives composition (a coordinatewise spread of a product
+#     measure; Jensen coordinate by coordinate). Split P-masses:
+#        left  = (e^h Q'_i - P_i) / expm1(h),   right = e^h (P_i - Q'_i) / expm1(h),  Q'_i = e^{l_i} Q_i.
+#   * lower, "own loss on a shifted grid": the same cells, each replaced by ONE atom at its own
+#     loss log(P_i / Q_i) (a contraction under Q: Jensen the other way), then moved DOWN to the
+#     shifted grid point l_i + rho (or l_{i-1} + rho when the own loss is below l_i + rho). rho is
+#     one constant per one-step PLD, so the composed lower PLD lives on the uniform grid
+#     {k h + sum_j n_j rho_j}; since own losses sit near the cell middle, the moves are O(h^2).
+#
+# Composition (one forward real FFT per distinct one-step PLD, a pointwise power, one inverse
+# FFT) on a cyclic window [lo, lo + N h) after exponential tilting: the one-step masses are
+# multiplied by e^{theta l} / M(theta) (M the discrete moment generating function, so the tilted
+# measure is a probability), which commutes with convolution (losses add); the composed true
+# masses are z_k e^{K - theta l_k}, K = sum_j n_j log M_j(theta). The tilt makes the absolute FFT
+# round-off small relative to delta near the answer (it is the Chernoff scaling); any theta >= 0 is
+# correct. Tilted mass outside the window (Chernoff bounds of the tilted discrete measure) wraps
+# around; it is added (upper: contributes >= 0, plus the bound of the P-mass above the window) or
+# subtracted (lower) as a bound.
+
+#: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
+#: error 5.7e-14 for erfc on [0, 26.6] in IEEE double; we take twice it).
+NDTR_RELATIVE = 1.2e-13
+#: Unit round-off of float64.
+UNIT = 2.0**-53
+#: Tilted-measure mass allowed outside the composition window (each side).
+WINDOW_TAIL = 1e-20
+
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
+#: Gauss-Legendre 8-point remainder coefficient (n!)^4 / ((2n+1) ((2n)!)^3), n = 8 (Davis &
+#: Rabinowitz, Methods of Numerical Integration, 2nd ed. 1984, eq. 2.7.12).
+_GL_REMAINDER = math.factorial(8) ** 4 / (17 * math.factorial(16) ** 3)
+
+
+def _vec_normal_mass(a, b, mean, sigma):
+    """N(mean, sigma^2) mass of (a, b] (arrays), and a bound on its absolute float error.
+
+    Narrow cells (width * max(|x|, |y|, 1) < 0.5 in standard units, where a difference of two
+    CDF values would cancel) are integrated by 8-point Gauss-Legendre: the remainder is bounded
+    with ``|phi^(16)(t)| = |He_16(t)| phi(t) <= (|t| + 4)^16 phi(t)`` (expanding He_n,
+    ``|He_n(t)| <= (|t| + sqrt n)^n``), and each ``exp(-t^2/2)`` has relative error at most
+    ``(t^2 + 3) u``. Wide cells take a difference of two tails on the side away from the mean,
+    each with relative error <= NDTR_RELATIVE. The edges are the same floats for P and Q, so an
+    edge's own rounding only moves the cell (its effect on the connect-the-dots split is of
+    second order and is covered by the margin of :func:`discretise`)."""
+    x, y = (a - mean) / sigma, (b - mean) / sigma
+    right = x >= 0
+    with np.errstate(invalid="ignore"):
+        hi_tail = np.where(right, special.ndtr(-x), special.ndtr(y))
+        lo_tail = np.where(right, special.ndtr(-y), special.ndtr(x))
+    mass = np.maximum(hi_tail - lo_tail, 0.0)
+    error = NDTR_RELATIVE * (hi_tail + lo_tail) + 2 * UNIT * mass
+    with np.errstate(invalid="ignore", over="ignore"):
+        width = y - x
+        top = np.maximum(np.abs(x), np.abs(y))
+        narrow = np.isfinite(width) & (width * np.maximum(top, 1.0) < 0.5) & (width > 0)
+    if np.any(narrow):
+        xn, yn, tn = x[narrow], y[narrow], top[narrow]
+        half, mid = (yn - xn) / 2, (xn + yn) / 2
+        t = mid[:, None] + half[:, None] * _GL_NODES[None, :]
+        values = np.exp(-0.5 * t * t) @ _GL_WEIGHTS * half / math.sqrt(2 * math.pi)
+        near = np.where((xn < 0) & (yn > 0), 0.0, np.minimum(np.abs(xn), np.abs(yn)))
+        remainder = (_GL_REMAINDER * (2 * half) ** 17 * (tn + 4) ** 16
+                     * np.exp(-0.5 * near * near) / math.sqrt(2 * math.pi))
+        mass[narrow] = values
+        error[narrow] = values * UNIT * (tn * tn + 40) + remainder * 1.01
+    return mass, error
+
+
+def _edge_ratio(u):
+    """Per cell (u[i], u[i+1]]: (position error of an edge / cell width)^2, the edges being floats
+    within 8 ulp (+ 8 ulp absolute) of their true positions. The true losses of a cell then lie
+    within a fraction ~ this ratio of a grid step outside [l_i, l_{i+1}], and the connect-the-dots
+    split of the sliver of mass beyond an edge moves at most (sliver mass) x (overshoot / h) of
+    P-mass downward: both factors are <= sqrt(ratio) times the cell's mass (loss locally linear)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        err = 8 * UNIT * (np.abs(u[:-1]) + np.abs(u[1:]) + 2)
+        width = u[1:] - u[:-1]
+        ratio = np.where(np.isfinite(width) & (width > 0), (err / width) ** 2, 0.0)
+    return np.nan_to_num(ratio, nan=0.0, posinf=1.0)
+
+
+class GaussianPair:
+    """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = N(0, s^2) ("add"), or the reverse ("remove"), on the
+    line u (= z for add, -z for remove) along which the loss increases. q = 1: the Gaussian."""
+
+    def __init__(self, q, sigma, direction):
+        self.q, self.sigma, self.direction = float(q), float(sigma), direction
+        if direction == "add":
+            self.p_parts, self.q_parts = ((1 - q, 0.0), (q, 1.0)), ((1.0, 0.0),)
+            self.min_loss, self.max_loss = (math.log1p(-q) if q < 1 else -math.inf), math.inf
+        else:
+            self.p_parts, self.q_parts = ((1.0, 0.0),), ((1 - q, 0.0), (q, -1.0))
+            self.min_loss, self.max_loss = -math.inf, (-math.log1p(-q) if q < 1 else math.inf)
+        self.atoms = ()  # (loss, P-mass) of atoms
+
+    def positions(self, levels):
+        """u with L(u) = level (vectorised; -inf / +inf outside the loss range)."""
+        s2, q = self.sigma**2, self.q
+        levels = np.asarray(levels, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.direction == "add":
+                if q == 1:
+                    return s2 * levels + 0.5
+                u = s2 * np.log((np.expm1(levels) + q) / q) + 0.5
+                return np.where(levels <= self.min_loss, -np.inf, u)
+            if q == 1:
+                return s2 * levels - 0.5
+            u = -s2 * np.log((np.expm1(-levels) + q) / q) - 0.5
+            return np.where(levels >= self.max_loss, np.inf, u)
+
+    def loss_range(self, tail_z):
+        """Losses outside which P and Q have mass < Phi(-tail_z) (u beyond tail_z sigmas)."""
+        means = [m for _, m in self.p_parts + self.q_parts]
+        top_u, bottom_u = max(means) + tail_z * self.sigma, min(means) - tail_z * self.sigma
+        return self._loss(bottom_u), self._loss(top_u)
+
+    def _loss(self, u):
+        s2, q = self.sigma**2, self.q
+        if self.direction == "add":
+            if q == 1:
+                return (2 * u - 1) / (2 * s2)
+            t = (2 * u - 1) / (2 * s2)
+            return math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t
+        if q == 1:
+            return (2 * u + 1) / (2 * s2)
+        t = (-2 * u - 1) / (2 * s2)
+        return -(math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t)
+
+    def cell_masses(self, edges):
+        """P- and Q-masses of {edges[i] <= L < edges[i+1]} and absolute error bounds; also the
+        masses below edges[0] and at or above edges[-1] (P only, with error bounds)."""
+        u = self.positions(edges)
+        u_ext = np.concatenate(([-np.inf], u, [np.inf]))
+        a, b = u_ext[:-1], u_ext[1:]
+        out = []
+        for parts in (self.p_parts, self.q_parts):
+            mass, error = np.zeros(len(a)), np.zeros(len(a))
+            for weight, mean in parts:
+                m, e = _vec_normal_mass(a, b, mean, self.sigma)
+                mass += weight * m
+                error += weight * e + 2 * UNIT * weight * m
+            out.append((mass, error))
+        (p, ep), (q, eq) = out
+        self.edge_ratio = _edge_ratio(u)
+        return p[1:-1], q[1:-1], ep[1:-1], eq[1:-1], (p[0], ep[0]), (p[-1], ep[-1])
+
+
+class LaplacePair:
+    """P = Lap(1, b), Q = Lap(0, b): loss (|u| - |u - 1|)/b, linear on (0, 1), atoms at +-1/b."""
+
+    def __init__(self, scale):
+        self.b = float(scale)
+        self.min_loss, self.max_loss = -1.0 / self.b, 1.0 / self.b
+        self.atoms = ((-1.0 / self.b, 0.5 * math.exp(-1.0 / self.b)), (1.0 / self.b, 0.5))
+
+    def loss_range(self, tail_z):
+        return self.min_loss, self.max_loss
+
+    def cell_masses(self, edges):
+        b = self.b
+        lev = np.clip(np.asarray(edges, dtype=np.float64), self.min_loss, self.max_loss)
+        u = np.clip((lev * b + 1) / 2, 0.0, 1.0)
+        lo, hi = u[:-1], u[1:]
+        p = np.exp((lo - 1) / b) * np.expm1((hi - lo) / b) / 2
+        q = np.exp(-lo / b) * -np.expm1(-(hi - lo) / b) / 2
+        # closed forms: relative error a few ulp (the edges' own rounding: see _edge_ratio)
+        ep, eq = 16 * UNIT * p, 16 * UNIT * q
+        self.edge_ratio = _edge_ratio(u)
+        zero = (0.0, 0.0)
+        return p, q, ep, eq, zero, zero
+
+
+class FinitePair:
+    """A finite pair given by its loss atoms ``(loss, P-mass)`` (randomized response)."""
+
+    def __init__(self, atoms):
+        self.atoms = tuple((float(l), float(w)) for l, w in atoms)
+        self.min_loss = min(l for l, _ in self.atoms)
+        self.max_loss = max(l for l, _ in self.atoms)
+
+    def loss_range(self, tail_z):
+        return self.min_loss, self.max_loss
+
+    def cell_masses(self, edges):
+        n = len(edges) - 1
+        zero = (0.0, 0.0)
+        return np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), zero, zero
+
+
+class OneStep:
+    """A one-step discrete PLD: P-masses ``masses[i]`` at loss ``(offset + i) step + shift``, P-mass
+    ``infinity`` at +inf; ``bound`` 'upper' or 'lower' (see the section comment)."""
+
+    def __init__(self, step, offset, shift, masses, infinity, bound):
+        self.step, self.offset, self.shift = float(step), int(offset), float(shift)
+        self.masses = np.asarray(masses, dtype=np.float64)
+        self.infinity, self.bound = float(infinity), bound
+
+    def losses(self):
+        return (self.offset + np.arange(len(self.masses))) * self.step + self.shift
+
+    def log_mgf(self, thetas):
+        """log sum_k w_k e^{theta l_k} for each theta (finite part only), exactly as float
+        log-sum-exp (used for the tilt and for Chernoff windows, never for a bound's value
+        without its own error allowance)."""
+        keep = self.masses > 0
+        logw, l = np.log(self.masses[keep]), self.losses()[keep]
+        thetas = np.atleast_1d(np.asarray(thetas, dtype=np.float64))
+        e = logw[None, :] + thetas[:, None] * l[None, :]
+        top = e.max(axis=1)
+        return top + np.log(np.sum(np.exp(e - top[:, None]), axis=1))
+
+
+def _atoms_into_cells(pair, grid, p, q, ep, eq):
+    """Add the pair's atoms to the cells [grid[i], grid[i+1]) (exact P, Q = P e^{-l})."""
+    for loss, weight in pair.atoms:
+        i = int(np.searchsorted(grid, loss, side="right")) - 1
+        i = min(max(i, 0), len(p) - 1)
+        p[i] += weight
+        q[i] += weight * math.exp(-loss)
+        ep[i] += 4 * UNIT * weight
+        eq[i] += 4 * UNIT * weight * math.exp(-loss)
+
+
+def discretise(pair, step, bound, tail_z=38.0):
+    """The one-step discrete PLD of ``pair`` on the grid ``{k step}`` bounding it from ``bound``'s
+    side (section comment). Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
+    the grid rounded up to its bottom, mass above sent to +inf; lower: dropped."""
+    low, high = pair.loss_range(tail_z)
+    k0 = math.floor(low / step) - 1
+    k1 = math.ceil(high / step) + 1
+    if pair.atoms:
+        k0 = min(k0, math.floor(pair.min_loss / step) - 1)
+        k1 = max(k1, math.ceil(pair.max_loss / step) + 1)
+    ks = np.arange(k0, k1 + 1)
+    grid = ks * step
+    p, q, ep, eq, below, above = pair.cell_masses(grid)
+    p, q, ep, eq = p.copy(), q.copy(), ep.copy(), eq.copy()
+    _atoms_into_cells(pair, grid, p, q, ep, eq)
+    em1 = math.expm1(step)
+    eh = math.exp(step)
+    if bound == "upper":
+        x = np.exp(grid[:-1])
+        qx, eqx = x * q, x * eq * (1 + 4 * UNIT) + 4 * UNIT * x * q
+        # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses
+        ratio = getattr(pair, "edge_ratio", None)
+        margin = 0.0 if ratio is None or len(ratio) != len(p) else 4 * np.minimum(ratio, 1.0) * (p + qx) * eh / em1
+        left = np.maximum(eh * (qx + eqx) - (p - ep), 0.0) / em1 * (1 + 8 * UNIT) + margin
+        right = np.maximum(eh * ((p + ep) - (qx - eqx)), 0.0) / em1 * (1 + 8 * UNIT) + margin
+        masses = np.zeros(len(grid))
+        masses[:-1] += left
+        masses[1:] += right
+        masses[0] += (below[0] + below[1]) * (1 + 4 * UNIT)  # rounded up to the bottom
+        infinity = (above[0] + above[1]) * (1 + 4 * UNIT)
+        return OneStep(step, k0, 0.0, masses, infinity, "upper")
+    # lower: cells whose own loss sits near the middle of [l_i, l_{i+1}): one correction pass moves
+    # each inner edge by the mean deviation (own loss - cell middle) of its two neighbours, which
+    # leaves deviations of second order; any edges give a valid lower bound (only the size of the
+    # downward moves depends on them)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        own0 = np.log(p / q)
+    dev = np.where(np.isfinite(own0), own0 - (grid[:-1] + step / 2), 0.0)
+    dev = np.clip(dev, -step / 4, step / 4)
+    edges = grid.copy()
+    edges[1:-1] -= (dev[:-1] + dev[1:]) / 2
+    edges = np.maximum.accumulate(edges)
+    p, q, ep, eq, _, _ = pair.cell_masses(edges)
+    p, q, ep, eq = p.copy(), q.copy(), ep.copy(), eq.copy()
+    _atoms_into_cells(pair, edges, p, q, ep, eq)
+    p_low = p - ep
+    q_high = q + eq
+    ok = (p_low > 0) & (q_high > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        own = np.where(ok, np.log(p_low / q_high), -np.inf)
+    # true own loss >= log(p_low / q_high) >= the float value minus 4 ulp (log of a ratio)
+    rel = own - grid[:-1] - 4 * UNIT * (np.abs(own) + np.abs(grid[:-1]) + 1)
+    # an own loss lies below the cell's top edge, which is below l_{i+1} + step/4
+    rel = np.where(ok, np.minimum(rel, 1.25 * step), -np.inf)
+    rho = _best_shift(rel, np.where(ok, p_low, 0.0), step)
+    idx = np.arange(len(rel))
+    # atom i goes to the largest grid point l_j + rho <= own loss: j = i + floor((rel - rho)/step)
+    index = idx + np.floor(np.where(ok, rel - rho, 0.0) / step).astype(np.int64)
+    keep = ok & (index >= 0)
+    masses = np.zeros(len(grid) + 2)
+    np.add.at(masses, index[keep] + 1, p_low[keep])
+    return OneStep(step, k0 - 1, rho, masses, 0.0, "lower")
+
+
+def _best_shift(rel, weight, step):
+    """The shift rho in [0, step) minimising the expected downward move
+    E[rel - rho] + step P(rel < rho) (weights ``weight``), over candidate values of ``rel``."""
+    good = np.isfinite(rel) & (weight > 0)
+    r, w = rel[good], weight[good]
+    if len(r) == 0:
+        return 0.0
+    r = np.clip(r, 0.0, step)
+    order = np.argsort(r)
+    r, w = r[order], w[order]
+    below = np.concatenate(([0.0], np.cumsum(w)[:-1]))  # weight strictly below candidate r_j
+    cost = -r + step * below / w.sum()
+    return float(r[int(np.argmin(cost))])
+
+
+def _norm(x):
+    """Euclidean norm of a real array (sum of squares; relative error <= n u, absorbed by the
+    factor 1 + 1e-6 since n <= 2**26)."""
+    return math.sqrt(float(np.einsum("i,i->", x, x))) * (1 + 1e-6)
+
+
+def _fft_constant(size):
+    """``a`` with ``||fl(FFT x) - FFT x||_2 <= a ||FFT x||_2`` for transforms of length ``size``:
+    Higham, Accuracy and Stability of Numerical Algorithms (2nd ed. 2002), Theorem 24.2 (radix-2
+    Cooley-Tukey): ``log2(n) eta / (1 - log2(n) eta)``, ``eta = mu + gamma_4 (sqrt 2 + mu)``, with
+    ``mu = 2u`` for the twiddle factors. numpy/scipy's pocketfft uses radix-4 and radix-2 passes
+    on powers of two; we double ``log2(n)`` as a margin for that (an assumption, stated)."""
+    u = UNIT
+    mu = 2 * u
+    eta = mu + (4 * u / (1 - 4 * u)) * (math.sqrt(2) + mu)
+    stages = 2 * math.log2(size)
+    return stages * eta / (1 - stages * eta)
+
+
+def _damped_suffix(z, rate):
+    """``out[j] = sum_{k > j} z_k e^{-rate (k - j)}`` for ``z >= 0``, ``rate >= 0``: blockwise scaled
+    suffix sums (blocks short enough that the scaling stays within e^{+-300})."""
+    n = len(z)
+    out = np.empty(n)
+    block = n if rate * n <= 300 else max(1, int(300 / rate))
+    carry = 0.0  # sum_{k >= end} z_k e^{-rate (k - end)}
+    end = n
+    while end > 0:
+        start = max(0, end - block)
+        i = np.arange(end - start)
+        w = z[start:end] * np.exp(-rate * i)
+        suffix = np.cumsum(w[::-1])[::-1]  # suffix[i] = sum_{i' >= i} w_i'
+        inner = np.empty(end - start)
+        inner[:-1] = suffix[1:]
+        inner[-1] = 0.0
+        out[start:end] = inner * np.exp(rate * i) + carry * np.exp(-rate * (end - start - i))
+        carry = suffix[0] + carry * math.exp(-rate * (end - start))
+        end = start
+    return out
+
+
+class Composed:
+    """The tilted composed PLD on the window: cell ``k`` has loss ``losses[k]`` and true P-mass
+    ``z_k exp(K - theta losses[k])`` where ``|zhat_k - z_k| <= error``. ``wrapped`` bounds the tilted
+    mass outside the window (it may have wrapped into cells), ``above`` bounds the true P-mass above
+    the window, ``infinity`` the P-mass at +inf. ``bound`` 'upper' or 'lower'."""
+
+    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, above, infinity, bound):
+        self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
+        self.theta, self.log_scale, self.error = float(theta), float(log_scale), float(error)
+        self.wrapped, self.above, self.infinity, self.bound = float(wrapped), float(above), float(infinity), bound
+        if bound == "upper":
+            self.z = zhat + error
+        else:
+            self.z = np.maximum(zhat - error, 0.0)
+        n = len(self.z)
+        # A_j = sum_{k>j} z_k e^{-theta (l_k - l_j)},  B_j = sum_{k>j} z_k e^{-(theta+1)(l_k - l_j)}
+        self.a = _damped_suffix(self.z, self.theta * step)
+        self.b = _damped_suffix(self.z, (self.theta + 1) * step)
+        if bound == "lower":  # terms below 1e-190 may underflow in the blocks: B may only grow
+            self.b = self.b + 1e-190 * n
+        # sums of positives, each term through <= 2 n roundings: relative error <= (1 + 2u)^(2n) - 1
+        self.gamma = 4.4 * n * UNIT + 1e-15
+
+    def losses(self):
+        return self.first_loss + self.step * np.arange(len(self.z))
+
+    def _constant(self):
+        """Additive part of delta not carried by the cells (upper: +; lower: subtracted per scale)."""
+        return self.infinity + self.above if self.bound == "upper" else 0.0
+
+    def _parts(self):
+        g = self.gamma
+        if self.bound == "upper":
+            return self.a * (1 + g), self.b * (1 - g)
+        return self.a * (1 - g) - self.wrapped, self.b * (1 + g)
+
+    def _log_delta_grid(self):
+        a, b = self._parts()
+        lam = self.losses()
+        d = a - b
+        with np.errstate(divide="ignore"):
+            log_d = np.where(d > 0, np.log(np.maximum(d, 1e-320)), -np.inf)
+        log_cells = self.log_scale - self.theta * lam + log_d
+        c = self._constant()
+        if c > 0:
+            return np.logaddexp(log_cells, math.log(c))
+        return log_cells
+
+    def delta(self, epsilon):
+        """The bound's delta at ``epsilon``."""
+        lam0, h = self.first_loss, self.step
+        j = math.floor((epsilon - lam0) / h)
+        if j < 0:
+            if self.bound == "lower":
+                return max(0.0, self.delta(lam0))  # delta is non-increasing: a valid lower bound
+            return 1.0 if self.delta(lam0) > 0 else 0.0  # conservative (window below the question)
+        c = self._constant()
+        if j >= len(self.z) - 1:
+            return c if self.bound == "upper" else 0.0
+        a, b = self._parts()
+        lam_j = lam0 + j * h
+        t = epsilon - lam_j
+        value = a[j] - math.exp(t) * b[j]
+        if value <= 0:
+            return c if self.bound == "upper" else 0.0
+        log_value = self.log_scale - self.theta * lam_j + math.log(value)
+        out = (math.exp(log_value) if log_value < 709 else math.inf) + c
+        return min(1.0, out) if self.bound == "upper" else max(0.0, min(1.0, out))
+
+    def _log_delta_at(self, j, log_c):
+        """log of the bound's delta at the grid loss l_j (float; -inf if zero)."""
+        g = self.gamma
+        if self.bound == "upper":
+            d = self.a[j] * (1 + g) - self.b[j] * (1 - g)
+        else:
+            d = self.a[j] * (1 - g) - self.wrapped - self.b[j] * (1 + g)
+        cells = self.log_scale - self.theta * (self.first_loss + j * self.step) + math.log(d) if d > 0 else -math.inf
+        if log_c > -math.inf:
+            return float(np.logaddexp(cells, log_c))
+        return cells
+
+    def epsilon(self, delta):
+        """Smallest epsilon with the bound's delta(epsilon) <= delta (max(., 0)). delta(l_j) is
+        non-increasing in j: bisection for the last grid point where it exceeds ``delta``, then
+        the exact solution inside that cell."""
+        log_target = math.log(delta)
+        c = self._constant()
+        log_c = math.log(c) if c > 0 else -math.inf
+        lam0, h = self.first_loss, self.step
+        n = len(self.z)
+        # the last grid point where the bound's delta exceeds the target (vectorised; the lower
+        # curve need not be monotone where the wrapped-mass allowance dominates, and any point
+        # where it exceeds the target is a certified lower bound)
+        g = self.gamma
+        if self.bound == "upper":
+            d = self.a * (1 + g) - self.b * (1 - g)
+        else:
+            d = self.a * (1 - g) - self.wrapped - self.b * (1 + g)
+        positive = d > 0
+        # delta(l_j) > target  <=>  log d_j > log(target - c) - (K - theta l_j)
+        rest = delta - c
+        if rest <= 0:
+            return math.inf if self.bound == "upper" else 0.0
+        threshold = math.log(rest) - self.log_scale + self.theta * (lam0 + h * np.arange(n))
+        with np.errstate(divide="ignore"):
+            over = np.flatnonzero(positive & (np.log(np.where(positive, d, 1.0)) > threshold))
+        if len(over) == 0:
+            return max(0.0, lam0) if self.bound == "upper" else 0.0
+        j = int(over[-1])
+        if j >= n - 1:
+            return math.inf if self.bound == "upper" else max(0.0, lam0 + (n - 1) * h)
+        g = self.gamma
+        if self.bound == "upper":
+            a_j, b_j = self.a[j] * (1 + g), self.b[j] * (1 - g)
+        else:
+            a_j, b_j = self.a[j] * (1 - g) - self.wrapped, self.b[j] * (1 + g)
+        lam_j = lam0 + j * h
+        # on [l_j, l_{j+1}): delta = e^{K - theta l_j} (A_j - e^{t} B_j) + c
+        rest = delta - c
+        log_scale_j = self.log_scale - self.theta * lam_j
+        scaled = math.exp(min(math.log(rest) - log_scale_j, 700.0)) if rest > 0 else 0.0
+        if b_j <= 0:
+            t = h
+        else:
+            inner = (a_j - scaled) / b_j
+            t = math.log(inner) if inner > 0 else h
+        t = min(max(t, 0.0), h)
+        eps = lam_j + t
+        slack = 8 * UNIT * (abs(eps) + abs(lam_j) + 1)
+        eps = eps + slack if self.bound == "upper" else eps - slack
+        return max(0.0, eps)
+
+
+def _log_mgf_total(items, thetas):
+    return sum(n * one.log_mgf(thetas) for one, n in items)
+
+
+def choose_tilt(items, *, delta=None, epsilon=None):
+    """A tilt theta >= 0: the Chernoff-optimal order of the discrete composed PLD for ``delta``
+    (minimising (K(theta) + log(1/delta)) / theta) or for ``epsilon`` (minimising
+    K(theta) - theta epsilon). Any theta >= 0 gives correct bounds; this one makes them tight."""
+    thetas = np.concatenate(([0.0], np.geomspace(1e-3, 2e3, 28)))
+    k = _log_mgf_total(items, thetas)
+    if delta is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(thetas > 0, (k - math.log(delta)) / thetas, np.inf)
+    else:
+        score = k - thetas * epsilon
+    score = np.where(np.isfinite(score), score, np.inf)
+    return float(thetas[int(np.argmin(score))])
+
+
+def compose_fourier(items, theta, *, max_cells=1 << 22):
+    """T-fold composition of ``items`` (a list of ``(OneStep, count)``, one bound, one grid step)
+    by one real FFT per item, a pointwise power and one inverse FFT, tilted by ``theta``.
+    Returns a :class:`Composed`, or None if the window needs more than ``max_cells`` cells or the
+    round-off bound is useless (then the caller refines or falls back)."""
+    items = [(one, int(n)) for one, n in items if n > 0]
+    bound = items[0][0].bound
+    step = items[0][0].step
+    shift = sum(n * one.shift for one, n in items)
+    offset = sum(n * one.offset for one, n in items)
+    infinity = min(1.0, sum(n * one.infinity for one, n in items))
+    log_m = [float(one.log_mgf([theta])[0]) for one, _ in items]
+    log_scale = sum(n * lm for (one, n), lm in zip(items, log_m))
+    tilted = []
+    mean = var = 0.0
+    for (one, n), lm in zip(items, log_m):
+        l = one.losses()
+        with np.errstate(divide="ignore"):
+            x = np.exp(np.log(one.masses) + theta * l - lm)
+        tilted.append(x)
+        m1 = float(np.sum(x * l))
+        mean += n * m1
+        var += n * float(np.sum(x * (l - m1) ** 2))
+    sd = math.sqrt(max(var, step**2))
+    k0 = _log_mgf_total(items, [theta])[0]
+    s = np.geomspace(0.5, 400.0, 14) / sd
+    k_plus = _log_mgf_total(items, theta + s)
+    k_minus = _log_mgf_total(items, theta - s)
+    log_tail = math.log(WINDOW_TAIL)
+    hi = float(np.min((k_plus - k0 - log_tail) / s))
+    lo = float(np.max((k0 - k_minus + log_tail) / s))
+    hi, lo = max(hi, mean + step), min(lo, mean - step)
+    first = math.floor((lo - shift) / step) - offset  # window index relative to the offset sum
+    last = math.ceil((hi - shift) / step) - offset
+    size = 1 << max(4, (last - first + 1 - 1).bit_length())
+    if size > max_cells:
+        return None
+    lo_loss = (offset + first) * step + shift
+    hi_loss = lo_loss + (size - 1) * step
+    # tilted tail masses outside the window (Chernoff with the best of the candidate s), with a
+    # relative margin for the float evaluation of K
+    w_hi = float(np.min(np.exp(np.minimum(k_plus - k0 - s * hi_loss, 700.0)))) * 1.001
+    w_lo = float(np.min(np.exp(np.minimum(k_minus - k0 + s * lo_loss, 700.0)))) * 1.001
+    from scipy import fft as sfft
+    a = _fft_constant(size)
+    spectrum = None
+    rel = None
+    term1 = 0.0
+    growth = 1.0
+    e_list = []
+    for (one, n), x in zip(items, tilted):
+        buf = np.zeros(size)
+        if len(x) <= size:
+            buf[: len(x)] = x
+        else:
+            pad = (-len(x)) % size
+            buf = np.concatenate((x, np.zeros(pad))).reshape(-1, size).sum(axis=0)
+        spec = sfft.rfft(buf)
+        e = a * math.sqrt(size) * _norm(x)
+        e_list.append((e, n))
+        r = np.abs(spec)
+        phi = np.abs(np.angle(spec))
+        with np.errstate(divide="ignore"):
+            logr = np.log(np.maximum(r, 1e-300))
+        power = np.exp(n * logr + 1j * (n * np.angle(spec)))
+        power = np.where(r > 0, power, 0.0)
+        this_rel = 8 * UNIT * (n * (np.abs(logr) + phi) + 4)
+        spectrum = power if spectrum is None else spectrum * power
+        rel = this_rel if rel is None else rel + this_rel + 4 * UNIT
+    for e, n in e_list:
+        if n * e > 0.5:
+            return None
+        growth *= (1 + e) ** n
+    for e, n in e_list:
+        term1 += n * e * growth / (1 + e)
+    rel = np.minimum(rel, 1.0)
+    spec_err = term1 + math.sqrt(2) * _norm(np.abs(spectrum) * rel * (1 + rel))
+    z = sfft.irfft(spectrum, size)
+    shift_idx = (first) % size
+    z = np.roll(z, -shift_idx)
+    error = (spec_err / math.sqrt(size) + a * _norm(z) / (1 - a)) * (1 + 8 * UNIT) + 1e-320
+    above = math.exp(min(log_scale - theta * hi_loss, 700.0)) * w_hi if bound == "upper" else 0.0
+    return Composed(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi, above, infinity, bound)

@@ -1,0 +1,183 @@
+"""The PLD accountant: its bracket contains the exact tight epsilon/delta, API, bad input."""
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+from mpmath import mp
+
+import dpproofs as dp
+from dpproofs.evaluator import pld as pld_eval
+from dpproofs.evaluator import precise, precise_pld
+
+#: Exact tight epsilons of the Abadi configurations (q = 0.01, sigma = 4, delta = 1e-5), from
+#: dpproofs.evaluator.precise_pld (Bromwich inversion; delta(0.9468668) = 1.0000000121e-5 there).
+ABADI_EXACT = {10000: 0.9468668, 40000: 2.0330653}
+
+
+def sampled(q, sigma, steps, **options):
+    return dp.PLDAccountant(**options).compose(dp.SampledGaussian(q, sigma), steps)
+
+
+def gaussian_epsilon(sigma, delta):
+    """Exact epsilon of the Gaussian mechanism by bisection on its closed-form profile."""
+    low, high = 0.0, 200.0
+    for _ in range(80):
+        mid = (low + high) / 2
+        if precise.delta_gaussian(mid, sigma, dps=30) > delta:
+            low = mid
+        else:
+            high = mid
+    return low, high
+
+
+@pytest.mark.parametrize("steps", sorted(ABADI_EXACT))
+def test_the_abadi_bracket_contains_the_exact_value_and_is_within_1e_3_relative(steps):
+    bounds = sampled(0.01, 4.0, steps).epsilon_bounds(1e-5)
+    assert bounds.source == "pld" and bounds.target_met
+    assert bounds.lower <= ABADI_EXACT[steps] - 1e-7 and ABADI_EXACT[steps] + 1e-7 <= bounds.upper
+    assert bounds.width <= 1e-3 * bounds.upper
+
+
+def test_the_abadi_bracket_lies_below_the_rdp_bound():
+    bounds = sampled(0.01, 4.0, 10000).epsilon_bounds(1e-5)
+    assert bounds.upper < dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 10000).epsilon(1e-5)
+
+
+@pytest.mark.parametrize("sigma, steps, delta", [(10.0, 100, 1e-5), (2.0, 1, 1e-3), (50.0, 10000, 1e-10)])
+def test_the_gaussian_bracket_contains_the_closed_form(sigma, steps, delta):
+    low, high = gaussian_epsilon(sigma / math.sqrt(steps), delta)
+    bounds = dp.PLDAccountant().compose(dp.Gaussian(sigma), steps).epsilon_bounds(delta)
+    assert bounds.lower <= low and high <= bounds.upper
+    assert bounds.width <= 1e-3 * bounds.upper
+
+
+@pytest.mark.parametrize("q, sigma, eps", [(0.01, 4.0, 0.01), (0.3, 1.0, 0.5), (0.5, 0.7, 2.0)])
+def test_one_sampled_gaussian_step_has_the_closed_form_delta_inside_its_delta_bracket(q, sigma, eps):
+    exact = float(precise.delta_sampled_gaussian(eps, q, sigma, dps=30))
+    bounds = sampled(q, sigma, 1).delta_bounds(eps)
+    assert bounds.lower <= exact <= bounds.upper
+    assert bounds.width <= 1e-2 * bounds.upper
+
+
+@pytest.mark.parametrize("epsilon, steps", [(0.1, 100), (1.0, 7)])
+def test_randomized_response_bracket_contains_the_kairouz_oh_viswanath_value(epsilon, steps):
+    acc = dp.PLDAccountant().compose(dp.RandomizedResponse(epsilon), steps)
+    for eps_prime in (0.0, 0.5, 1.5):
+        with mp.workdps(40):
+            exact = float(precise.delta_composed_pure(mp.mpf(eps_prime), mp.mpf(epsilon), steps, dps=30))
+        bounds = acc.delta_bounds(eps_prime)
+        assert bounds.lower <= exact * (1 + 1e-12) and exact * (1 - 1e-12) <= bounds.upper
+
+
+def test_one_laplace_step_has_the_closed_form_delta_inside_its_bracket():
+    acc = dp.PLDAccountant().compose(dp.Laplace(2.0), 1)
+    for eps in (0.0, 0.1, 0.4):
+        exact = float(precise.delta_laplace(mp.mpf(eps), mp.mpf(2.0), dps=30))
+        bounds = acc.delta_bounds(eps)
+        assert bounds.lower <= exact <= bounds.upper
+
+
+def test_a_bracket_moved_inward_by_its_width_misses_the_exact_value():
+    """Mutant: the bracket is tight enough that either end moved inward by the width excludes
+    the exact value (the containment check can fail)."""
+    lower, upper = sampled(0.01, 4.0, 10000).epsilon_bounds(1e-5)
+    width = upper - lower
+    assert not (lower + width <= ABADI_EXACT[10000] <= upper)
+    assert not (lower <= ABADI_EXACT[10000] <= upper - width)
+
+
+def test_dropping_the_tail_mass_sent_to_infinity_lowers_delta_at_small_delta():
+    """Mutant: the one-step upper PLD without its +inf mass gives a smaller delta than with it
+    (so the tail accounting is not vacuous)."""
+    pair = pld_eval.GaussianPair(0.5, 0.5, "add")
+    one = pld_eval.discretise(pair, 1e-3, "upper", tail_z=6.0)
+    assert one.infinity > 0
+    dropped = pld_eval.OneStep(one.step, one.offset, one.shift, one.masses, 0.0, "upper")
+    with_tail = pld_eval.compose_fourier([(one, 3)], 1.0)
+    without = pld_eval.compose_fourier([(dropped, 3)], 1.0)
+    assert without.delta(40.0) < with_tail.delta(40.0)
+
+
+def test_zero_privacy_loss_gives_zero_epsilon_and_delta():
+    for acc in (dp.PLDAccountant(), sampled(0.0, 1.0, 10), sampled(0.01, 1.0, 0)):
+        assert tuple(acc.epsilon_bounds(1e-5)) == (0.0, 0.0)
+        assert acc.epsilon(1e-5) == 0.0 and acc.delta(0.5) == 0.0
+        assert acc.delta_bounds(0.0).source == "exact"
+
+
+def test_compose_returns_the_accountant_and_heterogeneous_sequences_are_bracketed():
+    acc = dp.PLDAccountant()
+    assert acc.compose(dp.SampledGaussian(0.01, 4.0), 1000) is acc
+    acc.compose(dp.Gaussian(10.0), 5).compose(dp.Laplace(20.0), 3).compose(dp.RandomizedResponse(0.05), 2)
+    bounds = acc.epsilon_bounds(1e-5)
+    rdp = dp.Accountant()
+    for mechanism, steps in acc.ledger:
+        rdp.compose(mechanism, steps)
+    assert 0 < bounds.lower <= bounds.upper <= rdp.epsilon(1e-5)
+
+
+def test_bad_input_raises_invalid_argument_naming_the_argument_and_leaves_the_ledger_unchanged():
+    acc = sampled(0.01, 4.0, 10)
+    before = acc.ledger
+    for call, name in [
+        (lambda: acc.compose(dp.SampledGaussian(0.01, 4.0), -1), "steps"),
+        (lambda: acc.epsilon(0.0), "delta"),
+        (lambda: acc.epsilon(1.0), "delta"),
+        (lambda: acc.delta(-0.1), "epsilon"),
+        (lambda: acc.delta(math.nan), "epsilon"),
+        (lambda: dp.PLDAccountant(relative_width=0.0), "relative_width"),
+        (lambda: dp.PLDAccountant(max_cells=3), "max_cells"),
+        (lambda: dp.calibrate_sigma_pld(epsilon=-1.0, delta=1e-5, q=0.01, steps=10), "epsilon"),
+    ]:
+        with pytest.raises(dp.InvalidArgument, match=name):
+            call()
+    with pytest.raises(dp.InvalidArgumentType):
+        acc.compose("gaussian", 1)
+    assert acc.ledger == before
+
+
+def test_to_dict_round_trips_through_json():
+    acc = sampled(0.01, 4.0, 100).compose(dp.Laplace(3.0), 2)
+    again = dp.PLDAccountant.from_dict(json.loads(json.dumps(acc.to_dict())))
+    assert again.ledger == acc.ledger and again.to_dict() == acc.to_dict()
+    with pytest.raises(dp.InvalidArgumentType):
+        dp.PLDAccountant.from_dict({"type": "Accountant"})
+
+
+def test_delta_1e_minus_300_is_answered_with_a_bracket_inside_the_rdp_bound():
+    bounds = sampled(0.01, 4.0, 1000).epsilon_bounds(1e-300)
+    rdp = dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 1000).epsilon(1e-300)
+    assert 0 < bounds.lower <= bounds.upper <= rdp
+
+
+def test_a_budget_the_tight_computation_cannot_meet_falls_back_to_rdp_marked_as_such():
+    acc = sampled(0.01, 4.0, 10**9, max_cells=1 << 12)
+    bounds = acc.epsilon_bounds(1e-5)
+    rdp = dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 10**9).epsilon(1e-5)
+    assert bounds.source == "rdp" and bounds.upper == rdp and not bounds.target_met
+
+
+def test_calibrate_sigma_pld_never_overshoots_and_is_close():
+    sigma = dp.calibrate_sigma_pld(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, tolerance=1e-2)
+    assert sampled(0.01, sigma, 1000).epsilon(1e-5) <= 1.0
+    assert sampled(0.01, sigma * 0.97, 1000).epsilon(1e-5) > 1.0
+
+
+def test_the_exact_reference_inverts_the_gaussian_composition_to_its_closed_form():
+    value = precise_pld.delta_sampled_gaussian_composed(4.379, 1, 10.0, 100)
+    assert abs(value - precise.delta_gaussian(4.379, 1.0, dps=30)) <= 1e-12 * value
+
+
+def test_the_pld_accountant_path_imports_no_sympy_hypothesis_or_flint():
+    code = ("import sys, dpproofs as dp; dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 4.0), 100).epsilon(1e-5);"
+            "print([m for m in ('sympy', 'hypothesis', 'flint') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_old_bracket_entry_points_still_work():
+    row = pld_eval.epsilon_bracket(0.01, 4.0, 100, 1e-5, step=1e-3)
+    assert row["lower"] <= row["upper"]
