@@ -127,3 +127,11 @@ def test_version_is_printed(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["--version"])
     assert stopped.value.code == 0 and capsys.readouterr().out.startswith("dpproofs ")
+
+
+def test_epsilon_with_the_pld_accountant_reports_the_bracket_and_its_upper_end(capsys):
+    status, out, _ = run_cli(capsys, "epsilon", "--q", "0.01", "--sigma", "4", "--steps", "10000",
+                             "--delta", "1e-5", "--accountant", "pld", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["epsilon"] == result["epsilon_upper"]
+    assert result["epsilon_lower"] <= 0.9468668 <= result["epsilon_upper"]  # the exact tight value
