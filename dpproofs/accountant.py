@@ -54,7 +54,9 @@ from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.evaluator import fast
 from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
 
-__all__ = ["Accountant", "calibrate_sigma", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER"]
+__all__ = [
+    "Accountant", "calibrate_sigma", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
+]
 
 _FRACTIONAL_ORDERS = (
     1.01, 1.02, 1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.75, 1.9,
@@ -71,6 +73,10 @@ DEFAULT_ORDERS = tuple(sorted(_FRACTIONAL_ORDERS + tuple(range(2, 65)) + _LARGE_
 #: Orders accepted by the accountant: the domain in which fast.py is held to its tolerance.
 MIN_ORDER = 1.000001
 MAX_ORDER = 10000.0
+
+#: Largest number of steps of one mechanism (per compose and in total per mechanism), and of
+#: calibrate_sigma's ``steps``: ``float(steps)`` must be finite (10**300 < 2**1024 ~ 1.8e308).
+MAX_STEPS = 10**300
 
 #: Names of the (epsilon, delta) conversions (the formulas live in :mod:`dpproofs.conversions`).
 CONVERSIONS = conversions.CONVERSIONS
@@ -135,8 +141,11 @@ def _check_orders_uncached(orders, certified):
     if not items:
         raise InvalidArgument(f"orders={orders!r} must contain at least one order")
     if all(type(value) in (float, int, np.float64) for value in items):  # fast path: plain numbers
-        values = np.array(items, dtype=np.float64)
-        if (
+        try:
+            values = np.array(items, dtype=np.float64)
+        except OverflowError:  # an int beyond the float range: the per-item checks below name it
+            values = None
+        if values is not None and (
             np.all(np.isfinite(values))
             and np.all((values >= MIN_ORDER) & (values <= MAX_ORDER))
             and len(np.unique(values)) == len(values)
@@ -162,6 +171,14 @@ def _check_orders_uncached(orders, certified):
 
 def _check_conversion(conversion):
     return _validate.choice("conversion", conversion, CONVERSIONS)
+
+
+def _check_steps(steps, low):
+    """``steps`` as an int in ``[low, MAX_STEPS]`` (the message names the bound as 10**300)."""
+    steps = _validate.integer("steps", steps, low)
+    if steps > MAX_STEPS:
+        raise InvalidArgument(f"steps={steps!r} is outside the allowed range [{low}, MAX_STEPS=10**300]")
+    return steps
 
 
 def _check_delta(delta):
@@ -261,7 +278,13 @@ class Accountant:
         leaves the accountant as it was.
         """
         _check_mechanism(mechanism)
-        steps = _validate.integer("steps", steps, 0)
+        steps = _check_steps(steps, 0)
+        total_steps = self._ledger.get(mechanism, 0) + steps
+        if total_steps > MAX_STEPS:
+            raise InvalidArgument(
+                f"steps={steps!r} would bring {mechanism!r} to {total_steps} steps in total, above "
+                f"MAX_STEPS=10**300 (allowed: a total in [0, MAX_STEPS] per mechanism)"
+            )
         rdp = self._per_mechanism.get(mechanism)
         if rdp is None:
             rdp = _cached_rdp(mechanism, self._orders.tobytes())
@@ -520,7 +543,7 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
     epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
     delta = _check_delta(delta)
     q = _validate.real("q", q, 0, 1, low_open=True)
-    steps = _validate.integer("steps", steps, 1)
+    steps = _check_steps(steps, 1)
     conversion = _check_conversion(conversion)
     grid = _check_orders(orders, False)
     low_limit, high_limit = SIGMA_RANGE
@@ -545,10 +568,11 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
             f"with no privacy loss per step; allowed: epsilon >= {float(np.min(conversion_only)):.6g}"
         )
     # first guess: Gaussian approximation eps(alpha) ~ steps q^2 alpha / sigma^2 (Abadi et al.
-    # 2016 Lemma 3), minimised over alpha: eps = 2 x sqrt(L) + x^2 with x = q sqrt(steps) / sigma
+    # 2016 Lemma 3), minimised over alpha: eps = 2 x sqrt(L) + x^2 with x = q sqrt(steps) / sigma,
+    # i.e. x = sqrt(L + eps) - sqrt(L), written without the cancellation (x > 0 for every eps > 0)
     log_inverse_delta = -math.log(delta)
-    x = math.sqrt(log_inverse_delta + epsilon) - math.sqrt(log_inverse_delta)
-    guess = min(max(q * math.sqrt(steps) / x, low_limit), high_limit)
+    x = epsilon / (math.sqrt(log_inverse_delta + epsilon) + math.sqrt(log_inverse_delta))
+    guess = min(max(q * math.sqrt(steps) / x, low_limit), high_limit) if x > 0 else high_limit
     low, high = None, None
     sigma = guess
     while True:  # bracket by factors of 2 inside SIGMA_RANGE

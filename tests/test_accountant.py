@@ -354,3 +354,30 @@ def test_calibrate_sigma_arguments_are_keyword_only():
 def test_the_public_names_are_exported():
     assert {"Accountant", "calibrate_sigma", "DEFAULT_ORDERS"} <= set(dp.__all__)
     assert set(accountant_module.__all__) >= {"Accountant", "calibrate_sigma"}
+
+
+# --- bounds on steps, huge orders, tiny epsilon (the fuzz campaign's four) ----------------------
+
+
+def test_compose_refuses_a_total_above_max_steps_and_leaves_the_ledger_as_it_was():
+    accountant = dp.Accountant().compose(dp.Gaussian(1.0), accountant_module.MAX_STEPS)
+    with pytest.raises(dp.InvalidArgument, match="MAX_STEPS"):
+        accountant.compose(dp.Gaussian(1.0), 1)
+    assert accountant.ledger == [(dp.Gaussian(1.0), accountant_module.MAX_STEPS)]
+    assert math.isfinite(accountant.epsilon(1e-5))
+    with pytest.raises(dp.InvalidArgument, match="steps"):
+        dp.Accountant().compose(dp.Gaussian(1.0), accountant_module.MAX_STEPS + 1)
+
+
+def test_calibrate_sigma_validates_steps_up_to_max_steps_and_a_tiny_epsilon_gives_a_library_error():
+    with pytest.raises(dp.InvalidArgument, match="steps"):
+        dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=accountant_module.MAX_STEPS + 1)
+    sigma = dp.calibrate_sigma(epsilon=1e-17, delta=0.1, q=0.01, steps=10)  # improved: eps < 0 possible
+    assert sampled(0.01, sigma, 10).epsilon(0.1) <= 1e-17
+    with pytest.raises(dp.InvalidArgument, match="epsilon"):
+        dp.calibrate_sigma(epsilon=5e-324, delta=5e-324, q=0.01, steps=10)
+
+
+def test_an_integer_order_beyond_the_float_range_is_refused_by_its_index():
+    with pytest.raises(dp.InvalidArgument, match=r"orders\[1\]"):
+        dp.Accountant(orders=[2, 10**400])
