@@ -160,7 +160,8 @@ def check_epsilon(value):
 
 
 def check_delta(value):
-    assert isinstance(value, float) and 0 < value <= 1, value
+    # 0.0 exactly for zero privacy loss (an empty ledger or sampling rate 0), else in (0, 1]
+    assert isinstance(value, float) and 0 <= value <= 1, value
 
 
 def check_rdp_curve(accountant):
