@@ -123,7 +123,7 @@ def test_refining_the_order_never_loosens_and_approaches_a_fine_grid():
 
 def test_default_orders_reach_from_just_above_1_into_the_thousands():
     orders = dp.Accountant().orders
-    assert orders.min() == 1.01 and orders.max() == 4096
+    assert orders.min() == 1.01 and orders.max() == 10000
     assert set(range(2, 65)) <= set(orders.tolist())
     assert tuple(orders) == dp.DEFAULT_ORDERS
 
@@ -527,3 +527,10 @@ def test_calibrate_sigma_validates_the_accountant_by_name_and_pld_is_used_or_rep
     else:
         sigma = dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100, accountant="pld")
         assert 0 < sigma <= dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100)
+
+
+@pytest.mark.parametrize("q, sigma, steps", [(0.001, 4.0, 1), (0.001, 10.0, 1), (0.01, 1.0, 100)])
+def test_the_default_grid_loses_at_most_the_documented_6_percent_where_the_optimum_lies_inside_it(q, sigma, steps):
+    accountant = sampled(q, sigma, steps)
+    grid, refined = accountant.epsilon(1e-5), accountant.epsilon(1e-5, refine=True)
+    assert refined <= grid <= refined * 1.06
