@@ -269,13 +269,13 @@ def _check_delta(delta, name="delta"):
     return _validate.real(name, delta, 0, 1, low_open=True, high_open=True)
 
 
-def _sequence(value):
+def _sequence(name, value):
     """The items of a list, tuple or 1-D numpy array (as a list), or None for anything else."""
     if isinstance(value, (list, tuple)):
         return list(value)
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray) and value.ndim != 0:
         if value.ndim != 1:
-            raise InvalidArgument(f"{value!r} must be a number or a one-dimensional sequence")
+            raise InvalidArgument(f"{name}={value!r} must be a number or a one-dimensional sequence")
         return value.tolist()
     return None
 
@@ -374,7 +374,8 @@ class Accountant:
     Several queries: ``epsilon``, ``epsilon_and_order`` and ``delta`` also take a list, tuple or
     1-D numpy array and return a list, one answer per item (each item validated by its index).
 
-    Consistency: ``acc.delta(acc.epsilon(d)) <= d`` for every ``d`` (without ``refine``; the
+    Consistency: ``acc.delta(acc.epsilon(d)) <= d`` for every ``d``, in both modes (without
+    ``refine``, whose order may lie off the grid that ``delta`` uses; the
     epsilon returned is moved up until the delta query at it, the same float computation, is
     ``<= d``), and ``delta`` is non-increasing in ``epsilon`` up to the largest float.
 
@@ -521,7 +522,7 @@ class Accountant:
             raise InvalidArgumentType(f"refine={refine!r} must be a bool")
         if refine and self._certified:
             raise InvalidArgument("refine=True is not available in certified mode (integer orders only)")
-        items = _sequence(delta)
+        items = _sequence("delta", delta)
         if items is None:
             return self._epsilon_one(_check_delta(delta), conversion, refine)
         deltas = [_check_delta(value, f"delta[{index}]") for index, value in enumerate(items)]
@@ -531,7 +532,7 @@ class Accountant:
         """Smallest delta (an upper bound, in ``(0, 1]``; ``0.0`` with zero privacy loss) with
         (epsilon, delta)-DP; ``epsilon >= 0``, or a sequence of them (then a list of floats)."""
         conversion = _check_conversion(conversion)
-        items = _sequence(epsilon)
+        items = _sequence("epsilon", epsilon)
         if items is None:
             return self._delta_one(_validate.real("epsilon", epsilon, 0), conversion)
         values = [_validate.real(f"epsilon[{index}]", value, 0) for index, value in enumerate(items)]
@@ -542,7 +543,10 @@ class Accountant:
         if self._zero_privacy(items):
             return 0.0, float(self._orders[0])
         if self._certified:
-            return self._certified_epsilon(items, delta, conversion)
+            eps, alpha = self._certified_epsilon(items, delta, conversion)
+            if not math.isfinite(eps):
+                return eps, alpha
+            return self._consistent(eps, delta, lambda e: self._certified_delta(items, e, conversion)), alpha
         rdp_up = _inflate(total, len(items))
         terms = _epsilon_terms(rdp_up, self._orders, delta, conversion)
         best = int(np.argmin(terms))
@@ -553,13 +557,15 @@ class Accountant:
             refined, refined_alpha = self._refine(items, delta, conversion, eps, alpha)
             if refined < eps:
                 return max(0.0, _round_up(refined)), refined_alpha
-        return self._consistent(max(0.0, _round_up(eps)), delta, rdp_up, conversion), alpha
+        eps = max(0.0, _round_up(eps))
+        return self._consistent(eps, delta, lambda e: self._float_delta(rdp_up, e, conversion)), alpha
 
-    def _consistent(self, eps, delta, rdp_up, conversion):
-        """``eps`` moved up (still an upper bound) until ``delta(eps) <= delta`` in float."""
+    def _consistent(self, eps, delta, delta_at):
+        """``eps`` moved up (still an upper bound) until ``delta_at(eps) <= delta``: the very
+        computation :meth:`delta` makes, so ``delta(epsilon(d)) <= d`` holds exactly."""
         step = max(abs(eps) * 16 * _ULP, 2.0**-1074)  # typically one step of 16 ulps suffices
         for _ in range(64):
-            if self._float_delta(rdp_up, eps, conversion) <= delta:
+            if delta_at(eps) <= delta:
                 return eps
             eps = eps + step
             step *= 2

@@ -534,3 +534,19 @@ def test_the_default_grid_loses_at_most_the_documented_6_percent_where_the_optim
     accountant = sampled(q, sigma, steps)
     grid, refined = accountant.epsilon(1e-5), accountant.epsilon(1e-5, refine=True)
     assert refined <= grid <= refined * 1.06
+
+
+def test_a_two_dimensional_array_of_deltas_is_refused_by_name_and_an_empty_list_gives_an_empty_list():
+    accountant = sampled(0.01, 1.0, 100)
+    with pytest.raises(dp.InvalidArgument, match="delta="):
+        accountant.epsilon(np.full((2, 2), 1e-5))
+    assert accountant.epsilon([]) == [] and accountant.delta(()) == []
+
+
+@pytest.mark.parametrize("conversion", ["improved", "classic"])
+def test_in_certified_mode_too_the_delta_at_the_returned_epsilon_never_exceeds_the_delta_asked(conversion):
+    for q in (0.001, 0.1, 1.0):
+        for sigma in (0.5, 4.0):
+            accountant = sampled(q, sigma, 100, list(range(2, 40)), certified=True)
+            for d in (1e-5, 0.3):
+                assert accountant.delta(accountant.epsilon(d, conversion), conversion) <= d, (q, sigma, d)
