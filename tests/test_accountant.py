@@ -104,8 +104,8 @@ def test_improved_is_never_looser_than_classic():
     assert accountant.delta(2.0, "improved") <= accountant.delta(2.0, "classic")
 
 
-def test_an_empty_accountant_gives_no_negative_epsilon_and_a_delta_in_0_1():
-    accountant = dp.Accountant()
+def test_an_accountant_with_loss_gives_no_negative_epsilon_and_a_delta_floored_at_tiny():
+    accountant = dp.Accountant().compose(dp.Gaussian(1e3))
     assert accountant.epsilon(0.9) == 0.0  # the formula is negative there: 0 is still a bound
     assert 0 < accountant.delta(0.0) <= 1.0
     assert accountant.delta(1e6) == fast.TINY  # underflow: the smallest normal, an upper bound
@@ -123,7 +123,7 @@ def test_refining_the_order_never_loosens_and_approaches_a_fine_grid():
 
 def test_default_orders_reach_from_just_above_1_into_the_thousands():
     orders = dp.Accountant().orders
-    assert orders.min() == 1.01 and orders.max() == 4096
+    assert orders.min() == 1.01 and orders.max() == 10000
     assert set(range(2, 65)) <= set(orders.tolist())
     assert tuple(orders) == dp.DEFAULT_ORDERS
 
@@ -354,3 +354,199 @@ def test_calibrate_sigma_arguments_are_keyword_only():
 def test_the_public_names_are_exported():
     assert {"Accountant", "calibrate_sigma", "DEFAULT_ORDERS"} <= set(dp.__all__)
     assert set(accountant_module.__all__) >= {"Accountant", "calibrate_sigma"}
+
+
+# --- bounds on steps, huge orders, tiny epsilon (the fuzz campaign's four) ----------------------
+
+
+def test_compose_refuses_a_total_above_max_steps_and_leaves_the_ledger_as_it_was():
+    accountant = dp.Accountant().compose(dp.Gaussian(1.0), accountant_module.MAX_STEPS)
+    with pytest.raises(dp.InvalidArgument, match="MAX_STEPS"):
+        accountant.compose(dp.Gaussian(1.0), 1)
+    assert accountant.ledger == [(dp.Gaussian(1.0), accountant_module.MAX_STEPS)]
+    assert math.isfinite(accountant.epsilon(1e-5))
+    with pytest.raises(dp.InvalidArgument, match="steps"):
+        dp.Accountant().compose(dp.Gaussian(1.0), accountant_module.MAX_STEPS + 1)
+
+
+def test_calibrate_sigma_validates_steps_up_to_max_steps_and_a_tiny_epsilon_gives_a_library_error():
+    with pytest.raises(dp.InvalidArgument, match="steps"):
+        dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=accountant_module.MAX_STEPS + 1)
+    sigma = dp.calibrate_sigma(epsilon=1e-17, delta=0.1, q=0.01, steps=10)  # improved: eps < 0 possible
+    assert sampled(0.01, sigma, 10).epsilon(0.1) <= 1e-17
+    with pytest.raises(dp.InvalidArgument, match="epsilon"):
+        dp.calibrate_sigma(epsilon=5e-324, delta=5e-324, q=0.01, steps=10)
+
+
+def test_an_integer_order_beyond_the_float_range_is_refused_by_its_index():
+    with pytest.raises(dp.InvalidArgument, match=r"orders\[1\]"):
+        dp.Accountant(orders=[2, 10**400])
+
+
+# --- zero privacy, several queries, consistency, refine, state, caches, pld ------------------------
+
+
+@pytest.mark.parametrize("certified", [False, True])
+def test_zero_privacy_loss_gives_exactly_zero_epsilon_and_delta_in_both_modes(certified):
+    empty = dp.Accountant(certified=certified)
+    no_steps = dp.Accountant(certified=certified).compose(dp.Gaussian(1.0), 0)
+    rate_zero = dp.Accountant(certified=certified).compose(dp.SampledGaussian(0.0, 0.5), 10**6)
+    for accountant in (empty, no_steps, rate_zero):
+        for conversion in dp.accountant.CONVERSIONS:
+            assert accountant.epsilon(1e-5, conversion) == 0.0
+            assert accountant.delta(0.0, conversion) == 0.0
+    assert rate_zero.compose(dp.SampledGaussian(0.01, 1.0)).epsilon(1e-5) > 0
+
+
+def test_epsilon_and_delta_take_sequences_and_answer_one_float_per_item():
+    accountant = sampled(0.01, 1.0, 100)
+    deltas = [1e-5, 1e-7]
+    expected = [accountant.epsilon(d) for d in deltas]
+    for form in (deltas, tuple(deltas), np.array(deltas)):
+        assert accountant.epsilon(form) == expected
+        assert accountant.epsilon_and_order(form) == [accountant.epsilon_and_order(d) for d in deltas]
+    assert accountant.delta([0.5, 1.0]) == [accountant.delta(0.5), accountant.delta(1.0)]
+    assert all(type(v) is float for v in accountant.delta(np.array([0.5, 1.0])))
+    with pytest.raises(dp.InvalidArgument, match=r"delta\[1\]"):
+        accountant.epsilon([1e-5, 2.0])
+    with pytest.raises(dp.InvalidArgument, match=r"epsilon\[0\]"):
+        accountant.delta((-1.0, 1.0))
+
+
+def _grid_configurations():
+    for q in (1e-3, 0.01, 0.1, 1.0):
+        for sigma in (0.5, 1.0, 4.0):
+            for steps in (1, 1000):
+                yield q, sigma, steps
+
+
+@pytest.mark.parametrize("conversion", ["improved", "classic"])
+def test_the_delta_at_the_returned_epsilon_never_exceeds_the_delta_asked(conversion):
+    for q, sigma, steps in _grid_configurations():
+        accountant = sampled(q, sigma, steps)
+        for d in (1e-5, 1e-10, 0.3):
+            assert accountant.delta(accountant.epsilon(d, conversion), conversion) <= d, (q, sigma, steps, d)
+
+
+def test_delta_is_non_increasing_in_epsilon_to_the_end_of_the_float_range():
+    for accountant in (sampled(0.01, 1.0, 100), dp.Accountant().compose(dp.Gaussian(2.0), 10)):
+        epsilons = np.concatenate([[0.0], np.logspace(-3, 308, 400), [1.7976931348623157e308]])
+        deltas = accountant.delta(epsilons)
+        assert all(b <= a for a, b in zip(deltas, deltas[1:]))
+        assert deltas[-1] == fast.TINY
+
+
+def test_refine_finds_optima_below_the_grid_and_above_the_largest_grid_order():
+    # below 1.01: compare with a fine scan in log(alpha - 1)
+    low = sampled(0.2, 0.3, 10**6)
+    eps_low, alpha_low = low.epsilon_and_order(1e-10, refine=True)
+    assert alpha_low < 1.01 and eps_low < low.epsilon(1e-10)
+    scan = 1 + np.exp(np.linspace(math.log(alpha_low - 1) - 0.01, math.log(alpha_low - 1) + 0.01, 41))
+    assert eps_low <= sampled(0.2, 0.3, 10**6, list(scan)).epsilon(1e-10) * (1 + 1e-6)
+    # above the grid's top: optimum near alpha 46 000, epsilon about 4.35e-6
+    high = sampled(1e-4, 50.0, 100)
+    eps_high, alpha_high = high.epsilon_and_order(1e-5, refine=True)
+    assert 4e4 < alpha_high < 5.5e4 and eps_high == pytest.approx(4.35e-6, rel=0.01)
+    for factor in (0.98, 1.02):
+        nearby = high._refine(high.ledger, 1e-5, "improved", 1.0, alpha_high * factor)  # a restart nearby
+        assert eps_high <= nearby[0] * (1 + 1e-6)
+
+
+@pytest.mark.parametrize("alpha", [20000.5, 46000.5])
+def test_the_fast_evaluator_agrees_with_mpmath_at_the_large_orders_refine_uses(alpha):
+    import mpmath
+
+    for q, sigma in ((1e-4, 50.0), (0.01, 10.0)):
+        value = fast.rdp_sampled_gaussian(np.array([alpha]), q, sigma)[0]
+        reference = float(precise.rdp_sampled_gaussian(mpmath.mpf(alpha), q, sigma, dps=30))
+        assert value == pytest.approx(reference, rel=fast.RTOL)
+
+
+@pytest.mark.parametrize("certified", [False, True])
+def test_every_accountant_pickles_and_deep_copies_after_queries(certified):
+    import copy
+    import pickle
+
+    accountant = dp.Accountant(list(range(2, 12)), certified=certified).compose(dp.SampledGaussian(0.1, 1.0), 10)
+    eps = accountant.epsilon(1e-5)
+    for clone in (pickle.loads(pickle.dumps(accountant)), copy.deepcopy(accountant)):
+        assert clone.epsilon(1e-5) == eps and clone.ledger == accountant.ledger
+        clone.compose(dp.Gaussian(1.0))
+        assert accountant.epsilon(1e-5) == eps
+
+
+def test_concurrent_composes_from_four_threads_lose_no_step():
+    import sys
+    import threading
+
+    accountant = dp.Accountant()
+    mechanisms = [dp.SampledGaussian(0.01, 1.0), dp.Gaussian(3.0)]
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        def work(index):
+            for _ in range(500):
+                accountant.compose(mechanisms[index % 2], 1)
+                accountant.epsilon(1e-5)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert dict(accountant.ledger) == {mechanisms[0]: 1000, mechanisms[1]: 1000}
+    reference = dp.Accountant().compose(mechanisms[0], 1000).compose(mechanisms[1], 1000)
+    assert accountant.epsilon(1e-5) == reference.epsilon(1e-5)
+
+
+def test_a_schedule_of_1000_settings_queries_warm_fast_and_the_caches_stay_bounded():
+    import time
+
+    settings = [dp.SampledGaussian(0.001 + i * 1e-5, 0.8 + i * 1e-3) for i in range(1000)]
+    for mechanism in settings:  # cold
+        dp.Accountant().compose(mechanism, 100).epsilon(1e-5)
+    start = time.perf_counter()
+    for mechanism in settings:  # warm
+        dp.Accountant().compose(mechanism, 100).epsilon(1e-5)
+    per_setting = (time.perf_counter() - start) / len(settings)
+    assert per_setting < 5e-4, per_setting
+    assert accountant_module._RDP_CACHE.nbytes <= accountant_module.RDP_CACHE_BYTES
+    assert accountant_module._ORDER_CACHE.nbytes <= accountant_module.ORDER_CACHE_BYTES
+
+
+def test_calibrate_sigma_validates_the_accountant_by_name_and_pld_is_used_or_reported_missing():
+    with pytest.raises(dp.InvalidArgument, match="accountant"):
+        dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100, accountant="moments")
+    try:
+        from dpproofs.pld import calibrate_sigma_pld  # noqa: F401
+    except ImportError:
+        with pytest.raises(dp.InvalidArgument, match="accountant='pld' is not available"):
+            dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100, accountant="pld")
+    else:
+        sigma = dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100, accountant="pld")
+        assert 0 < sigma <= dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100)
+
+
+@pytest.mark.parametrize("q, sigma, steps", [(0.001, 4.0, 1), (0.001, 10.0, 1), (0.01, 1.0, 100)])
+def test_the_default_grid_loses_at_most_the_documented_6_percent_where_the_optimum_lies_inside_it(q, sigma, steps):
+    accountant = sampled(q, sigma, steps)
+    grid, refined = accountant.epsilon(1e-5), accountant.epsilon(1e-5, refine=True)
+    assert refined <= grid <= refined * 1.06
+
+
+def test_a_two_dimensional_array_of_deltas_is_refused_by_name_and_an_empty_list_gives_an_empty_list():
+    accountant = sampled(0.01, 1.0, 100)
+    with pytest.raises(dp.InvalidArgument, match="delta="):
+        accountant.epsilon(np.full((2, 2), 1e-5))
+    assert accountant.epsilon([]) == [] and accountant.delta(()) == []
+
+
+@pytest.mark.parametrize("conversion", ["improved", "classic"])
+def test_in_certified_mode_too_the_delta_at_the_returned_epsilon_never_exceeds_the_delta_asked(conversion):
+    for q in (0.001, 0.1, 1.0):
+        for sigma in (0.5, 4.0):
+            accountant = sampled(q, sigma, 100, list(range(2, 40)), certified=True)
+            for d in (1e-5, 0.3):
+                assert accountant.delta(accountant.epsilon(d, conversion), conversion) <= d, (q, sigma, d)

@@ -97,12 +97,9 @@ TREES = {
     "a non-private step": (C([S(P(0.01, G(1.0)), 10), dpa.NonPrivateDpEvent()]), None, True, NR.ADD_OR_REMOVE_ONE),
 }
 
-#: Trees where ours is above dp_accounting by more than PEER_RTOL, with the exact value:
-#: "only no-ops" releases nothing, so the exact epsilon is 0 (dp_accounting returns 0, exact).
-#: dpproofs applies the improved conversion to R(alpha) = 0 and gets min_alpha log(1 - 1/alpha)
-#: - (log delta + log alpha)/(alpha - 1) = 5.36e-4 at alpha = 4096: a valid upper bound, looser
-#: than the exact 0 (the native API gives the same number).
-EXCEPTIONS = {"only no-ops": 0.0}
+#: Trees where ours is above dp_accounting by more than PEER_RTOL, with the exact value: none
+#: ("only no-ops" releases nothing: the accountant answers the exact 0, as dp_accounting does).
+EXCEPTIONS = {}
 
 
 def native(ledger):
@@ -168,11 +165,8 @@ def test_a_bridge_that_sums_sigmas_instead_of_precisions_is_caught(monkeypatch):
         check_tree("Poisson of a composition of Gaussians")
 
 
-def test_the_empty_run_exception_is_the_improved_conversion_at_zero_rdp():
-    orders = dp.DEFAULT_ORDERS
-    value = min(math.log1p(-1 / a) - (math.log(DELTA) + math.log(a)) / (a - 1) for a in orders)
-    ours = bridge.accountant_for(C([NOOP()])).epsilon(DELTA)
-    assert ours == pytest.approx(value, rel=1e-12) and 5.3e-4 < ours < 5.4e-4
+def test_the_empty_run_gives_exactly_zero_like_dp_accounting():
+    assert bridge.accountant_for(C([NOOP()])).epsilon(DELTA) == 0.0
 
 
 def test_randomized_response_is_dp_accountings_replace_one_analysis_at_each_order():

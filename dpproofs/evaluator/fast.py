@@ -278,7 +278,7 @@ def _log_factorials(n):
     return _LOG_FACTORIAL
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=8)
 def _integer_plan(orders):
     """Flat arrays of the terms ``k = 2..a`` of every integer order ``a`` in ``orders`` (the bytes
     of a float64 array of integer values)."""
@@ -307,7 +307,7 @@ def _integer_plan(orders):
     return plan
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=16)
 def _integer_base(orders, q):
     """``log C(a,k) + k log q + (a-k) log(1-q)`` on the flat plan of ``orders`` (cached per q)."""
     plan = _integer_plan(orders)
