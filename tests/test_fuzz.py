@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import dpproofs as dp
@@ -337,6 +337,7 @@ def test_campaign_order_grids(batch):
 @pytest.mark.campaign
 @given(st.lists(st.tuples(orders_arguments, mechanisms(), st.one_of(mechanisms(), anything), steps_values,
                           steps_values, deltas, st.one_of(any_positive, anything), conversions), **_BATCH))
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])  # most draws are invalid on purpose
 def test_campaign_compose_and_queries(batch):
     for arguments in batch:
         orders, _, _, steps, bad_steps, *_ = arguments
