@@ -46,9 +46,8 @@ def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'dpproofs' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    # not cached in globals(): the package's attributes stay the same whatever was used before
+    return getattr(importlib.import_module(module), name)
 
 
 def __dir__():

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from dpproofs.decide import Outcome
 from dpproofs.errors import NumericalError
 
-__all__ = ["DPS", "assert_not_violated", "assert_refuted_at_its_pin", "campaign_size", "never_violated"]
+__all__ = ["DPS", "sized", "assert_not_violated", "assert_refuted_at_its_pin", "campaign_size", "never_violated"]
 
 #: digits of every property test of a claim (the project's standard for checks)
 DPS = 50
@@ -53,3 +53,15 @@ def assert_refuted_at_its_pin(claim, examples=5):
     pinned = claim.pinned[0]
     # numeric coordinates come back as given; structured ones (pairs, compositions) as text
     assert all(verdict.counterexample[k] == v for k, v in pinned.items() if isinstance(v, (int, float)))
+
+
+#: The ``max_examples`` of the default profile, which per-test sizes are written against.
+_DEFAULT_EXAMPLES = 20
+
+
+def sized(examples):
+    """A per-test Hypothesis size written for the default profile, scaled to the active one
+    (``default`` 20, ``ci`` 60, ``campaign`` 1000 examples): profiles, not tests, set the effort."""
+    from hypothesis import settings
+
+    return max(1, round(examples * settings.default.max_examples / _DEFAULT_EXAMPLES))

@@ -7,16 +7,17 @@ from mpmath import mp
 
 from dpproofs import finite
 from dpproofs.decide import mp_ball
+from tests.support import sized
 
 
-@settings(max_examples=30)
+@settings(max_examples=sized(30))
 @given(finite.pairs(max_log_ratio=0.4))
 def test_bounded_pairs_are_eps_dp_at_the_requested_level(pair):
     assert finite.epsilon_dp(pair) <= 0.4
     assert sum(pair.p) == 1 and sum(pair.q) == 1
 
 
-@settings(max_examples=15)
+@settings(max_examples=sized(15))
 @given(finite.adaptive_compositions(steps=2, max_outcomes=3))
 def test_the_joint_distribution_of_an_adaptive_composition_sums_to_one(composition):
     joint = composition.joint()
@@ -24,7 +25,7 @@ def test_the_joint_distribution_of_an_adaptive_composition_sums_to_one(compositi
     assert len(joint) == sum(len(pair) for pair in composition.step_pairs(1))
 
 
-@settings(max_examples=15)
+@settings(max_examples=sized(15))
 @given(finite.pairs())
 def test_log_moment_is_lambda_times_the_renyi_divergence_of_order_lambda_plus_one(pair):
     with mp.workdps(60):

@@ -123,6 +123,8 @@ def _references(function):
         for name in attributes:
             if name in vars(module):
                 value = vars(module)[name]
+                if isinstance(value, types.ModuleType):
+                    continue  # a submodule is an attribute only once imported: followed by imports
                 refs.append(value)
                 text = _constant(name, value)
                 if text is not None:
@@ -209,8 +211,35 @@ def _followable(value):
     return isinstance(value, (types.FunctionType, type)) and _in_project(value)
 
 
+_CANONICAL = []
+
+
+def _canonical_imports():
+    """Import every module of the library and of the content packages once, so that what a
+    function can reach (module attributes, lazily set names) does not depend on what the process
+    happened to import before: the same code gives the same digest in every process."""
+    if _CANONICAL:
+        return
+    import importlib
+    import pkgutil
+
+    import dpproofs
+    from dpproofs import registry
+
+    for info in pkgutil.walk_packages(dpproofs.__path__, prefix="dpproofs."):
+        if info.name.endswith("__main__"):
+            continue  # running it is not importing it
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # an optional dependency (matplotlib, pdoc) that is not installed
+            continue
+    registry.modules()
+    _CANONICAL.append(True)
+
+
 def code_digest(*functions):
     """Digest of the source of every project function and class reachable from ``functions``."""
+    _canonical_imports()
     parts = []
     for function in functions:
         if function is None:

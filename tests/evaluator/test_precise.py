@@ -10,6 +10,7 @@ from mpmath import mp
 
 from dpproofs.evaluator import precise
 from dpproofs.errors import NumericalError
+from tests.support import sized
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +47,7 @@ def test_the_composition_profile_crosses_1e_minus_5_at_the_printed_epsilon():
     assert precise.delta_composed_pure(above, 0.1, 50) < mp.mpf("1e-5")
 
 
-@settings(max_examples=8)
+@settings(max_examples=sized(8))
 @given(
     alpha=st.integers(2, 60),
     q=st.floats(1e-4, 0.9),
@@ -58,7 +59,7 @@ def test_the_exact_sum_and_the_integral_agree_at_integer_orders(alpha, q, sigma)
     assert abs(exact - integral) <= mp.mpf(10) ** -35 * max(1, abs(exact))
 
 
-@settings(max_examples=4)
+@settings(max_examples=sized(4))
 @given(alpha=st.floats(1.1, 40).filter(lambda a: a != int(a)), q=st.floats(1e-4, 0.05), sigma=st.floats(1, 20))
 def test_the_signed_series_agrees_with_the_integral_at_fractional_orders(alpha, q, sigma):
     try:

@@ -8,6 +8,7 @@ from dpproofs.decide import Outcome
 from dpproofs_theorems.abadi2016 import lemma3
 from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
 from tests.support import campaign_size, never_violated
+from tests.support import sized
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in lemma3.CLAIMS}
@@ -32,7 +33,7 @@ def test_lemma3_expensive_claims_hold_in_a_campaign(claim):
     never_violated(claim, campaign_size(50))()
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(lemma3.statement_add.strategy())
 @example(lemma3.ARGMAX)  # where the constant is attained (and the C = 0.784 mutant is refuted)
 def test_lemma3_add_direction_bound_with_the_found_constant_holds(point):

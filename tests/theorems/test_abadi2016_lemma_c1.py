@@ -7,12 +7,13 @@ from dpproofs.claims import check
 from dpproofs.decide import Outcome
 from dpproofs_theorems.abadi2016 import lemma_c1
 from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
+from tests.support import sized
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in lemma_c1.CLAIMS}
 HOLDING = [claim for claim in lemma_c1.CLAIMS if claim.expected == "holds"]
 MUTANTS = [claim for claim in lemma_c1.CLAIMS if claim.kind == "mutant"]
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=sized(25), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def _never_violated(claim):

@@ -8,6 +8,7 @@ from dpproofs.decide import Outcome
 from dpproofs_theorems.abadi2016 import theorem1
 from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
 from tests.support import campaign_size, never_violated
+from tests.support import sized
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in theorem1.CLAIMS}
@@ -26,7 +27,7 @@ def test_theorem1_claims_expected_to_hold_in_a_campaign(claim):
     never_violated(claim, campaign_size(60))()
 
 
-@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sized(2), deadline=None, suppress_health_check=list(HealthCheck))
 @given(theorem1.statement.strategy())
 @example(theorem1.C2_MUTANT_POINT)  # where c2 = 1.5 fails, c2 = 1.6 holds
 def test_theorem1_with_c1_1_and_c2_1_6_holds_including_where_c2_1_5_fails(point):

@@ -8,6 +8,7 @@ from dpproofs.decide import Outcome
 from dpproofs_theorems.abadi2016 import theorem2
 from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
 from tests.support import campaign_size, never_violated
+from tests.support import sized
 
 DPS = 50
 BY_ID = {claim.id: claim for claim in theorem2.CLAIMS}
@@ -30,7 +31,7 @@ def test_theorem2_tail_bound_holds_for_the_sampled_gaussian_campaign():
     never_violated(BY_ID["abadi2016.theorem2.tail.sampled_gaussian"], campaign_size(100))()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=sized(20), deadline=None)
 @given(theorem2.tail_gaussian.strategy())
 @example({"lam": 5.5, "eps": 3.0, "sigma": 1.0})  # pinned counterexample of the 2 lam eps mutant
 def test_theorem2_gaussian_tail_bound_holds_including_at_the_mutants_counterexample(point):

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from dpproofs.decide import Outcome
 from dpproofs_theorems.accountant import rdp
 from tests.support import assert_not_violated, assert_refuted_at_its_pin
+from tests.support import sized
 
 HOLDING = [c for c in rdp.CLAIMS if c.expected == "holds"]
 
@@ -29,7 +30,7 @@ def test_every_accountant_rdp_claim_holds_at_the_edges_of_its_domain(claim):
 
 @pytest.mark.parametrize("claim", [c for c in HOLDING if c.cost >= 0.5], ids=lambda c: c.id)
 def test_every_accountant_rdp_claim_survives_random_points(claim):
-    @settings(max_examples=6)
+    @settings(max_examples=sized(6))
     @given(claim.strategy())
     def prop(point):
         assert_not_violated(claim, point)

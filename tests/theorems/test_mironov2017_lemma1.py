@@ -6,14 +6,15 @@ from hypothesis import strategies as st
 
 from dpproofs.claims import check
 from dpproofs_theorems.mironov2017 import lemma1
-from tests.support import assert_refuted_at_its_pin, assert_not_violated
+from tests.support import assert_not_violated
+from tests.support import sized
 
 BY_ID = {c.id: c for c in lemma1.CLAIMS}
 HOLDING = [c for c in lemma1.CLAIMS if c.expected == "holds"]
 FAILING = [c for c in lemma1.CLAIMS if c.expected == "fails"]
 
 
-@settings(max_examples=30)
+@settings(max_examples=sized(30))
 @given(point=lemma1.statement.strategy())
 @example(point=lemma1.MUTANT_ALPHA_PIN)
 @example(point=lemma1.BS_MUTANT_PIN)
@@ -21,21 +22,21 @@ def test_lemma1_bound_2_alpha_eps_squared_holds_for_randomized_response(point):
     assert_not_violated(lemma1.statement, point)
 
 
-@settings(max_examples=30)
+@settings(max_examples=sized(30))
 @given(point=lemma1.bun_steinke_claim.strategy())
 @example(point=lemma1.BS_MUTANT_PIN)
 def test_bun_steinke_bound_alpha_eps_squared_over_2_holds_for_randomized_response(point):
     assert_not_violated(lemma1.bun_steinke_claim, point)
 
 
-@settings(max_examples=15)
+@settings(max_examples=sized(15))
 @given(point=lemma1.finite_pairs.strategy())
 def test_lemma1_holds_for_random_finite_pairs_with_bounded_likelihood_ratio(point):
     assert_not_violated(lemma1.finite_pairs, point)
 
 
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
-@settings(max_examples=20, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=sized(20), suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_every_expected_to_hold_claim_survives_random_points(claim, data):
     assert_not_violated(claim, data.draw(claim.strategy()))
@@ -55,10 +56,6 @@ def test_certified_claims_are_proved(claim_id):
     verdict = check(BY_ID[claim_id], examples=10)
     assert verdict.status == "proved" and verdict.certified, verdict.evidence
 
-
-@pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
-def test_mutants_and_false_printed_steps_are_refuted_with_certified_pinned_counterexample(claim):
-    assert_refuted_at_its_pin(claim)
 
 
 def test_lemma1_mutant_with_alpha_minus_one_is_refuted():

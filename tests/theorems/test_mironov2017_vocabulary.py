@@ -14,6 +14,7 @@ from dpproofs import conversions, finite, vocabulary
 from dpproofs.decide import mp_ball
 from dpproofs.errors import InvalidArgument
 from dpproofs_theorems.mironov2017 import corollary1, lemma1, proposition1, proposition3, proposition4, proposition10
+from tests.support import sized
 
 MODULES = (corollary1, lemma1, proposition1, proposition3, proposition4, proposition10)
 
@@ -43,13 +44,13 @@ PAIR_FUNCTIONS = [
 
 
 @pytest.mark.parametrize("expr", PAIR_FUNCTIONS, ids=str)
-@settings(max_examples=15)
+@settings(max_examples=sized(15))
 @given(p=finite.pairs(max_size=5), event=finite.event_sets(5), a=st.floats(1, 40), e=st.floats(0, 5))
 def test_pair_quantities_agree_between_the_mp_and_ball_evaluators(expr, p, event, a, e):
     _agree(expr, {"alpha": a, "eps": e, "pair": p, "A": event})
 
 
-@settings(max_examples=10)
+@settings(max_examples=sized(10))
 @given(composition=finite.adaptive_compositions(steps=2, max_outcomes=3), a=st.floats(1.01, 20))
 def test_composition_quantities_agree_and_a_step_budget_bounds_each_of_its_pairs(composition, a):
     point = {"alpha": a, "C": composition}
@@ -62,7 +63,7 @@ def test_composition_quantities_agree_and_a_step_budget_bounds_each_of_its_pairs
     _agree(F["rdp_pair"](alpha, F["joint"](C)), point)
 
 
-@settings(max_examples=15)
+@settings(max_examples=sized(15))
 @given(e=st.floats(1e-3, 2), count=st.integers(1, 200), position=st.floats(0, 1), single=st.integers(0, 1))
 def test_n_fold_randomized_response_event_probabilities_agree_between_evaluators(e, count, position, single):
     point = {"eps": e, "n": count, "u": position, "shape": single}
@@ -131,7 +132,7 @@ def test_every_mironov_registration_states_its_domain_and_doc():
         assert binding.doc and len(binding.domain) == arity, name
 
 
-@settings(max_examples=20)
+@settings(max_examples=sized(20))
 @given(rdp=st.floats(0, 50), a=st.floats(1.001, 256), log_delta=st.floats(-60, -0.01))
 def test_proposition3_conversions_are_the_conversions_module_in_every_backend(rdp, a, log_delta):
     with mp.workdps(DPS):
