@@ -10,7 +10,8 @@ Hypothesis nor python-flint: the checker's names (``verify``, ``Verdict``) are l
 
 import importlib
 
-from dpproofs.accountant import DEFAULT_ORDERS, Accountant, calibrate_sigma
+from dpproofs.accountant import DEFAULT_ORDERS, Accountant
+from dpproofs.calibration import calibrate_sigma
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
 from dpproofs.quantities import log_moment, rdp

@@ -62,7 +62,6 @@ fractional-order enclosures need rigorous integrals that take seconds each; and 
 """
 
 import collections
-import functools
 import math
 import numbers
 import threading
@@ -754,7 +753,7 @@ def _arb_upper_float(value):
     return result
 
 
-def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, accountant="rdp"):
+def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None):
     """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
     at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
 
@@ -766,23 +765,14 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
     order's bound decreases in sigma), so it is dropped from later evaluations. Raises
     InvalidArgument if no sigma in that range reaches the target, or if every sigma >= 0.1 does.
 
-    ``accountant="pld"`` calibrates with the privacy-loss-distribution accountant instead:
-    ``dpproofs.pld.calibrate_sigma_pld(epsilon=, delta=, q=, steps=)`` (``conversion`` and
-    ``orders`` do not apply to it); InvalidArgument if that module is not available.
+    The public ``dpproofs.calibrate_sigma`` (:mod:`dpproofs.calibration`) adds
+    ``accountant="pld"``; this module stays below the PLD accountant, which falls back on it.
     """
-    accountant = _validate.choice("accountant", accountant, ("rdp", "pld"))
     epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
     delta = _check_delta(delta)
     q = _validate.real("q", q, 0, 1, low_open=True)
     steps = _check_steps(steps, 1)
     conversion = _check_conversion(conversion)
-    if accountant == "pld":
-        try:
-            from dpproofs.pld import calibrate_sigma_pld
-        except ImportError:
-            raise InvalidArgument("accountant='pld' is not available (dpproofs.pld.calibrate_sigma_pld "
-                                  "is missing); allowed: accountant='rdp'") from None
-        return calibrate_sigma_pld(epsilon=epsilon, delta=delta, q=q, steps=steps)
     grid = _check_orders(orders, False)
     low_limit, high_limit = SIGMA_RANGE
 

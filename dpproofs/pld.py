@@ -34,7 +34,7 @@ from scipy import special
 
 from dpproofs import _validate
 from dpproofs.accountant import Accountant
-from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
 from dpproofs.evaluator import pld as _pld
 from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
 

@@ -22,7 +22,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from dpproofs.accountant import calibrate_sigma
+    from dpproofs.calibration import calibrate_sigma
     from dpproofs.mechanisms import SampledGaussian
 
     q, steps, description = run_of(args)

@@ -6,7 +6,6 @@ can tell, without re-measuring, whether the current code would produce something
 """
 
 import contextlib
-import inspect
 import io
 import json
 import platform
@@ -104,23 +103,25 @@ def figure_fingerprint(figure, claims=()):
                   *[claim_fingerprint(c) for c in claims])
 
 
+def library_digest():
+    """Digest of the source of every module of the library (``dpproofs/``): what a CLI command can
+    run. Deterministic in every process (following the reachable code from ``cli.main`` gave
+    process-dependent digests); any library change makes the captured commands stale, and
+    ``dpproofs report --only tour verify`` (seconds) captures them again."""
+    from pathlib import Path
+
+    import dpproofs
+
+    root = Path(dpproofs.__file__).parent
+    files = sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+    return digest(*(f"{p.relative_to(root)}\n{p.read_text()}" for p in files))
+
+
 def command_fingerprint(argv):
-    """The code path of ``dpproofs argv``: the CLI and the command's module (with everything they
-    reach), plus the claims a ``check`` runs or the notes entries ``claims`` evaluates."""
-    import importlib
-
-    from dpproofs import cli
-
+    """The code path of ``dpproofs argv``: the library's source, plus the claims a ``check`` runs
+    or the notes entries ``claims`` evaluates (their own fingerprints cover their content code)."""
     name = argv[0]
-    module = importlib.import_module(f"dpproofs.commands.{name.replace('-', '_')}")
-    if name == "check":
-        # the command's own source and its claims' fingerprints (which cover their evaluation
-        # code); the checker machinery behind it is not fingerprinted (see fingerprint.py), and
-        # following it from cli.main gave process-dependent digests
-        parts = [digest(inspect.getsource(cli), inspect.getsource(module))]
-    else:
-        parts = [code_digest(cli.main, *[getattr(module, f) for f in ("add_arguments", "run", "render")
-                                         if hasattr(module, f)])]
+    parts = [library_digest()]
     if name == "check":
         from dpproofs import registry
 

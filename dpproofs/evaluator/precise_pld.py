@@ -31,7 +31,6 @@ integrand decays only like 1/t^2, so the one-step check uses the T = 2 value's b
 delta_2(eps) >= delta_1(eps), and the Gaussian checks the machinery at any T).
 """
 
-import mpmath
 from mpmath import mp
 
 from dpproofs.errors import NumericalError

@@ -1,0 +1,34 @@
+"""``calibrate_sigma``: the smallest noise multiplier for a target (epsilon, delta), by either accountant.
+
+``accountant="rdp"`` (default): :func:`dpproofs.accountant.calibrate_sigma` (one-sided bisection
+on the RDP accountant, to 1e-6 relative). ``accountant="pld"``:
+:func:`dpproofs.pld.calibrate_sigma_pld` (the returned sigma's certified upper epsilon is at most
+the target). This module sits above both accountants, so neither imports the other's calibration.
+"""
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgument
+
+__all__ = ["ACCOUNTANTS", "calibrate_sigma"]
+
+#: The accountants ``calibrate_sigma`` can calibrate with.
+ACCOUNTANTS = ("rdp", "pld")
+
+
+def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, accountant="rdp"):
+    """Smallest sigma (noise std / clipping norm) for which ``steps`` Poisson-sampled Gaussian steps
+    at rate ``q`` are (epsilon, delta)-DP by ``accountant`` ("rdp" or "pld"); never too small.
+
+    ``conversion`` and ``orders`` apply to "rdp" only. Raises InvalidArgument naming the argument
+    for bad input or an unreachable target.
+    """
+    accountant = _validate.choice("accountant", accountant, ACCOUNTANTS)
+    if accountant == "pld":
+        if orders is not None or conversion != "improved":
+            raise InvalidArgument("conversion= and orders= apply to accountant='rdp' only")
+        from dpproofs.pld import calibrate_sigma_pld
+
+        return calibrate_sigma_pld(epsilon=epsilon, delta=delta, q=q, steps=steps)
+    from dpproofs.accountant import calibrate_sigma as rdp_calibrate_sigma
+
+    return rdp_calibrate_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, conversion=conversion, orders=orders)
