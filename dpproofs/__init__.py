@@ -15,7 +15,6 @@ from dpproofs.calibration import calibrate_sigma
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
 from dpproofs.quantities import log_moment, rdp
-from dpproofs.pld import PLDAccountant, calibrate_sigma_pld
 
 __all__ = [
     "DPProofsError",
@@ -40,7 +39,13 @@ __all__ = [
 __version__ = "0.1.0"
 
 #: Public names loaded on first use (name -> module): they pull in sympy, Hypothesis and flint.
-_LAZY = {"verify": "dpproofs.verification", "Verdict": "dpproofs.verdicts"}
+_LAZY = {
+    "verify": "dpproofs.verification",
+    "Verdict": "dpproofs.verdicts",
+    # the tight accountant loads scipy.optimize and its discretisation only when used
+    "PLDAccountant": "dpproofs.pld",
+    "calibrate_sigma_pld": "dpproofs.pld",
+}
 
 
 def __getattr__(name):
