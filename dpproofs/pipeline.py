@@ -124,18 +124,18 @@ def _decide(claim, plan, found, closest, deadline):
         point = found.violation[0]
         confirmed, sides, evidence = confirm(claim, point, dps, plan.targets, deadline)
         if confirmed is not None:
-            return _Result("refuted", True, f"{evidence}; found after {found.examples} examples",
+            return _Result("refuted", True, f"{evidence}; found after {_count(found)}",
                            point=confirmed, sides=sides)
         return _Result("undecided", False, f"a violation found at {dps} digits could not be confirmed: "
                        f"{evidence}", point=point)
     if claim.prover is not None:
         evidence = claim.prover()
         if evidence:
-            return _Result("proved", True, f"sympy: {evidence}; and {found.examples} examples hold")
+            return _Result("proved", True, f"sympy: {evidence}; and {_count(found)} hold")
     if found.examples == 0:
         reason = found.last_error or "no drawn point satisfied the hypotheses"
         return _Result("undecided", False, f"nothing evaluated: {reason}")
-    holds = (f"no counterexample in {found.examples} examples at {dps} digits; closest margin "
+    holds = (f"no counterexample in {_count(found)} at {dps} digits; closest margin "
              f"{closest['margin']:.3g} at {closest['point']}")
     if found.errors:
         holds += f"; {found.errors} points unevaluable"
@@ -146,6 +146,15 @@ def _decide(claim, plan, found, closest, deadline):
     if not claim.certify:
         return _Result("holds", False, holds)
     return _box_proof(claim, plan, holds, deadline)
+
+
+def _count(found):
+    """``"20 examples"``, or ``"20 examples and 2 pinned points"``."""
+    drawn = found.examples - found.pinned
+    text = f"{drawn} example{'s' if drawn != 1 else ''}"
+    if found.pinned:
+        text += f" and {found.pinned} pinned point{'s' if found.pinned != 1 else ''}"
+    return text
 
 
 def _box_proof(claim, plan, holds, deadline):

@@ -94,6 +94,7 @@ class _Tracker:
     def __init__(self, claim, dps, keep=5):
         self.claim, self.dps, self.keep = claim, dps, keep
         self.examples = 0
+        self.pinned = 0  # of which at pinned points (not part of the examples budget)
         self.best = []  # (margin, point, lhs, rhs), ascending margin
         self.errors = 0
         self.last_error = None
@@ -188,27 +189,32 @@ def _neighbours(claim, point, scale, rng):
 
 
 def _refine(tracker, budget, seed, deadline):
-    """Greedy local search from the closest points, with shrinking step sizes."""
+    """Greedy local search from the closest points, with shrinking step sizes, until the search
+    has evaluated ``budget`` points in all (or has tried ``4 budget`` candidates)."""
     if not tracker.claim.variables:
         return
     rng = random.Random(seed)
     starts = [item[1] for item in tracker.best]
-    spent = 0
+    tries = 0
+
+    def spent():
+        return tracker.examples - tracker.pinned >= budget or tries >= 4 * budget
+
     for start in starts:
         current = start
         current_margin = next((m for m, p, *_ in tracker.best if p == start), None)
         scale = 0.1
-        while spent < budget and scale > 1e-6:
+        while not spent() and scale > 1e-6:
             if deadline is not None and time.perf_counter() > deadline:
                 return
             improved = False
             for candidate in _neighbours(tracker.claim, current, scale, rng):
-                spent += 1
+                tries += 1
                 margin = tracker.evaluate(candidate)
                 if margin is not None and (current_margin is None or margin < current_margin):
                     current, current_margin, improved = candidate, margin, True
                     break
-                if spent >= budget:
+                if spent():
                     break
             if not improved:
                 scale /= 4
@@ -216,7 +222,8 @@ def _refine(tracker, budget, seed, deadline):
 
 @dataclasses.dataclass(frozen=True)
 class Found:
-    """What a search saw: ``examples`` evaluated points, the ``best`` ones (ascending normalised
+    """What a search saw: ``examples`` evaluated points (``pinned`` of them at the claim's pinned
+    points, the rest drawn: at most the budget), the ``best`` ones (ascending normalised
     margin: ``(margin, point, lhs, rhs)``), unevaluable points, and the first ``violation``
     (``(point, lhs, rhs)`` at ``dps`` digits, not yet certified) or None."""
 
@@ -225,21 +232,28 @@ class Found:
     errors: int
     last_error: str | None
     violation: tuple | None
+    pinned: int = 0
 
 
 def run(claim, *, examples=100, seed=0, dps=50, deadline=None):
     """Pinned points, a Hypothesis search, then (without a violation) a local refinement from the
-    closest points: a :class:`Found`. ``deadline`` (a ``time.perf_counter()`` value) stops early;
-    it never changes which points are drawn."""
+    closest points: a :class:`Found`. The budget is ``max(1, round(examples * claim.cost))``
+    evaluated points besides the pinned ones (``claim.cost`` < 1 marks a slow claim): two thirds
+    for the Hypothesis search, the rest (and whatever the search did not use) for the
+    refinement; fewer only when the domain has fewer points or a deadline stops the work.
+    ``deadline`` (a ``time.perf_counter()`` value) stops early; it never changes which points
+    are drawn."""
     tracker = _Tracker(claim, dps)
-    draws = max(1, int(round(examples * claim.cost)))
+    budget = max(1, int(round(examples * claim.cost)))
     violation = None
     try:
         for point in claim.pinned:
             tracker.evaluate(point)
-        violation = _hypothesis_search(claim, tracker, draws, seed, deadline)
+        tracker.pinned = tracker.examples
+        searched = budget - budget // 3 if claim.variables else budget
+        violation = _hypothesis_search(claim, tracker, searched, seed, deadline)
         if violation is None:
-            _refine(tracker, max(2, draws // 2), seed, deadline)
+            _refine(tracker, budget, seed, deadline)
     except _Violation as found:
         violation = found
     return Found(
@@ -248,6 +262,7 @@ def run(claim, *, examples=100, seed=0, dps=50, deadline=None):
         errors=tracker.errors,
         last_error=tracker.last_error,
         violation=None if violation is None else (violation.point, violation.lhs, violation.rhs),
+        pinned=tracker.pinned,
     )
 
 
@@ -299,6 +314,8 @@ def _hypothesis_search(claim, tracker, draws, seed, deadline):
     def probe(point):
         if deadline is not None and time.perf_counter() > deadline:
             return
+        if tracker.examples - tracker.pinned >= draws:
+            return  # the budget is spent (Hypothesis also counts calls the hypotheses rejected)
         margin = tracker.evaluate(point)
         assume(margin is not None)
         target(max(-1e300, min(1e300, -float(margin))), label="negated margin")

@@ -12,7 +12,9 @@ __all__ = ["HELP", "add_arguments", "run", "render"]
 
 def add_arguments(parser):
     parser.add_argument("ids", nargs="*", metavar="ID", help="claim ids or prefixes (abadi2016.lemma3)")
-    parser.add_argument("--examples", type=int, default=60, help="Hypothesis draws per claim (default 60)")
+    parser.add_argument("--examples", type=int, default=60,
+                        help="examples drawn per claim besides its pinned points (default 60; claims marked "
+                             "slow draw their documented fraction, at least 1)")
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     parser.add_argument("--dps", type=int, default=50, help="decimal digits of the checks (default 50)")
 
@@ -53,19 +55,34 @@ def run(args):
     return (1 if mismatches else 0), result
 
 
+def _width():
+    """The terminal's width (COLUMNS, else the terminal, else 120), at least 100."""
+    import shutil
+
+    return max(100, shutil.get_terminal_size((120, 24)).columns)
+
+
 def render(result):
+    width = _width()
     lines = []
     header = f"{'claim':<58} {'expected':<8} {'verdict':<9}  evidence"
     lines.append(header)
-    lines.append("-" * len(header))
+    lines.append("-" * min(width, 120))
+    cut = False
     for row in result["claims"]:
         flag = "" if row["matches_expectation"] else "  <-- NOT AS EXPECTED"
         evidence = row["evidence"]
         if row.get("counterexample"):
             evidence += f"; counterexample {row['counterexample']}"
-        lines.append(f"{row['id']:<58} {row['expected']:<8} {row['verdict']:<9}  {evidence}{flag}")
+        start = f"{row['id']:<58} {row['expected']:<8} {row['verdict']:<9}  "
+        room = max(20, width - len(start) - len(flag))
+        if len(evidence) > room:
+            evidence, cut = evidence[: room - 3] + "...", True
+        lines.append(f"{start}{evidence}{flag}")
     s = result["summary"]
     lines.append("")
+    if cut:
+        lines.append("(evidence cut to the terminal's width; --json gives all of it)")
     lines.append(
         f"{s['as_expected']}/{s['claims']} claims as expected in {s['seconds']} s "
         f"({s['examples']} examples per claim, seed {s['seed']}, {s['dps']} digits)"

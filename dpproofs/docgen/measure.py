@@ -17,7 +17,7 @@ from dpproofs.docgen.fingerprint import claim_fingerprint, code_digest, digest, 
 __all__ = [
     "DOCS", "MEASURED", "FIGURES", "EXAMPLES", "SEED", "DPS",
     "TOUR", "TOUR_PYTHON", "ACCOUNTANT_CONFIGS", "VERIFY_EXAMPLES",
-    "load", "store", "measure_theorem", "measure_tour", "measure_accountant", "measure_verify",
+    "load", "store", "write_atomically", "measure_theorem", "measure_tour", "measure_accountant", "measure_verify",
     "measure_notes", "make_figures", "table_functions", "figures_of", "table_fingerprint",
     "figure_fingerprint", "command_fingerprint", "accountant_fingerprint", "python_tour_fingerprint",
     "capture", "capture_python",
@@ -48,9 +48,19 @@ def load(name):
 
 
 def store(name, data):
+    """Write ``docs/_measured/<name>.json`` atomically (a temporary file renamed over the old one)."""
     path = _paths()[1] / f"{name}.json"
+    write_atomically(path, json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
+
+
+def write_atomically(path, text):
+    """Replace ``path`` by ``text`` so that a reader (or an interrupted run) never sees half of it."""
+    import os
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
 
 
 def capture(argv):

@@ -21,7 +21,10 @@ from collections import OrderedDict
 from dpproofs.docgen import measure, pages
 from dpproofs.docgen.fingerprint import claim_fingerprint, numeric_claim_fingerprint
 
-__all__ = ["groups", "fingerprint", "render_pages", "stale_pages", "generate"]
+__all__ = [
+    "PARTS", "groups", "fingerprint", "render_pages", "stale_pages", "generate", "check_checkout",
+    "check_only", "check_dependencies",
+]
 
 fingerprint = claim_fingerprint
 
@@ -192,42 +195,98 @@ def stale_pages():
     return reasons + _stale_measurements(found)
 
 
+#: The measuring parts ``--only`` accepts besides result prefixes ("paper.result").
+PARTS = ("theorems", "tour", "accountant", "verify", "notes", "figures")
+
+
+def check_checkout():
+    """Raise InvalidArgument unless ``docs/`` belongs to a source checkout (``pyproject.toml`` and
+    ``theorems/`` beside it): from a wheel install the report would write into site-packages."""
+    from dpproofs.errors import InvalidArgument
+
+    docs = measure._paths()[0]
+    root = docs.parent
+    if not ((root / "pyproject.toml").is_file() and (root / "theorems").is_dir()):
+        raise InvalidArgument(
+            f"dpproofs report writes docs/ of a source checkout, and {root} is not one (no "
+            "pyproject.toml and theorems/ there); run it from a clone installed with "
+            "'pip install -e .[test]'"
+        )
+
+
+def check_only(only, found):
+    """Raise InvalidArgument for a part of ``only`` that is neither a part nor a result prefix."""
+    from dpproofs.errors import InvalidArgument
+
+    allowed = set(PARTS) | set(found)
+    unknown = [part for part in only if part not in allowed]
+    if unknown:
+        raise InvalidArgument(
+            f"only={unknown[0]!r} is not a part of the report; allowed: {', '.join(PARTS)}, or a result "
+            f"prefix such as {next(iter(found), 'abadi2016.lemma3')!r}"
+        )
+
+
+def check_dependencies(needs_figures):
+    """Raise InvalidArgument naming the missing package before anything is measured."""
+    import importlib.util
+
+    from dpproofs.errors import InvalidArgument
+
+    needed = {"rst_to_myst": "rst-to-myst"}
+    if needs_figures:
+        needed["matplotlib"] = "matplotlib"
+    for module, package in needed.items():
+        if importlib.util.find_spec(module) is None:
+            raise InvalidArgument(
+                f"dpproofs report needs the package {package!r}, which is not installed: "
+                "pip install -e '.[test]' (nothing was measured or written)"
+            )
+
+
 def generate(*, measure_parts=True, only=(), log=print):
     """Re-measure (unless ``measure_parts=False``) and rewrite every page; returns a summary dict.
 
-    ``only``: restrict measuring to some of "theorems", "tour", "accountant", "verify", "notes",
-    "figures" (and result prefixes like "abadi2016.lemma3"); pages are always all re-rendered.
+    ``only``: restrict measuring to some of :data:`PARTS` (and result prefixes like
+    "abadi2016.lemma3"); pages are always all re-rendered. Everything is checked first (a source
+    checkout, known parts, the optional packages), every part is measured before anything is
+    written, and each file is replaced atomically: a failed or interrupted run leaves the stored
+    measurements and pages as they were. Raises InvalidArgument for a bad request.
     """
     started = time.perf_counter()
     timings = {}
     found = groups()
+    check_checkout()
+    check_only(only, found)
 
     def wanted(name):
         return measure_parts and (not only or name in only)
 
+    check_dependencies(wanted("figures"))
+    results = {}
     for prefix, (module, claims) in found.items():
         if wanted("theorems") or wanted(prefix):
             t = time.perf_counter()
             log(f"measuring {prefix} ({len(claims)} claims)")
-            measure.store(f"theorems/{prefix}", measure.measure_theorem(prefix, module, claims, log=log))
+            results[f"theorems/{prefix}"] = measure.measure_theorem(prefix, module, claims, log=log)
             timings[prefix] = round(time.perf_counter() - t, 1)
     for name, function in (("tour", measure.measure_tour), ("accountant", measure.measure_accountant),
                            ("verify", measure.measure_verify), ("notes", measure.measure_notes)):
         if wanted(name):
             t = time.perf_counter()
             log(f"measuring {name}")
-            measure.store(name, function())
+            results[name] = function()
             timings[name] = round(time.perf_counter() - t, 1)
     if wanted("figures"):
         t = time.perf_counter()
         log("drawing figures")
-        measure.store("figures", {"inputs": measure.environment(), "figures": measure.make_figures(found, log=log)})
+        results["figures"] = {"inputs": measure.environment(), "figures": measure.make_figures(found, log=log)}
         timings["figures"] = round(time.perf_counter() - t, 1)
+    for name, data in results.items():
+        measure.store(name, data)
     docs = measure._paths()[0]
     rendered = render_pages(found)
     for relative, text in rendered.items():
-        path = docs / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        measure.write_atomically(docs / relative, text)
     return {"pages": sorted(rendered), "timings": timings, "seconds": round(time.perf_counter() - started, 1),
             "stale": stale_pages()}
