@@ -512,7 +512,9 @@ def _series_log_a_minus_1(alphas, q, sigma, n_terms):
         lengths = np.full(len(alphas), int(n_terms), dtype=np.int64)
     else:
         lengths = np.ascontiguousarray(n_terms, dtype=np.int64)
-    plan = _series_plan(alphas.tobytes(), lengths.tobytes())
+    # plans of long calls are not kept: the cache holds at most 128 plans of <= _CACHED_TERMS terms
+    planner = _series_plan if int(lengths.sum()) <= _CACHED_TERMS else _series_plan.__wrapped__
+    plan = planner(alphas.tobytes(), lengths.tobytes())
     i, j, row, starts = plan["i"], plan["j"], plan["row"], plan["starts"]
     log_q, log_1mq = math.log(q), math.log1p(-q)
     s2 = sigma * sigma
@@ -810,6 +812,31 @@ _WIDE_PANEL = 2.0
 _GROWTH = 4
 
 
+#: Terms of one call of the ragged series (its arrays hold ~15 float64 per term: ~120 MB here);
+#: longer rounds are split into calls of at most this many terms, so memory is bounded whatever
+#: the number and size of the orders (a single order needs at most 32 * 2^15 terms).
+_ROUND_TERMS = 1 << 20
+#: Series plans of at most this many terms are cached (128 of them: <= ~1 GB in the worst case).
+_CACHED_TERMS = 1 << 16
+
+
+def _series_in_rounds(alphas, q, sigma, sizes):
+    """:func:`_series_log_a_minus_1` over consecutive groups of orders of at most
+    :data:`_ROUND_TERMS` terms each (one group per order that alone is longer)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if int(sizes.sum()) <= _ROUND_TERMS:
+        return _series_log_a_minus_1(alphas, q, sigma, sizes)
+    parts, start, total = [], 0, 0
+    for index, size in enumerate(sizes.tolist()):
+        if total and total + size > _ROUND_TERMS:
+            parts.append((start, index))
+            start, total = index, 0
+        total += size
+    parts.append((start, len(sizes)))
+    outputs = [_series_log_a_minus_1(alphas[a:b], q, sigma, sizes[a:b]) for a, b in parts]
+    return tuple(np.concatenate([o[k] for o in outputs]) for k in range(3))
+
+
 def _log_a_fractional(alphas, q, sigma):
     """``log A`` for fractional orders, ``0 < q < 1``: series, then quadrature, then precise.
 
@@ -824,7 +851,7 @@ def _log_a_fractional(alphas, q, sigma):
     out = np.full(len(alphas), np.nan)
     base, limits, floor_plus_7 = _order_lengths(alphas.tobytes())
     sizes = np.array(_predicted_terms(alphas, q, sigma, base, floor_plus_7))  # a writable copy
-    log_am1, converged, hopeless = _series_log_a_minus_1(alphas, q, sigma, sizes)
+    log_am1, converged, hopeless = _series_in_rounds(alphas, q, sigma, sizes)
     if converged.all():  # the usual case: one round
         return np.logaddexp(0.0, log_am1)
     limits = limits.copy()
@@ -832,7 +859,7 @@ def _log_a_fractional(alphas, q, sigma):
     first = True
     while len(pending):
         if not first:
-            log_am1, converged, hopeless = _series_log_a_minus_1(alphas[pending], q, sigma, sizes[pending])
+            log_am1, converged, hopeless = _series_in_rounds(alphas[pending], q, sigma, sizes[pending])
         first = False
         out[pending[converged]] = np.logaddexp(0.0, log_am1[converged])
         short = sizes[pending] < base[pending]
