@@ -857,9 +857,17 @@ def _arb_upper_float(value):
     return result
 
 
-def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None):
+def calibrate_sigma(
+    *, epsilon, delta, q, steps, conversion="improved", orders=None, relation="add_remove", sampling="poisson"
+):
     """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
     at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
+
+    ``sampling="poisson"`` (default): ``SampledGaussian(q, sigma)``; ``sampling="fixed"``:
+    ``FixedBatchGaussian(b, n, sigma)`` with ``q`` read as ``gamma = b/n`` (rounded up one ulp
+    unless it is 1, so a float ``q = b/n`` never undercounts). ``relation``: as in
+    :class:`Accountant` (``"fixed"`` needs ``"replace_one"``). sigma is noise std / clipping norm
+    under either relation.
 
     One-sided: the returned sigma always satisfies
     ``Accountant(orders).compose(SampledGaussian(q, sigma), steps).epsilon(delta, conversion)
@@ -877,11 +885,34 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
     q = _validate.real("q", q, 0, 1, low_open=True)
     steps = _check_steps(steps, 1)
     conversion = _check_conversion(conversion)
+    relation = _check_relation(relation)
+    sampling = _validate.choice("sampling", sampling, subsampling.SAMPLINGS)
     grid = _check_orders(orders, False)
     low_limit, high_limit = SIGMA_RANGE
+    if sampling == "fixed":
+        if relation == "add_remove":
+            raise InvalidArgument(
+                "sampling='fixed' with relation='add_remove' is not supported: adding or removing a record "
+                "changes the dataset that a fixed-size batch is drawn from, and no analysis of that is "
+                "implemented; allowed: relation='replace_one', or sampling='poisson'"
+            )
+        gamma = q if q == 1.0 else math.nextafter(q, math.inf)
+
+        def curve(orders_, sigma):  # the FixedBatchGaussian curve of _fast_rdp_replace_one
+            return subsampling.wor_replace_one_rdp(orders_, gamma, sigma)
+    elif relation == "replace_one":
+
+        def curve(orders_, sigma):  # the SampledGaussian curve of _fast_rdp_replace_one
+            return subsampling.poisson_replace_one_rdp(
+                orders_, q, sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
+            )
+    else:
+
+        def curve(orders_, sigma):
+            return fast.rdp_sampled_gaussian(orders_, q, sigma)
 
     def bounds(sigma, active):
-        rdp = fast.rdp_sampled_gaussian(grid[active], q, sigma)
+        rdp = curve(grid[active], sigma)
         rdp_up = _inflate(float(steps) * rdp, 1)
         return _epsilon_terms(rdp_up, grid[active], delta, conversion)
 
@@ -927,7 +958,8 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
             if sigma >= high_limit:
                 raise InvalidArgument(
                     f"epsilon={epsilon!r} is not reachable with sigma <= {high_limit:g} "
-                    f"(q={q!r}, steps={steps!r}, delta={delta!r}); allowed: a larger epsilon"
+                    f"(q={q!r}, steps={steps!r}, delta={delta!r}, relation={relation!r}, "
+                    f"sampling={sampling!r}); allowed: a larger epsilon"
                 )
             sigma = min(sigma * 2, high_limit)
     while high - low > 1e-7:  # bisection in log sigma; an order failing at an admissible sigma is dropped
