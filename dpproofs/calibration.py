@@ -6,8 +6,6 @@ on the RDP accountant, to 1e-6 relative). ``accountant="pld"``:
 the target). This module sits above both accountants, so neither imports the other's calibration.
 """
 
-import inspect
-
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgument
 from dpproofs.subsampling import RELATIONS, SAMPLINGS
@@ -48,21 +46,10 @@ def calibrate_sigma(
     if accountant == "pld":
         if orders is not None or conversion != "improved":
             raise InvalidArgument("conversion= and orders= apply to accountant='rdp' only")
-        if sampling != "poisson":
-            raise InvalidArgument(
-                f"sampling={sampling!r} with accountant='pld' is not yet supported; allowed: "
-                f"sampling='poisson', or accountant='rdp'"
-            )
         from dpproofs.pld import calibrate_sigma_pld
 
-        if relation == "add_remove":
-            return calibrate_sigma_pld(epsilon=epsilon, delta=delta, q=q, steps=steps)
-        if "relation" not in inspect.signature(calibrate_sigma_pld).parameters:  # not there yet
-            raise InvalidArgument(
-                f"relation={relation!r} with accountant='pld' is not yet supported; allowed: "
-                f"relation='add_remove', or accountant='rdp'"
-            )
-        return calibrate_sigma_pld(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation)
+        return calibrate_sigma_pld(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation,
+                                   sampling=sampling)
     from dpproofs.accountant import calibrate_sigma as rdp_calibrate_sigma
 
     return rdp_calibrate_sigma(

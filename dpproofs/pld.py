@@ -32,11 +32,18 @@ import math
 import numpy as np
 from scipy import special
 
-from dpproofs import _validate
+from dpproofs import _validate, subsampling
 from dpproofs.accountant import Accountant
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 from dpproofs.evaluator import pld as _pld
-from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
+from dpproofs.mechanisms import (
+    FixedBatchGaussian,
+    Gaussian,
+    Laplace,
+    Mechanism,
+    RandomizedResponse,
+    SampledGaussian,
+)
 
 __all__ = ["PLDAccountant", "Bounds", "calibrate_sigma_pld", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
 
@@ -84,19 +91,24 @@ def _exact_zero():
     return result
 
 
+#: Neighbouring relations (``relation=`` of the constructor).
+RELATIONS = ("add_remove", "replace_one")
+
+_KINDS = (Gaussian, SampledGaussian, FixedBatchGaussian, Laplace, RandomizedResponse)
+
+
 def _check_mechanism(mechanism):
-    if not isinstance(mechanism, Mechanism) or not isinstance(
-        mechanism, (Gaussian, SampledGaussian, Laplace, RandomizedResponse)
-    ):
+    if not isinstance(mechanism, Mechanism) or not isinstance(mechanism, _KINDS):
         raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, Laplace, "
-            f"RandomizedResponse, not {type(mechanism).__name__}"
+            f"mechanism={mechanism!r} must be one of {', '.join(k.__name__ for k in _KINDS)}, "
+            f"not {type(mechanism).__name__}"
         )
     return mechanism
 
 
 def _pairs(mechanism):
-    """``{"add": pair, "remove": pair}`` for a mechanism with non-zero privacy loss, else None."""
+    """``{"add": pair, "remove": pair}`` under add/remove for a mechanism with non-zero privacy
+    loss, else None (sensitivity 1: one record moves the clipped sum by at most C)."""
     if isinstance(mechanism, SampledGaussian):
         if mechanism.q == 0:
             return None
@@ -118,6 +130,66 @@ def _pairs(mechanism):
     return {"add": pair, "remove": pair}
 
 
+def _mixture_directions(rate, sigma):
+    """Both orders of ``((1-g) N(0, s^2) + g N(1, s^2), N(0, s^2))`` (one pair if ``g = 1``)."""
+    if rate == 1:
+        pair = _pld.GaussianPair(1.0, sigma, "add")
+        return {"add": pair, "remove": pair}
+    return {"add": _pld.GaussianPair(rate, sigma, "add"), "remove": _pld.GaussianPair(rate, sigma, "remove")}
+
+
+def _replace_one_plan(mechanism):
+    """Under replace-one (one record changed: the clipped sum moves by up to 2C), the pairs of
+    ``mechanism``: ``(dominating, realised)``, or None for zero privacy loss.
+
+    * ``dominating``: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
+      (g = q or b/n; s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every
+      replace-one configuration in both orders (docs/math.md, "Replace-one neighbours": advanced
+      joint convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the
+      accountant composes its SYMMETRISED pair (:func:`dpproofs.evaluator.pld.symmetrised`),
+      which dominates at every eps and so under composition (Zhu, Dong & Wang 2022, arXiv
+      2106.08567, the composition theorem for dominating pairs). Composing P1 alone, or max(P1^T, P2^T), is not justified:
+      worst-case pairs need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024,
+      arXiv 2405.20769).
+    * ``realised``: ``{"R0": directions, "R1": directions}``: neighbouring datasets that exist,
+      so their composed curves are LOWER bounds on the truth. R0: x' = 0 and every other record 0
+      (each step is its add/remove pair at sensitivity 1). R1: x = -x' of norm C and every other
+      record x' (fixed-size batches: P1 and its swap; Poisson: the two-sided mixture
+      ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)) at sigma, which dp_accounting composes as if it
+      were the worst case; the Gaussian: N(2C) vs N(0)).
+    Gaussian, Laplace: sensitivity 2 (sigma/2, scale/2). Randomized response is epsilon-DP under
+    either relation (its pair is unchanged)."""
+    if isinstance(mechanism, (SampledGaussian, FixedBatchGaussian)):
+        poisson = isinstance(mechanism, SampledGaussian)
+        rate = mechanism.q if poisson else mechanism.batch_size / mechanism.dataset_size
+        if rate == 0:
+            return None
+        half = mechanism.sigma / 2
+        dominating = _pld.GaussianPair(rate, half, "add") if rate < 1 else _pld.GaussianPair(1.0, half, "add")
+        r0 = _mixture_directions(rate, mechanism.sigma)
+        if not poisson or rate == 1:
+            r1 = _mixture_directions(rate, half)
+        else:
+            two_sided = _pld.TwoSidedGaussianPair(rate, mechanism.sigma)
+            r1 = {"add": two_sided, "remove": two_sided}
+        return dominating, {"R0": r0, "R1": r1}
+    if isinstance(mechanism, Gaussian):
+        r1 = _pld.GaussianPair(1.0, mechanism.sigma / 2, "add")
+        r0 = _pld.GaussianPair(1.0, mechanism.sigma, "add")
+    elif isinstance(mechanism, Laplace):
+        r1, r0 = _pld.LaplacePair(mechanism.scale / 2), _pld.LaplacePair(mechanism.scale)
+    else:
+        r1 = r0 = _pairs(mechanism)["add"]
+    return r1, {"R0": {"add": r0, "remove": r0}, "R1": {"add": r1, "remove": r1}}
+
+
+def _supported(mechanism, relation):
+    """Raise the InvalidArgument of :func:`dpproofs.subsampling.unsupported`, if any."""
+    error = subsampling.unsupported(mechanism, relation)
+    if error is not None:
+        raise error
+
+
 def _tail_z(tail):
     """Standard deviations beyond which a normal tail is below ``tail`` (clamped to [6, 38])."""
     tail = min(max(tail, 1e-320), 1e-9)
@@ -131,13 +203,21 @@ class PLDAccountant:
     ``max_cells``: largest composition window in grid cells, in ``[2**10, 2**26]``.
     ``grid_step``: a fixed grid step instead of the adaptive choice (one pass), in ``(0, 1]``.
     ``delta_relative_width``: the same target for :meth:`delta_bounds`, in ``[1e-6, 0.5]``.
+    ``relation``: ``"add_remove"`` (default) or ``"replace_one"`` (one record changed). sigma is
+    always the noise standard deviation divided by the clipping norm C; under replace-one the
+    clipped sum moves by up to 2C and the accountant accounts for it (never rescale sigma).
+    Under replace-one the bracket is ``(lower, upper)`` with ``upper`` from the symmetrised
+    dominating pair and ``lower`` from neighbouring datasets that exist (see
+    :func:`_replace_one_plan`): the exact worst case over datasets lies in between, and the gap
+    between the two is the analysis', not the grid's (``target_met`` is then often False).
 
     Results are :class:`Bounds`; ``result.target_met`` says whether the width target was met
     within the budget (if not, the bracket is still valid, only wider).
     """
 
     def __init__(self, *, relative_width=DEFAULT_RELATIVE_WIDTH, max_cells=DEFAULT_MAX_CELLS, grid_step=None,
-                 delta_relative_width=DEFAULT_DELTA_RELATIVE_WIDTH):
+                 delta_relative_width=DEFAULT_DELTA_RELATIVE_WIDTH, relation="add_remove"):
+        self._relation = _validate.choice("relation", relation, RELATIONS)
         self._relative_width = _validate.real("relative_width", relative_width, 1e-6, 0.5)
         self._delta_relative_width = _validate.real("delta_relative_width", delta_relative_width, 1e-6, 0.5)
         self._max_cells = _validate.integer("max_cells", max_cells, 1 << 10, 1 << 26)
@@ -151,6 +231,7 @@ class PLDAccountant:
         """Add ``steps`` (an integer >= 0) applications of ``mechanism``; return ``self``. A failed
         compose leaves the accountant unchanged."""
         _check_mechanism(mechanism)
+        _supported(mechanism, self._relation)
         steps = _validate.integer("steps", steps, 0)
         if steps:
             self._ledger[mechanism] = self._ledger.get(mechanism, 0) + steps
@@ -161,11 +242,19 @@ class PLDAccountant:
         """The composed mechanisms as a list of ``(mechanism, steps)`` (a copy)."""
         return list(self._ledger.items())
 
+    @property
+    def relation(self):
+        """The neighbouring relation, ``"add_remove"`` or ``"replace_one"``."""
+        return self._relation
+
+    def _plan(self, mechanism):
+        return _pairs(mechanism) if self._relation == "add_remove" else _replace_one_plan(mechanism)
+
     def _active(self):
-        return [(m, n) for m, n in self._ledger.items() if n > 0 and _pairs(m) is not None]
+        return [(m, n) for m, n in self._ledger.items() if n > 0 and self._plan(m) is not None]
 
     def _rdp(self):
-        acc = Accountant()
+        acc = Accountant(relation=self._relation)
         for mechanism, steps in self._ledger.items():
             acc.compose(mechanism, steps)
         return acc
@@ -200,22 +289,38 @@ class PLDAccountant:
 
     # --- the tight computation ---------------------------------------------------------------
 
-    def _one_step(self, mechanism, direction, bound, step, tail_z):
-        key = (mechanism, direction, bound, step, tail_z)
-        one = self._cache.get(key)
-        if one is None:
-            if len(self._cache) > 64:
-                self._cache.clear()
+    def _one_step(self, mechanism, direction, bound, step, tail_z, realisation=None):
+        """The discretised pair of ``mechanism``: add/remove: ``direction`` of :func:`_pairs`;
+        replace-one: ``direction`` of ``realisation`` ("R0"/"R1"), or the symmetrised dominating
+        pair (``direction="sym"``, upper only; None if it cannot be symmetrised)."""
+        key = (mechanism, direction, bound, step, tail_z, realisation)
+        if key in self._cache:
+            return self._cache[key]
+        if len(self._cache) > 64:
+            self._cache.clear()
+        if self._relation == "add_remove":
             one = _pld.discretise(_pairs(mechanism)[direction], step, bound, tail_z)
-            self._cache[key] = one
+        elif direction == "sym":
+            dominating, _ = _replace_one_plan(mechanism)
+            one = _pld.symmetrised(_pld.discretise(dominating, step, "upper", tail_z))
+        else:
+            _, realised = _replace_one_plan(mechanism)
+            one = _pld.discretise(realised[realisation][direction], step, bound, tail_z)
+        self._cache[key] = one
         return one
+
+    def _all_pairs(self, mechanism):
+        if self._relation == "add_remove":
+            return list(_pairs(mechanism).values())
+        dominating, realised = _replace_one_plan(mechanism)
+        return [dominating] + [p for r in realised.values() if r is not None for p in r.values()]
 
     def _initial_step(self, active, tail_z):
         """A coarse first grid step: the composed loss's standard deviation / 150, from a probe
         discretisation of each one-step PLD."""
         var = 0.0
         for mechanism, steps in active:
-            pair = _pairs(mechanism)["add"]
+            pair = _pairs(mechanism)["add"] if self._relation == "add_remove" else _replace_one_plan(mechanism)[0]
             low, high = pair.loss_range(6.0)
             span = max(high - low, 1e-12)
             one = _pld.discretise(pair, span / 256, "upper", 6.0)
@@ -235,8 +340,18 @@ class PLDAccountant:
                 return span / math.ceil(span / step)
         return step
 
+    def _value(self, items, delta, epsilon):
+        """The composed bound's epsilon at ``delta`` (or delta at ``epsilon``); None if over budget."""
+        theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
+        composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
+        if composed is None:
+            return None
+        return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
+
     def _attempt(self, active, step, tail_z, delta=None, epsilon=None):
-        """(lower, upper) at one grid step, max over directions; None if over budget."""
+        """(lower, upper) at one grid step; None if over budget."""
+        if self._relation == "replace_one":
+            return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
         directions = ("add", "remove") if any(isinstance(m, SampledGaussian) and m.q < 1 for m, _ in active) else ("add",)
         for direction in directions:
@@ -254,11 +369,33 @@ class PLDAccountant:
             ups.append(values["upper"])
         return max(lows), max(ups)
 
+    def _attempt_replace_one(self, active, step, tail_z, delta, epsilon):
+        """Upper: the symmetrised dominating pairs composed (one curve: they are symmetric).
+        Lower: the best realised neighbouring datasets (R0, and R1 when every mechanism has it),
+        both orders."""
+        items = [(self._one_step(m, "sym", "upper", step, tail_z), n) for m, n in active]
+        if any(one is None for one, _ in items):
+            return None
+        upper = self._value(items, delta, epsilon)
+        if upper is None:
+            return None
+        lows = []
+        for realisation in ("R0", "R1"):
+            if any(_replace_one_plan(m)[1][realisation] is None for m, _ in active):
+                continue
+            for direction in ("add", "remove"):
+                items = [(self._one_step(m, direction, "lower", step, tail_z, realisation), n) for m, n in active]
+                value = self._value(items, delta, epsilon)
+                if value is None:
+                    return None
+                lows.append(value)
+        return max(lows), upper
+
     def _cells(self, active, step, tail_z):
         """Grid cells of the longest one-step PLD at ``step`` (predicted from the loss ranges)."""
         longest = 0
         for mechanism, _ in active:
-            for pair in _pairs(mechanism).values():
+            for pair in self._all_pairs(mechanism):
                 low, high = pair.loss_range(tail_z)
                 longest = max(longest, (high - low) / step)
         return longest
@@ -281,10 +418,13 @@ class PLDAccountant:
                 found = None
             if found is None:
                 break
+            previous = upper
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
             if width <= target:
                 break
+            if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
+                break  # the upper end has converged; the rest of the gap is the analysis' (class docstring)
             factor = 0.9 * math.sqrt(target / width) if math.isfinite(width) else 0.25
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
@@ -307,6 +447,7 @@ class PLDAccountant:
             "max_cells": self._max_cells,
             "grid_step": self._grid_step,
             "delta_relative_width": self._delta_relative_width,
+            "relation": self._relation,
             "ledger": [{"mechanism": m.to_dict(), "steps": n} for m, n in self._ledger.items()],
         }
 
@@ -323,6 +464,7 @@ class PLDAccountant:
             max_cells=data.get("max_cells", DEFAULT_MAX_CELLS),
             grid_step=data.get("grid_step"),
             delta_relative_width=data.get("delta_relative_width", DEFAULT_DELTA_RELATIVE_WIDTH),
+            relation=data.get("relation", "add_remove"),
         )
         entries = []
         for entry in ledger:
@@ -334,21 +476,38 @@ class PLDAccountant:
         return acc
 
     def __repr__(self):
-        return f"PLDAccountant(ledger={self.ledger!r})"
+        return f"PLDAccountant(relation={self._relation!r}, ledger={self.ledger!r})"
 
 
-def calibrate_sigma_pld(*, epsilon, delta, q, steps, relative_width=DEFAULT_RELATIVE_WIDTH, tolerance=1e-3):
+def calibrate_sigma_pld(*, epsilon, delta, q, steps, relative_width=DEFAULT_RELATIVE_WIDTH, tolerance=1e-3,
+                        relation="add_remove", sampling="poisson"):
     """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
-    ``SampledGaussian(q, sigma)`` have a certified upper epsilon <= ``epsilon`` at ``delta``
-    (never overshoots: the returned sigma's certified upper epsilon is <= the target)."""
+    the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
+    (never overshoots: the returned sigma's certified upper epsilon is <= the target).
+
+    ``sampling``: "poisson" (``SampledGaussian(q, sigma)``) or "fixed" (batches that are the
+    fraction ``q = b/n`` of the dataset, drawn without replacement: ``FixedBatchGaussian``; needs
+    ``relation="replace_one"``). ``relation``: as for :class:`PLDAccountant`."""
     epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
     delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
     q = _validate.real("q", q, 0, 1, low_open=True)
     steps = _validate.integer("steps", steps, 1)
     tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
+    relation = _validate.choice("relation", relation, RELATIONS)
+    sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
+    if sampling == "fixed":
+        batch, dataset = q.as_integer_ratio()  # exactly the fraction q (only b/n enters the analysis)
+
+        def step(sigma):
+            return FixedBatchGaussian(batch_size=batch, dataset_size=dataset, sigma=sigma)
+    else:
+        def step(sigma):
+            return SampledGaussian(q, sigma)
+
+    _supported(step(1.0), relation)
 
     def upper(sigma):
-        return PLDAccountant(relative_width=relative_width).compose(SampledGaussian(q, sigma), steps).epsilon(delta)
+        return PLDAccountant(relative_width=relative_width, relation=relation).compose(step(sigma), steps).epsilon(delta)
 
     low, high = 0.05, 1.0
     while upper(high) > epsilon:

@@ -12,6 +12,14 @@ one too few is not).
 ``epochs`` may be fractional; a float is read as the decimal it prints as (``0.1`` is one
 tenth, not ``0.1000000000000000055...``), so ``ceil`` does not add a step for a float's
 representation error. Integers are exact.
+
+With fixed-size batches (``sampling="fixed"``: every step draws exactly ``B`` of the ``N``
+records uniformly without replacement, independently of the other steps;
+``dpproofs.FixedBatchGaussian(batch_size=B, dataset_size=N, sigma=s)``) the steps are counted the
+same way and the rate is the fraction ``B / N`` of the dataset in each batch. Shuffled batches
+(one pass over a random permutation per epoch, the usual data loader) are neither scheme: no
+tight analysis of them exists, and Poisson numbers for them can understate epsilon (Chua et al.
+2024, "How private are DP-SGD implementations?").
 """
 
 import math
@@ -23,8 +31,8 @@ from dpproofs.errors import InvalidArgument, InvalidArgumentType
 
 __all__ = ["steps_and_rate", "SAMPLINGS"]
 
-#: Sampling schemes ``steps_and_rate`` knows (fixed-size batches come with their mechanism).
-SAMPLINGS = ("poisson",)
+#: Sampling schemes ``steps_and_rate`` knows.
+SAMPLINGS = ("poisson", "fixed")
 
 
 def _exact(name, value):
@@ -43,7 +51,8 @@ def steps_and_rate(dataset_size, batch_size, epochs, sampling="poisson"):
     dataset_size``.
 
     ``dataset_size``: integer >= 1; ``batch_size``: integer in ``[1, dataset_size]``; ``epochs``:
-    real > 0 (fractional allowed); ``sampling``: ``"poisson"``. Raises
+    real > 0 (fractional allowed); ``sampling``: ``"poisson"`` (q is each record's probability of
+    joining a batch) or ``"fixed"`` (q is the batch's fraction B/N of the dataset). Raises
     :class:`dpproofs.InvalidArgument` naming the argument otherwise.
     """
     dataset_size = _validate.integer("dataset_size", dataset_size, 1)

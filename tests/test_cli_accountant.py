@@ -113,7 +113,9 @@ def test_delta_is_the_accountants_delta_at_each_epsilon(capsys):
         (["--q", "0.01", "--steps", "10", "--dataset-size", "100", "--batch-size", "10", "--epochs", "1"], "not both"),
         (["--dataset-size", "100", "--batch-size", "10"], "all three"),
         (["--dataset-size", "100", "--batch-size", "1000", "--epochs", "1"], "batch_size="),
-        (["--q", "0.01", "--steps", "10", "--relation", "replace_one"], "relation="),
+        (["--q", "0.01", "--steps", "10", "--relation", "replace_once"], "relation="),
+        (["--dataset-size", "100", "--batch-size", "10", "--epochs", "1", "--sampling", "fixed"], "replace_one"),
+        (["--q", "0.01", "--steps", "10", "--sampling", "fixed", "--relation", "replace_one"], "--dataset-size"),
         (["--q", "0.01", "--steps", "10", "--sampling", "shuffled"], "sampling="),
         (["--q", "0.01"], "--steps"),
     ],
@@ -135,3 +137,33 @@ def test_epsilon_with_the_pld_accountant_reports_the_bracket_and_its_upper_end(c
     result = json.loads(out)
     assert status == 0 and result["epsilon"] == result["epsilon_upper"]
     assert result["epsilon_lower"] <= 0.9468668 <= result["epsilon_upper"]  # the exact tight value
+
+
+def test_fixed_batches_under_replace_one_are_the_fixed_batch_mechanism_of_the_library(capsys):
+    args = ("--sigma", "1.1", "--dataset-size", "60000", "--batch-size", "256", "--epochs", "1",
+            "--sampling", "fixed", "--relation", "replace_one", "--delta", "1e-5", "--json")
+    status, out, _ = run_cli(capsys, "epsilon", *args)
+    result = json.loads(out)
+    mechanism = dp.FixedBatchGaussian(batch_size=256, dataset_size=60000, sigma=1.1)
+    expected = dp.Accountant(relation="replace_one").compose(mechanism, 235).epsilon(1e-5)
+    assert status == 0 and result["epsilon"] == expected and result["steps"] == 235
+    assert result["sampling"] == "fixed" and result["relation"] == "replace_one"
+    status, out, _ = run_cli(capsys, "epsilon", *args, "--accountant", "pld")
+    bounds = dp.PLDAccountant(relation="replace_one").compose(mechanism, 235).epsilon_bounds(1e-5)
+    assert status == 0 and json.loads(out)["epsilon_upper"] == bounds.upper
+
+
+def test_poisson_replace_one_is_answered_above_add_remove(capsys):
+    base = ("--sigma", "1.1", "--q", "0.01", "--steps", "100", "--delta", "1e-5", "--json")
+    _, add_remove, _ = run_cli(capsys, "epsilon", *base)
+    status, replace, _ = run_cli(capsys, "epsilon", *base, "--relation", "replace_one")
+    assert status == 0 and json.loads(replace)["epsilon"] > json.loads(add_remove)["epsilon"]
+
+
+def test_the_help_states_the_sigma_convention_and_the_shuffling_warning(capsys):
+    from dpproofs.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["epsilon", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "clipping norm" in text and "2C under replace_one" in text and "Chua et al. 2024" in text

@@ -5,7 +5,6 @@ dp_accounting's RdpAccountant by more than 1e-9 relative. The one exception is l
 (EXCEPTIONS) with the exact value showing ours is right.
 """
 
-import inspect
 import math
 import subprocess
 import sys
@@ -276,12 +275,27 @@ def test_an_unsupported_event_is_named_and_supports_says_false(what):
     assert "event.events[1].event" in str(info.value)
 
 
-@pytest.mark.skipif(hasattr(dp, "FixedBatchGaussian"), reason="a fixed-batch mechanism exists")
-def test_sampling_without_replacement_is_named_until_a_fixed_batch_mechanism_exists():
+def test_sampling_without_replacement_under_replace_one_is_the_fixed_batch_mechanism():
     event = S(dpa.SampledWithoutReplacementDpEvent(60000, 256, G(1.1)), 100)
-    assert not bridge.supports(event)
-    with pytest.raises(bridge.UnsupportedEvent, match="SampledWithoutReplacementDpEvent.*FixedBatchGaussian"):
-        bridge.accountant_for(event)
+    assert bridge.supports(event, neighboring_relation="replace_one")
+    assert not bridge.supports(event)  # add/remove: no sound analysis of fixed-size batches here
+    ours = bridge.accountant_for(event, neighboring_relation=NR.REPLACE_ONE).epsilon(DELTA)
+    mechanism = dp.FixedBatchGaussian(batch_size=256, dataset_size=60000, sigma=1.1)
+    assert ours == dp.Accountant(relation="replace_one").compose(mechanism, 100).epsilon(DELTA)
+
+
+def test_dp_accountings_rdp_reads_the_noise_multiplier_under_replace_one_as_noise_over_2c():
+    """GaussianDpEvent documents noise_multiplier = s / C, but RdpAccountant(REPLACE_ONE) bounds
+    SampledWithoutReplacementDpEvent with base RDP alpha / (2 nm^2), i.e. sensitivity C: its number
+    at nm equals ours at sigma = 2 nm (changing one record moves the clipped sum by up to 2C)."""
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    theirs = rdp_privacy_accountant.RdpAccountant(neighboring_relation=NR.REPLACE_ONE)
+    theirs.compose(S(dpa.SampledWithoutReplacementDpEvent(60000, 256, G(1.1)), 1000))
+    mechanism = dp.FixedBatchGaussian(batch_size=256, dataset_size=60000, sigma=2.2)
+    ours = dp.Accountant(relation="replace_one").compose(mechanism, 1000).epsilon(DELTA)
+    assert ours == pytest.approx(theirs.get_epsilon(DELTA), rel=0.02)
+    assert ours >= theirs.get_epsilon(DELTA) * 0.999
 
 
 @pytest.mark.parametrize("name", list(TREES))
@@ -296,25 +310,19 @@ def test_add_remove_is_accepted_by_name_and_as_dp_accountings_enum():
     assert by_name == by_enum
 
 
-@pytest.mark.skipif("relation" in inspect.signature(dp.Accountant).parameters, reason="replace-one exists")
 @pytest.mark.parametrize("relation", ["replace_one", NR.REPLACE_ONE])
-def test_replace_one_is_a_clear_error_until_the_accountant_supports_it(relation):
-    with pytest.raises(dp.InvalidArgument, match="replace_one.*not supported yet"):
-        bridge.accountant_for(G(1.0), neighboring_relation=relation)
-    assert not bridge.supports(G(1.0), neighboring_relation=relation)
+def test_replace_one_is_passed_to_both_accountants(relation):
+    event = S(P(0.01, G(1.0)), 100)
+    rdp = bridge.accountant_for(event, neighboring_relation=relation)
+    pld = bridge.accountant_for(event, accountant="pld", neighboring_relation=relation)
+    assert rdp.relation == pld.relation == "replace_one"
+    assert rdp.epsilon(DELTA) > bridge.accountant_for(event).epsilon(DELTA)
 
 
 @pytest.mark.parametrize("relation", [NR.REPLACE_SPECIAL, "replace_special", "add-remove", 3])
 def test_other_relations_are_refused_by_name(relation):
     with pytest.raises((dp.InvalidArgument, dp.InvalidArgumentType), match="neighboring_relation"):
         bridge.accountant_for(G(1.0), neighboring_relation=relation)
-
-
-@pytest.mark.skipif(hasattr(dp, "PLDAccountant"), reason="the PLD accountant exists")
-def test_pld_is_a_clear_error_until_the_pld_accountant_exists():
-    with pytest.raises(dp.InvalidArgument, match="accountant='pld' is not available yet"):
-        bridge.accountant_for(G(1.0), accountant="pld")
-    assert not bridge.supports(G(1.0), accountant="pld")
 
 
 @pytest.mark.skipif(not hasattr(dp, "PLDAccountant"), reason="no PLD accountant yet")

@@ -6,7 +6,7 @@ Delta (an upper bound, in [0, 1]) of the DP-SGD run at each epsilon. JSON: ``del
 ``delta_lower``/``delta_upper``), and the run. Exit status 0; bad arguments: one line, status 2.
 """
 
-from dpproofs.commands._run import accountant_of, add_run_arguments, run_of
+from dpproofs.commands._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
 from dpproofs.conversions import CONVERSIONS
 
 HELP = "delta of a DP-SGD run (sampled-Gaussian steps) at one or more epsilons"
@@ -23,10 +23,8 @@ def add_arguments(parser):
 
 
 def run(args):
-    from dpproofs.mechanisms import SampledGaussian
-
     q, steps, description = run_of(args)
-    mechanism = SampledGaussian(q, args.sigma)
+    mechanism = mechanism_of(args, description, args.sigma)
     accountant = accountant_of(args).compose(mechanism, steps)
     rows = []
     for epsilon in args.epsilon:
@@ -45,6 +43,6 @@ def run(args):
 def render(result):
     return "\n".join(
         f"delta = {row['delta']:.6g} at epsilon = {row['epsilon']:g} "
-        f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}, {result['accountant']})"
+        f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}{scheme_text(result)}, {result['accountant']})"
         for row in result["results"]
     )

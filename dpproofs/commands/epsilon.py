@@ -7,7 +7,7 @@ JSON: ``epsilon`` and ``delta`` (the first delta's), ``results`` (one row per de
 Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2.
 """
 
-from dpproofs.commands._run import accountant_of, add_run_arguments, run_of
+from dpproofs.commands._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
 from dpproofs.conversions import CONVERSIONS
 
 HELP = "epsilon of a DP-SGD run (sampled-Gaussian steps) at one or more deltas"
@@ -25,10 +25,8 @@ def add_arguments(parser):
 
 
 def run(args):
-    from dpproofs.mechanisms import SampledGaussian
-
     q, steps, description = run_of(args)
-    mechanism = SampledGaussian(q, args.sigma)
+    mechanism = mechanism_of(args, description, args.sigma)
     accountant = accountant_of(args).compose(mechanism, steps)
     rows = []
     for delta in args.delta:
@@ -56,6 +54,6 @@ def render(result):
             where = f"tight epsilon in [{row['epsilon_lower']:.6g}, {row['epsilon_upper']:.6g}]"
         lines.append(
             f"epsilon = {row['epsilon']:.6g} {where} "
-            f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}, delta={row['delta']:g})"
+            f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}{scheme_text(result)}, delta={row['delta']:g})"
         )
     return "\n".join(lines)

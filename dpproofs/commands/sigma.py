@@ -6,7 +6,7 @@ which the DP-SGD run is (E, D)-DP by the accountant. Exit status 0; bad argument
 unreachable target) raise InvalidArgument: one line on stderr, status 2.
 """
 
-from dpproofs.commands._run import accountant_of, add_run_arguments, parse_steps, run_of
+from dpproofs.commands._run import accountant_of, add_run_arguments, calibration_options, mechanism_of, parse_steps, run_of
 from dpproofs.conversions import CONVERSIONS
 
 HELP = "smallest noise multiplier for a target (epsilon, delta) over a DP-SGD run"
@@ -23,12 +23,10 @@ def add_arguments(parser):
 
 def run(args):
     from dpproofs.calibration import calibrate_sigma
-    from dpproofs.mechanisms import SampledGaussian
 
     q, steps, description = run_of(args)
-    options = {"conversion": args.conversion} if args.accountant == "rdp" else {"accountant": "pld"}
-    sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, **options)
-    achieved = accountant_of(args).compose(SampledGaussian(q, sigma), steps)
+    sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, **calibration_options(args))
+    achieved = accountant_of(args).compose(mechanism_of(args, description, sigma), steps)
     achieved_epsilon = (achieved.epsilon(args.delta, args.conversion) if args.accountant == "rdp"
                         else achieved.epsilon(args.delta))
     result = {"sigma": sigma, "epsilon": args.epsilon, "achieved_epsilon": achieved_epsilon,

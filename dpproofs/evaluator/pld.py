@@ -65,6 +65,7 @@ __all__ = [
     "DEFAULT_WINDOW",
     "TAIL",
     "sampled_gaussian_pld",
+    "symmetrised",
     "ROUNDOFF",
     "auto_window",
     "epsilon_bracket",
@@ -605,6 +606,44 @@ class GaussianPair:
         return p[1:-1], q[1:-1], ep[1:-1], eq[1:-1], (p[0], ep[0]), (p[-1], ep[-1])
 
 
+class TwoSidedGaussianPair(GaussianPair):
+    """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = (1-q) N(0, s^2) + q N(-1, s^2):
+    Poisson sampling under replace-one with x = +C, x' = -C (a neighbouring pair that exists, so
+    its composed curves are lower bounds on the truth; used with ``bound="lower"`` only, where the
+    edges need not be exact). Symmetric: its swap is its mirror image. The loss
+    ``log((1-q + q a e^{u/s^2}) / (1-q + q a e^{-u/s^2}))``, ``a = e^{-1/(2 s^2)}``, increases in u."""
+
+    def __init__(self, q, sigma):
+        super().__init__(q, sigma, "add")
+        self.p_parts, self.q_parts = ((1 - q, 0.0), (q, 1.0)), ((1 - q, 0.0), (q, -1.0))
+        self.min_loss, self.max_loss = -math.inf, math.inf
+
+    def positions(self, levels):
+        """u with L(u) = level: the positive root x = e^{u/s^2} of
+        ``q a x^2 + (1-q)(1-e^l) x - e^l q a = 0``, by the cancellation-free form of each sign."""
+        s2, q = self.sigma**2, self.q
+        levels = np.asarray(levels, dtype=np.float64)
+        log_qa = math.log(q) - 1.0 / (2 * s2)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            b = (1 - q) * -np.expm1(levels)  # (1-q)(1 - e^l)
+            # log of sqrt(b^2 + 4 q^2 a^2 e^l), without overflow
+            log_root = 0.5 * np.logaddexp(2 * np.log(np.abs(b) + 1e-320), math.log(4) + 2 * log_qa + levels)
+            root = np.exp(log_root)
+            # b >= 0: x = 2 e^l q a / (b + root); b < 0: x = (root - b) / (2 q a)
+            log_x = np.where(b >= 0, math.log(2) + levels + log_qa - np.log(b + root),
+                             np.log(root - b) - math.log(2) - log_qa)
+        return s2 * log_x
+
+    def _loss(self, u):
+        s2, q = self.sigma**2, self.q
+        up, down = (2 * u - 1) / (2 * s2), (-2 * u - 1) / (2 * s2)
+
+        def log_mix(t):
+            return math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t
+
+        return log_mix(up) - log_mix(down)
+
+
 class LaplacePair:
     """P = Lap(1, b), Q = Lap(0, b): loss (|u| - |u - 1|)/b, linear on (0, 1), atoms at +-1/b."""
 
@@ -669,6 +708,36 @@ class OneStep:
         e = logw[None, :] + thetas[:, None] * l[None, :]
         top = e.max(axis=1)
         return top + np.log(np.sum(np.exp(e - top[:, None]), axis=1))
+
+
+def symmetrised(one):
+    """The symmetrised pair of an upper one-step PLD ``U`` (replace-one; docs/math.md, "Replace-one
+    neighbours"): U's P-masses on losses ``l > 0`` and at ``+inf``; at ``-l`` the mirrored mass
+    ``e^{-l} w`` (rounded down); the rest of the unit mass at loss 0 (rounded up). Returns None
+    when U's positive part is too heavy for a symmetric pair (``sum w (1 + e^{-l}) + inf > 1``).
+
+    Why it is an upper bound: a symmetric pair ``S`` (``S ~ swap(S)``) has P-mass ``e^{-l} w`` at
+    ``-l`` whenever it has ``w`` at ``l``, so its hockey stick at ``eps >= 0`` uses only the losses
+    ``> eps`` (U's), and at ``eps < 0`` it is ``1 - e^eps + e^eps delta_S(-eps)``. Hence ``S``
+    dominates, at every ``eps`` in R, every pair whose profile in BOTH orders is below U's at
+    ``eps >= 0``. Rounding the mirrored masses down moves mass from ``-l`` up to 0, and the margin
+    on the mass at 0 only adds mass: both keep an upper bound (section comment below)."""
+    if one.bound != "upper" or one.shift != 0.0:
+        raise ValueError("symmetrised() takes an upper one-step PLD on the grid {k h}")
+    k = one.offset + np.arange(len(one.masses))
+    positive = (k > 0) & (one.masses > 0)
+    kp, wp = k[positive], one.masses[positive]
+    top = int(kp.max()) if len(kp) else 1
+    masses = np.zeros(2 * top + 1)  # index j <-> loss (j - top) h
+    masses[kp + top] = wp
+    mirror = wp * np.exp(-kp * one.step) * (1 - 4 * UNIT)
+    masses[top - kp] = mirror
+    rest = 1.0 - one.infinity - (math.fsum(wp) + math.fsum(mirror))
+    if rest < 0:
+        return None
+    # 1 - (sums) is exact up to three roundings of numbers <= 1: an absolute 4 ulp covers them
+    masses[top] = rest + 4 * UNIT
+    return OneStep(one.step, -top, 0.0, masses, one.infinity, "upper")
 
 
 def _atoms_into_cells(pair, grid, p, q, ep, eq):

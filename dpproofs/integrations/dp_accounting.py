@@ -20,8 +20,9 @@ of ``ComposedDpEvent``, nested to any depth):
   ``s = (sum_i s_i^-2)^(-1/2)`` (McMahan et al. 2018, arXiv 1812.06210, Sec. 3), exactly as
   dp_accounting's RDP accountant reads it. ``q = 0`` is no loss. Any other inner event is an
   :class:`UnsupportedEvent`.
-* ``SampledWithoutReplacementDpEvent(n, b, Gaussian)`` -> ``dpproofs.FixedBatchGaussian`` when
-  that mechanism exists; until then an :class:`UnsupportedEvent` naming it.
+* ``SampledWithoutReplacementDpEvent(n, b, Gaussian)`` -> ``dpproofs.FixedBatchGaussian(b, n, s)``
+  (accounted under ``"replace_one"`` only; under add/remove :func:`supports` is False and
+  :func:`accountant_for` raises InvalidArgument naming the pair).
 * ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP).
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
   uniform one of ``k``. Only ``k = 2`` is our binary randomized response, exactly: it tells the
@@ -37,16 +38,22 @@ of ``ComposedDpEvent``, nested to any depth):
   ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
-dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) is supported. ``"replace_one"`` (also
-``NeighboringRelation.REPLACE_ONE``) is passed to ``dpproofs.Accountant(relation=...)`` once the
-accountant accepts a relation; until then it is an :class:`InvalidArgument`. dpproofs' convention
-is ``sigma = noise std / clipping norm`` whatever the relation, so under replace-one the sum's
-sensitivity is twice the clipping norm; note that dp_accounting 0.6 computes a bare
-``GaussianDpEvent`` as ``alpha / (2 s^2)`` under every relation. ``REPLACE_SPECIAL`` is not
-supported.
+dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"`` (also
+``NeighboringRelation.REPLACE_ONE``) are passed to the accountant's ``relation=``.
+``REPLACE_SPECIAL`` is not supported.
 
-``accountant="pld"`` builds ``dpproofs.PLDAccountant`` (same compose interface) when it exists;
-until then it is an :class:`InvalidArgument` saying so.
+Reading the noise multiplier. dp_accounting documents ``GaussianDpEvent.noise_multiplier`` as
+``s / C`` (noise std over the clipping norm), dpproofs' own convention, and the bridge keeps it:
+``sigma = noise_multiplier`` under both relations (under replace-one one record moves the clipped
+sum by up to 2C, and dpproofs accounts for it). dp_accounting 0.6 itself is not consistent under
+``REPLACE_ONE``: its RDP accountant bounds ``SampledWithoutReplacementDpEvent`` (and a bare
+``GaussianDpEvent``) with the base RDP ``alpha / (2 s^2)``, i.e. as if ``s`` were the std over
+the replace-one sensitivity 2C, while its PLD accountant composes ``PoissonSampledDpEvent`` as
+``((1-q) N(0, s^2) + q N(1, s^2), (1-q) N(0, s^2) + q N(-1, s^2))``, i.e. ``s`` over C. So for
+the same event the bridge's replace-one RDP equals dp_accounting's at ``2 s``
+(tests/test_integrations_dp_accounting.py).
+
+``accountant="pld"`` builds ``dpproofs.PLDAccountant`` (same compose interface).
 """
 
 import inspect
@@ -339,11 +346,14 @@ def supports(event, accountant="rdp", *, neighboring_relation="add_remove"):
         _empty_accountant(accountant, relation, None)
     except InvalidArgument:
         return False
+    run = _Run()
     try:
-        _walk(event, 1, _Run(), dpa, "event")
+        _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
-    return True
+    from dpproofs import subsampling
+
+    return all(subsampling.unsupported(mechanism, relation) is None for mechanism, _ in run.entries)
 
 
 def to_event(accountant):

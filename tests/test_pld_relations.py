@@ -1,0 +1,137 @@
+"""The PLD accountant under replace-one and with fixed-size batches: sound brackets, clear errors."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import dpproofs as dp
+from dpproofs.evaluator import pld as pld_eval
+from dpproofs.evaluator import precise, precise_pld
+
+
+def gaussian_epsilon(sigma, delta):
+    """Exact epsilon of N(1, sigma^2) vs N(0, sigma^2) by bisection on its closed-form profile."""
+    low, high = 0.0, 400.0
+    for _ in range(80):
+        mid = (low + high) / 2
+        if precise.delta_gaussian(mid, sigma, dps=30) > delta:
+            low = mid
+        else:
+            high = mid
+    return low, high
+
+
+def replace_one(mechanism, steps, **options):
+    return dp.PLDAccountant(relation="replace_one", **options).compose(mechanism, steps)
+
+
+@pytest.mark.parametrize("sigma, steps", [(2.0, 1), (1.0, 10), (4.0, 100)])
+def test_the_gaussian_under_replace_one_is_the_gaussian_of_half_the_noise_multiplier(sigma, steps):
+    low, high = gaussian_epsilon(sigma / 2 / math.sqrt(steps), 1e-5)
+    bounds = replace_one(dp.Gaussian(sigma), steps).epsilon_bounds(1e-5)
+    assert bounds.lower <= low and high <= bounds.upper
+    assert bounds.source == "pld" and bounds.width <= 2e-3 * bounds.upper
+
+
+@pytest.mark.parametrize("n, b, sigma, steps", [(100, 10, 1.0, 1), (1000, 10, 2.0, 50), (60000, 256, 1.1, 200)])
+def test_fixed_batches_bracket_the_realised_worst_pair_composed(n, b, sigma, steps):
+    """P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) is realised by neighbouring
+    datasets (all other records equal x' = -x): its exact composed epsilon (both orders) is a
+    lower bound on the truth, so the accountant's upper end must lie above it."""
+    gamma = b / n
+    mechanism = dp.FixedBatchGaussian(batch_size=b, dataset_size=n, sigma=sigma)
+    bounds = replace_one(mechanism, steps).epsilon_bounds(1e-5)
+    assert bounds.lower <= bounds.upper
+    one = dp.PLDAccountant().compose(dp.SampledGaussian(gamma, sigma / 2), steps).epsilon_bounds(1e-5)
+    # the add/remove accountant at (gamma, sigma/2) brackets exactly max(P1^T, P2^T)
+    assert one.lower <= bounds.upper
+    assert bounds.lower <= one.upper
+
+
+def test_one_fixed_batch_step_upper_end_is_above_the_closed_form_of_both_orders():
+    n, b, sigma = 50, 5, 1.0
+    gamma = b / n
+    bounds = replace_one(dp.FixedBatchGaussian(b, n, sigma), 1).delta_bounds(1.0)
+    exact = max(
+        float(precise.delta_sampled_gaussian(1.0, gamma, sigma / 2, dps=30, direction=d)) for d in ("add", "remove")
+    )
+    assert bounds.lower <= exact * (1 + 1e-9) and exact <= bounds.upper
+
+
+def test_poisson_replace_one_lies_above_poisson_add_remove():
+    for q, sigma, steps in [(0.01, 1.0, 100), (0.004, 1.1, 1000)]:
+        add_remove = dp.PLDAccountant().compose(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(1e-5)
+        bounds = replace_one(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(1e-5)
+        assert bounds.upper >= add_remove.upper
+        # the lower end is the best realised pair: at least the add/remove pair (x' = 0 is a valid
+        # clipped contribution), and the two-sided mixture (x = -x') composed
+        assert bounds.lower >= add_remove.lower
+        assert bounds.lower <= bounds.upper
+
+
+def test_the_symmetrised_pair_is_symmetric_and_dominates_above_zero():
+    pair = pld_eval.GaussianPair(0.1, 0.5, "add")
+    upper = pld_eval.discretise(pair, 1e-3, "upper")
+    sym = pld_eval.symmetrised(upper)
+    losses, w = sym.losses(), sym.masses
+    assert w.sum() + sym.infinity >= 1.0
+    # P-mass at -l is e^{-l} times the P-mass at l (rounded down)
+    middle = len(w) // 2
+    right, left = w[middle + 1:], w[:middle][::-1]
+    assert np.all(left <= right * np.exp(-losses[middle + 1:]) * (1 + 1e-15))
+    assert np.allclose(left, right * np.exp(-losses[middle + 1:]), rtol=1e-12, atol=0)
+    for eps in (0.0, 0.1, 1.0, 3.0):
+        profile = lambda l, m, inf: inf + float(np.sum(m * np.clip(1 - np.exp(eps - l), 0, None)))
+        assert profile(losses, w, sym.infinity) == pytest.approx(profile(upper.losses(), upper.masses, upper.infinity), rel=1e-12)
+
+
+def test_symmetrising_refuses_a_positive_part_too_heavy_for_a_symmetric_pair():
+    heavy = pld_eval.OneStep(0.5, 1, 0.0, np.array([0.9, 0.5]), 0.0, "upper")
+    assert pld_eval.symmetrised(heavy) is None
+
+
+def test_fixed_batches_under_add_remove_are_refused_naming_the_pair_and_nothing_changes():
+    acc = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 1.0), 10)
+    before = acc.to_dict()
+    with pytest.raises(dp.InvalidArgument, match="FixedBatchGaussian.*add_remove.*replace_one"):
+        acc.compose(dp.FixedBatchGaussian(batch_size=10, dataset_size=100, sigma=1.0), 5)
+    assert acc.to_dict() == before
+
+
+def test_an_unknown_relation_is_refused_naming_the_argument():
+    with pytest.raises(dp.InvalidArgument, match="relation"):
+        dp.PLDAccountant(relation="substitute")
+
+
+def test_the_relation_round_trips_through_json():
+    acc = replace_one(dp.FixedBatchGaussian(10, 100, 1.5), 7)
+    again = dp.PLDAccountant.from_dict(json.loads(json.dumps(acc.to_dict())))
+    assert again.relation == "replace_one" and again.ledger == acc.ledger
+    assert "replace_one" in repr(again)
+
+
+def test_a_batch_of_the_whole_dataset_under_replace_one_is_the_gaussian_of_half_sigma():
+    low, high = gaussian_epsilon(0.5 / math.sqrt(4), 1e-6)
+    bounds = replace_one(dp.FixedBatchGaussian(100, 100, 1.0), 4).epsilon_bounds(1e-6)
+    assert bounds.lower <= low and high <= bounds.upper
+
+
+def test_poisson_replace_one_lower_end_is_the_two_sided_mixture_dp_accounting_composes():
+    dpa = pytest.importorskip("dp_accounting")
+    from dp_accounting.pld import pld_privacy_accountant
+
+    q, sigma, steps = 0.01, 1.0, 1000
+    theirs = pld_privacy_accountant.PLDAccountant(neighboring_relation=dpa.NeighboringRelation.REPLACE_ONE)
+    theirs.compose(dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma)), steps))
+    bounds = replace_one(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(1e-5)
+    # same pair ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)); theirs is a pessimistic discretisation
+    assert bounds.lower <= theirs.get_epsilon(1e-5) <= bounds.lower * 1.01
+    assert theirs.get_epsilon(1e-5) <= bounds.upper
+
+
+def test_the_two_sided_mixture_positions_invert_its_loss():
+    pair = pld_eval.TwoSidedGaussianPair(0.01, 1.1)
+    for level in (-30.0, -1.0, -1e-3, 0.0, 1e-3, 1.0, 30.0):
+        assert pair._loss(float(pair.positions([level])[0])) == pytest.approx(level, rel=1e-9, abs=1e-12)
