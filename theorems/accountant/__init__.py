@@ -13,6 +13,9 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
 * :mod:`.rdp` - the accountant's RDP curve, inflated by its documented tolerance, is at least the
   exact RDP (sampled Gaussian at integer and fractional orders, both directions, Gaussian,
   Laplace, randomized response).
+* :mod:`.pld` - ``PLDAccountant``'s bracket contains the exact tight epsilon (Gaussian, sampled
+  Gaussian); :mod:`.pld_replace_one` - under replace-one its upper end is above every neighbouring
+  pair that exists and has an exact profile (the Gaussian, fixed-size batches, Poisson).
 
 Claim ids start with ``accountant.<part>``; ``dpproofs check accountant`` runs exactly these.
 The accountant's answers enter statements through the ``accountant_*`` functions of
