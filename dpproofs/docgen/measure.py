@@ -17,6 +17,7 @@ from dpproofs.docgen.fingerprint import claim_fingerprint, code_digest, digest, 
 __all__ = [
     "DOCS", "MEASURED", "FIGURES", "EXAMPLES", "SEED", "DPS",
     "TOUR", "TOUR_PYTHON", "ACCOUNTANT_CONFIGS", "VERIFY_EXAMPLES",
+    "BATCH_RUNS", "BATCH_DELTA", "measure_batches", "batches_fingerprint",
     "load", "store", "write_atomically", "measure_theorem", "measure_tour", "measure_accountant", "measure_verify",
     "measure_notes", "make_figures", "table_functions", "figures_of", "table_fingerprint",
     "figure_fingerprint", "command_fingerprint", "accountant_fingerprint", "python_tour_fingerprint",
@@ -304,6 +305,75 @@ def measure_accountant():
         row["dpproofs_warm_seconds"] = (time.perf_counter() - started) / 100
         rows.append({k: (float(v) if isinstance(v, (np.floating,)) else v) for k, v in row.items()})
     return {"inputs": environment(), "rows": rows, "fingerprint": accountant_fingerprint()}
+
+
+# --- batches and neighbouring relations ------------------------------------------------------------
+
+#: Realistic DP-SGD runs for the batches page: (dataset size n, batch size b, sigma, epochs).
+BATCH_RUNS = ((60000, 256, 1.1, 60), (60000, 256, 1.0, 15), (50000, 512, 1.5, 100), (10000, 100, 2.0, 50),
+              (1000000, 1000, 0.8, 10), (60000, 600, 4.0, 100))
+BATCH_DELTA = 1e-5
+
+
+def _seconds(function):
+    started = time.perf_counter()
+    value = function()
+    return value, time.perf_counter() - started
+
+
+def measure_batches():
+    """Each run of :data:`BATCH_RUNS` under fixed-size batches and Poisson sampling, replace-one,
+    by both dpproofs accountants and by dp_accounting side by side (one process)."""
+    import math
+
+    import dp_accounting as dpa
+    from dp_accounting.pld import pld_privacy_accountant
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    import dpproofs as dp
+    from dpproofs import training
+
+    replace = dpa.NeighboringRelation.REPLACE_ONE
+    rows = []
+    for n, b, sigma, epochs in BATCH_RUNS:
+        steps, q = training.steps_and_rate(n, b, epochs, sampling="fixed")
+        row = {"n": n, "b": b, "sigma": sigma, "epochs": epochs, "steps": steps, "q": q, "delta": BATCH_DELTA}
+        fixed = dp.FixedBatchGaussian(batch_size=b, dataset_size=n, sigma=sigma)
+        poisson = dp.SampledGaussian(q, sigma)
+        row["fixed_rdp"], row["fixed_rdp_seconds"] = _seconds(
+            lambda: dp.Accountant(relation="replace_one").compose(fixed, steps).epsilon(BATCH_DELTA))
+        bounds, row["fixed_pld_seconds"] = _seconds(
+            lambda: dp.PLDAccountant(relation="replace_one").compose(fixed, steps).epsilon_bounds(BATCH_DELTA))
+        row["fixed_pld_lower"], row["fixed_pld_upper"], row["fixed_pld_source"] = bounds.lower, bounds.upper, bounds.source
+
+        def wor(noise_multiplier):
+            accountant = rdp_privacy_accountant.RdpAccountant(neighboring_relation=replace)
+            event = dpa.SampledWithoutReplacementDpEvent(n, b, dpa.GaussianDpEvent(noise_multiplier))
+            accountant.compose(dpa.SelfComposedDpEvent(event, steps))
+            return float(accountant.get_epsilon(BATCH_DELTA))
+
+        row["dpa_wor_rdp_at_sigma"], row["dpa_wor_rdp_seconds"] = _seconds(lambda: wor(sigma))
+        row["dpa_wor_rdp_at_half_sigma"] = wor(sigma / 2)
+        row["poisson_rdp"], row["poisson_rdp_seconds"] = _seconds(
+            lambda: dp.Accountant(relation="replace_one").compose(poisson, steps).epsilon(BATCH_DELTA))
+        bounds, row["poisson_pld_seconds"] = _seconds(
+            lambda: dp.PLDAccountant(relation="replace_one").compose(poisson, steps).epsilon_bounds(BATCH_DELTA))
+        row["poisson_pld_lower"], row["poisson_pld_upper"], row["poisson_pld_source"] = (
+            bounds.lower, bounds.upper, bounds.source)
+
+        def poisson_pld():
+            accountant = pld_privacy_accountant.PLDAccountant(neighboring_relation=replace)
+            accountant.compose(dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma)), steps))
+            return float(accountant.get_epsilon(BATCH_DELTA))
+
+        row["dpa_poisson_pld"], row["dpa_poisson_pld_seconds"] = _seconds(poisson_pld)
+        row["poisson_add_remove_pld"] = dp.PLDAccountant().compose(poisson, steps).epsilon(BATCH_DELTA)
+        rows.append({k: (v if not isinstance(v, float) or math.isfinite(v) else str(v)) for k, v in row.items()})
+    return {"inputs": environment(), "rows": rows, "fingerprint": batches_fingerprint()}
+
+
+def batches_fingerprint():
+    return code_digest(measure_batches)
 
 
 # --- verify ----------------------------------------------------------------------------------------

@@ -181,6 +181,8 @@ def index_page(found, tour):
     lines.append("- [papers.md](papers.md): each numbered result to its module and claim ids\n")
     lines.append("- [notes.md](notes.md): the notes' numbers reproduced or refuted (`dpproofs claims`)\n")
     lines.append("- [accountant.md](accountant.md): the accountant API, orders, conversions, comparison\n")
+    lines.append("- [batches.md](batches.md): Poisson and fixed-size batches, add/remove and replace-one: which "
+                 "loader each analysis assumes, and six runs side by side with dp_accounting\n")
     lines.append("- [verify.md](verify.md): the vocabulary and worked examples\n")
     lines.append("- [math.md](math.md): the definitions, the exact quantities the evaluator computes, the "
                  "conversions and the proofs of the error bounds the code relies on\n")
@@ -256,6 +258,97 @@ def accountant_page(measured, shared_figure=None):
             lines.append(f"![epsilon against epochs](figures/{shared_figure['file']})\n\n*{shared_figure['caption']}*\n")
     else:
         lines.append("(not measured yet: run `dpproofs report`)\n")
+    return "".join(lines)
+
+
+def _fmt(value, digits=4):
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    return f"{value:.{digits}f}"
+
+
+def batches_page(measured):
+    """docs/batches.md: which sampling and relation a run is, what each accountant computes for
+    it, and the measured side-by-side comparison with dp_accounting."""
+    from dpproofs import subsampling
+
+    lines = [HEADER, "# Batches and neighbouring relations\n\n",
+             "**The noise multiplier.** `sigma` is the noise standard deviation divided by the clipping norm C, "
+             "under every relation, as Opacus uses it and as dp_accounting documents `GaussianDpEvent`. "
+             "Under add/remove one record moves the clipped sum by at most C; under replace-one (a record "
+             "changed) by at most 2C. dpproofs applies that factor itself: never rescale sigma.\n\n",
+             "**Which sampling your data loader implements.**\n\n",
+             "| loader | dpproofs mechanism | relations |\n|---|---|---|\n",
+             "| each record joins each batch independently with probability q (Poisson; Opacus' "
+             "`UniformWithReplacementSampler`) | `dp.SampledGaussian(q, sigma)` | add/remove, replace-one |\n",
+             "| each step draws exactly b of the n records uniformly without replacement, independently of "
+             "the other steps | `dp.FixedBatchGaussian(batch_size=b, dataset_size=n, sigma=sigma)` | replace-one |\n",
+             "| shuffle once per epoch, then cut into fixed-size batches (the usual `DataLoader(shuffle=True)`) "
+             "| none | none |\n\n",
+             "Shuffled fixed-size batches are neither Poisson sampling nor independent sampling without "
+             "replacement: no tight analysis of them exists, and Poisson numbers for them can understate "
+             "epsilon (Chua et al. 2024, \"How private are DP-SGD implementations?\"). Train with the sampler "
+             "whose analysis you report.\n\n",
+             "**What each accountant computes** (RDP: `dp.Accountant(relation=...)`, from "
+             "`dpproofs.subsampling.RELATION_TABLE`; PLD: `dp.PLDAccountant(relation=...)`):\n\n",
+             "| mechanism | relation | RDP per step |\n|---|---|---|\n"]
+    for (mechanism, relation), text in subsampling.RELATION_TABLE.items():
+        lines.append(f"| `{mechanism}` | {relation} | {_cell(text)} |\n")
+    lines.append("\nUnder replace-one the PLD accountant's upper end composes the *symmetrised* dominating pair "
+                 "Sym(P1), P1 = ((1-g) N(0) + g N(2C), N(0)), which bounds every configuration in both orders; its "
+                 "lower end composes neighbouring datasets that exist (x' = 0; and x = -x', which for fixed-size "
+                 "batches is P1 and its swap, and for Poisson sampling the two-sided mixture "
+                 "((1-q) N(0) + q N(C), (1-q) N(0) + q N(-C))). The exact worst case lies in between. Composing P1 "
+                 "alone, or the larger of P1 and its swap composed, is not justified under composition: worst-case "
+                 "datasets need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024, arXiv 2405.20769; "
+                 "`zhu2022` and `balle2018` in [papers.md](papers.md) check it by enumeration). The proofs are in "
+                 "[math.md](math.md#replace-one-neighbours-and-fixed-size-batches).\n\n")
+    if measured is None:
+        lines.append("(not measured yet: run `dpproofs report --only batches`)\n")
+        return "".join(lines)
+    lines.append(f"## Six runs side by side (delta = {measured['rows'][0]['delta']:g}, replace-one)\n\n")
+    lines.append("Measured by `dpproofs report --only batches` in one process "
+                 f"({_cell(measured['inputs'].get('machine', ''))}). steps = ceil(epochs n / b). dp_accounting's RDP "
+                 "accountant bounds `SampledWithoutReplacementDpEvent` with the base RDP alpha/(2 nm^2), i.e. it "
+                 "reads its noise multiplier as the std over the replace-one sensitivity 2C: its column at nm = "
+                 "sigma/2 is the same run as ours; at nm = sigma it describes half the noise we are given (not an "
+                 "upper bound for this run). Its PLD accountant reads nm as std over C for "
+                 "`PoissonSampledDpEvent`.\n\n")
+    lines.append("| n | b | sigma | epochs | steps | fixed: ours RDP | fixed: ours PLD [lower, upper] | fixed: "
+                 "dp_accounting RDP, nm = sigma/2 | (nm = sigma) | Poisson: ours RDP | Poisson: ours PLD [lower, upper] "
+                 "| Poisson: dp_accounting PLD | Poisson add/remove (the q = b/n shortcut) |\n")
+    lines.append("|" + "---|" * 13 + "\n")
+    for r in measured["rows"]:
+        lines.append(
+            f"| {r['n']} | {r['b']} | {r['sigma']} | {r['epochs']} | {r['steps']} | {_fmt(r['fixed_rdp'])} | "
+            f"[{_fmt(r['fixed_pld_lower'])}, {_fmt(r['fixed_pld_upper'])}] ({r['fixed_pld_source']}) | "
+            f"{_fmt(r['dpa_wor_rdp_at_half_sigma'])} | {_fmt(r['dpa_wor_rdp_at_sigma'])} | {_fmt(r['poisson_rdp'])} | "
+            f"[{_fmt(r['poisson_pld_lower'])}, {_fmt(r['poisson_pld_upper'])}] ({r['poisson_pld_source']}) | "
+            f"{_fmt(r['dpa_poisson_pld'])} | {_fmt(r['poisson_add_remove_pld'])} |\n")
+    lines.append("\nSeconds (one compose and query each):\n\n| n | b | sigma | ours RDP fixed | dp_accounting RDP "
+                 "fixed | ours PLD fixed | ours RDP Poisson | ours PLD Poisson | dp_accounting PLD Poisson |\n"
+                 "|---|---|---|---|---|---|---|---|---|\n")
+    for r in measured["rows"]:
+        lines.append(f"| {r['n']} | {r['b']} | {r['sigma']} | {r['fixed_rdp_seconds']:.3f} | {r['dpa_wor_rdp_seconds']:.3f} | "
+                     f"{r['fixed_pld_seconds']:.2f} | {r['poisson_rdp_seconds']:.3f} | {r['poisson_pld_seconds']:.2f} | "
+                     f"{r['dpa_poisson_pld_seconds']:.2f} |\n")
+    rows = measured["rows"]
+    below = sum(1 for r in rows if isinstance(r["dpa_wor_rdp_at_sigma"], float) and r["dpa_wor_rdp_at_sigma"] < r["fixed_pld_lower"])
+    shortcut = sum(1 for r in rows if r["poisson_add_remove_pld"] < min(r["fixed_pld_lower"], r["poisson_pld_lower"]))
+    same = sum(1 for r in rows if abs(r["dpa_wor_rdp_at_half_sigma"] - r["fixed_rdp"]) <= 1e-9 * r["fixed_rdp"])
+    lines.append("\n**Which number is right.** Fixed-size batches: the exact worst case lies in our PLD bracket "
+                 "(lower end: a pair of datasets that exists; upper end: a dominating pair, certified); dp_accounting's "
+                 "RDP at nm = sigma/2 is a valid but looser upper bound (Wang, Balle & Kasiviswanathan 2019, like our "
+                 f"RDP column, which it equals in {same} of {len(rows)} runs); at "
+                 f"nm = sigma it lies below the lower end of our bracket in {below} of {len(rows)} runs, i.e. it "
+                 "understates epsilon for these runs. Poisson sampling under replace-one: dp_accounting's PLD composes "
+                 "the two-sided mixture, which is what our lower end composes (a pair of datasets that exists, so no "
+                 "smaller number can be right); that it is also the worst case is not proved, so our upper end is the "
+                 "better of the RDP bound (Mironov 2017, Prop. 11) and Sym(P1), and the exact value lies between. The "
+                 "q = b/n shortcut (Poisson, add/remove) is a different sampling and relation: it lies below both "
+                 f"replace-one lower ends in {shortcut} of {len(rows)} runs.\n")
     return "".join(lines)
 
 

@@ -68,6 +68,7 @@ def render_pages(found=None):
         "papers.md": pages.papers_page(found, papers, _notes_modules()),
         "accountant.md": pages.accountant_page(measure.load("accountant"), _shared_figure(stored_figures, "accountant.md")),
         "verify.md": pages.verify_page(measure.load("verify")),
+        "batches.md": pages.batches_page(measure.load("batches")),
         "notes.md": pages.notes_page(measure.load("notes"), _shared_figure(stored_figures, "notes.md")),
     }
     for prefix, (module, claims) in found.items():
@@ -124,6 +125,9 @@ def _stale_measurements(found):
     accountant = measure.load("accountant")
     if accountant is None or accountant.get("fingerprint") != measure.accountant_fingerprint():
         reasons.append("_measured/accountant.json: the accountant comparison's code changed since it was measured")
+    batches = measure.load("batches")
+    if batches is None or batches.get("fingerprint") != measure.batches_fingerprint():
+        reasons.append("_measured/batches.json: the batches comparison's code changed since it was measured")
     return reasons
 
 
@@ -196,7 +200,7 @@ def stale_pages():
 
 
 #: The measuring parts ``--only`` accepts besides result prefixes ("paper.result").
-PARTS = ("theorems", "tour", "accountant", "verify", "notes", "figures")
+PARTS = ("theorems", "tour", "accountant", "batches", "verify", "notes", "figures")
 
 
 def check_checkout():
@@ -271,7 +275,8 @@ def generate(*, measure_parts=True, only=(), log=print):
             results[f"theorems/{prefix}"] = measure.measure_theorem(prefix, module, claims, log=log)
             timings[prefix] = round(time.perf_counter() - t, 1)
     for name, function in (("tour", measure.measure_tour), ("accountant", measure.measure_accountant),
-                           ("verify", measure.measure_verify), ("notes", measure.measure_notes)):
+                           ("batches", measure.measure_batches), ("verify", measure.measure_verify),
+                           ("notes", measure.measure_notes)):
         if wanted(name):
             t = time.perf_counter()
             log(f"measuring {name}")
