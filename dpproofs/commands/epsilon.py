@@ -51,7 +51,8 @@ def render(result):
         if "order" in row:
             where = f"at order {row['order']:g}, {result['conversion']} conversion"
         else:
-            where = f"tight epsilon in [{row['epsilon_lower']:.6g}, {row['epsilon_upper']:.6g}]"
+            what = "tight epsilon" if result.get("relation", "add_remove") == "add_remove" else "worst case over datasets"
+            where = f"{what} in [{row['epsilon_lower']:.6g}, {row['epsilon_upper']:.6g}]"
         lines.append(
             f"epsilon = {row['epsilon']:.6g} {where} "
             f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}{scheme_text(result)}, delta={row['delta']:g})"
