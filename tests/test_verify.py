@@ -16,7 +16,6 @@ The inequalities (see also the campaign set at the end):
   below the resolution of 50 digits (caught by the precision escalation).
 """
 
-import math
 
 import pytest
 import sympy
@@ -58,12 +57,37 @@ def test_chained_conditions_give_a_box_with_strict_bounds_honoured():
     assert claim.hypotheses == ()
 
 
-def test_decimal_bounds_are_exact_and_rounded_inside_the_domain():
+def test_decimal_bounds_are_exact_the_box_is_rounded_outward_and_the_exact_bound_stays_a_hypothesis():
     claim, _, _ = build_claim("q <= 1", ["0 < q < 0.1"])
     (q,) = claim.variables
-    # 0.1 is 1/10 exactly; the largest double below it is a closed bound inside q < 1/10
-    assert q.high < 0.1 and not q.high_open and sympy.Rational(q.high) < sympy.Rational(1, 10)
-    assert math.nextafter(q.high, 1) == 0.1
+    # 0.1 is 1/10 exactly; the smallest double above it closes the box, which therefore contains
+    # the whole domain, and q < 1/10 is checked exactly at every point
+    assert q.high == 0.1 and not q.high_open and sympy.Rational(q.high) > sympy.Rational(1, 10)
+    assert [sympy.sstr(h) for h in claim.hypotheses] == ["q < 1/10"]
+    # a float bound is used as it is
+    claim, _, _ = build_claim("q <= 1", ["0 < q < 0.5"])
+    assert claim.variables[0].high == 0.5 and claim.variables[0].high_open and not claim.hypotheses
+
+
+@pytest.mark.parametrize("claim, where", [
+    ("x < 0.1", ["0 <= x <= 0.1"]),  # false at x = 1/10
+    ("delta_randomized_response(eps_prime, eps) > 0", ["0 <= eps_prime <= 0.1", "0.1 <= eps <= 0.2"]),  # 0 at 1/10, 1/10
+    ("rdp_gaussian(alpha, 1) <= 31.9999999999999999", ["1 < alpha <= 63.99999999999999999"]),  # false at the top
+])
+def test_claims_false_only_at_a_decimal_bound_that_is_no_float_are_never_proved(claim, where):
+    """Once PROVED on a box rounded inward (issue 10); the box now contains the whole domain."""
+    assert dp.verify(claim, where=where, samples=60).verdict != "proved"
+
+
+def test_a_variable_fixed_to_a_decimal_that_is_no_float_is_substituted_exactly():
+    claim, problem, _ = build_claim("delta_gaussian(1, sigma) <= 0.5", ["0.00001 <= sigma <= 0.00001"])
+    assert claim.variables == () and "1/100000" in sympy.sstr(problem.statement)
+    assert dp.verify("delta_gaussian(1, sigma) <= 0.5", where=["0.00001 <= sigma <= 0.00001"]).verdict == "refuted"
+
+
+def test_a_domain_narrower_than_the_float_spacing_is_named_as_such():
+    with pytest.raises(dp.InvalidArgument, match="holds no float"):
+        dp.verify("alpha <= 2", where=["1 < alpha <= 1 + 10**(-20)"])
 
 
 def test_a_bound_through_another_bounded_variable_is_propagated_and_kept_as_hypothesis():
@@ -90,7 +114,8 @@ def test_a_coupled_upper_bound_bounded_on_the_box_bounds_the_variable():
     box = {v.name: v for v in claim.variables}
     assert box["lam"].integer and box["lam"].low == 1
     assert 2237 <= box["lam"].high <= 2600  # an outward enclosure of the largest value
-    assert len(claim.hypotheses) == 2  # the coupled conditions are still checked at every point
+    # the coupled conditions are still checked at every point, and 1e-5 (no float) exactly
+    assert len(claim.hypotheses) == 3
 
 
 def test_a_coupled_bound_unbounded_on_the_box_is_refused_naming_the_condition():

@@ -58,8 +58,10 @@ Domain: every free variable must be bounded below and above by the conditions, d
 (``0 < q < 1``) or through other bounded variables (``q < 1/(16*sigma)`` with ``sigma`` bounded:
 a constant box is derived by interval propagation in ball arithmetic, to a fixed point). A
 condition on a single variable that is linear in it with a constant coefficient becomes part of
-the box (strict bounds honoured); every other condition stays a hypothesis of the claim (points
-that violate it are not drawn). Unbounded or unknown names, syntax errors, unknown functions,
+the box (strict bounds honoured; decimals are exact: a bound that is not a float is rounded
+outward and also kept as a hypothesis, so a verdict always covers the domain exactly as
+written); every other condition stays a hypothesis of the claim (points that violate it are not
+drawn). A variable whose bounds coincide is that exact number, substituted. Unbounded or unknown names, syntax errors, unknown functions,
 calls outside a function's domain and empty domains raise :class:`~dpproofs.InvalidArgument`
 naming the culprit: never a vacuous "holds".
 

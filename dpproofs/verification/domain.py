@@ -1,7 +1,11 @@
 """The domain of a user's claim: the box of every variable and the conditions kept as hypotheses.
 
 A condition on one variable, linear in it with a constant coefficient, becomes a bound of the box
-(decimals exact; a bound rounded to a float is rounded inward, strict bounds honoured). Every other
+(decimals exact; strict bounds honoured). A bound that is a float is used as it is; any other is
+rounded OUTWARD to the nearest float beyond it and the exact condition stays a hypothesis, so the
+box contains the whole domain as written and the points outside it are excluded by the exact
+condition (a verdict is never about a smaller domain). A variable whose exact bounds coincide
+(``0.00001 <= delta <= 0.00001``) is the constant: it is substituted exactly. Every other
 condition stays a hypothesis, and the coupled bounds it gives (``c1 x + c0 op 0`` with ``c1`` of
 known sign on the box) tighten the box by interval propagation in ball arithmetic, to a fixed
 point: a coupled upper bound whose right side is bounded on the box bounds the variable
@@ -50,10 +54,11 @@ class Interval:
         return math.isfinite(self.low) and math.isfinite(self.high)
 
 
-def _float_inside(value, direction):
-    """A float on the safe side of the exact real ``value``: ``(float, exact)``.
+def _float_beside(value, direction):
+    """The float nearest the exact real ``value`` on one side: ``(float, exact)``.
 
-    ``direction='down'`` gives the largest float ``<= value``, ``'up'`` the smallest ``>= value``.
+    ``direction='down'`` gives the largest float ``<= value``, ``'up'`` the smallest ``>= value``
+    (a bound rounded outward: ``up`` for an upper bound, ``down`` for a lower one).
     """
     approx = float(sympy.N(value, 30))
     if not math.isfinite(approx):
@@ -182,13 +187,16 @@ class Problem:
 
 
 def derive(statement, conditions, integers):
-    """Derive the box of every free variable and the conditions kept as hypotheses."""
+    """Derive the box of every free variable and the conditions kept as hypotheses:
+    ``(variables, hypotheses, constants)``, ``constants`` the variables fixed to one exact value
+    (``{name: sympy number}``, to be substituted into the statement and the hypotheses)."""
     names = sorted({s.name for s in statement.free_symbols}
                    | {s.name for c in conditions for s in c.free_symbols})
     unknown_integers = sorted(set(integers) - set(names))
     if unknown_integers:
         raise InvalidArgument(f"integers: {unknown_integers} do not appear in the claim or its conditions")
     box = {name: Interval() for name in names}
+    exact = {name: {"low": [], "high": []} for name in names}  # exact single-variable bounds (value, strict)
     hypotheses = []
     coupled = []  # (name, c1, c0, op): the condition c1*name + c0 op 0
     for condition in conditions:
@@ -216,19 +224,25 @@ def derive(statement, conditions, integers):
                 strict = this_op in ("<", ">")
                 interval = box[symbol.name]
                 if this_op in ("<", "<="):
-                    value, exact = _float_inside(bound, "down")
-                    interval.tighten_high(value, strict and exact)
+                    value, is_float = _float_beside(bound, "up")
+                    interval.tighten_high(value, strict and is_float)
+                    exact[symbol.name]["high"].append((bound, strict))
                 else:
-                    value, exact = _float_inside(bound, "up")
-                    interval.tighten_low(value, strict and exact)
-                absorbed = True
+                    value, is_float = _float_beside(bound, "down")
+                    interval.tighten_low(value, strict and is_float)
+                    exact[symbol.name]["low"].append((bound, strict))
+                absorbed = is_float  # an inexact bound stays a hypothesis: the box is only outward
             else:
                 coupled.append((symbol.name, c1, c0, op))
         if not absorbed:
             hypotheses.append(condition)
+    constants = _exact_points(exact, integers)
+    hypotheses = [h for h in hypotheses if not (h.free_symbols and {s.name for s in h.free_symbols} <= set(constants))]
     _propagate(box, coupled)
     variables = []
     for name in names:
+        if name in constants:
+            continue
         interval = box[name]
         missing = [side for side, value in (("lower", interval.low), ("upper", interval.high))
                    if not math.isfinite(value)]
@@ -251,13 +265,51 @@ def derive(statement, conditions, integers):
             low_open = high_open = False
             if low > high:
                 raise InvalidArgument(f"the conditions leave no integer value for {name!r}: the domain is empty")
-        if low > high or (low == high and (low_open or high_open)):
-            raise InvalidArgument(
-                f"the conditions leave no value for {name!r} "
-                f"({_validate.interval_text(low, high, low_open, high_open)}): the domain is empty"
-            )
+        _check_not_empty(name, exact[name], low, high, low_open, high_open)
         variables.append(Variable(name, low, high, integer=integer, low_open=low_open, high_open=high_open))
-    return tuple(variables), tuple(hypotheses)
+    return tuple(variables), tuple(hypotheses), constants
+
+
+def _tightest(bounds, pick):
+    """The tightest exact bound ``(value, strict)`` of a list (``pick``: max for lower, min for upper)."""
+    if not bounds:
+        return None
+    value = pick(v for v, _ in bounds)
+    return value, any(strict for v, strict in bounds if v == value)
+
+
+def _exact_points(exact, integers):
+    """``{name: value}`` for the variables whose exact lower and upper bounds coincide (closed)."""
+    points = {}
+    for name, sides in exact.items():
+        low = _tightest(sides["low"], lambda values: sympy.Max(*values))
+        high = _tightest(sides["high"], lambda values: sympy.Min(*values))
+        if low is None or high is None or bool(sympy.Ne(low[0], high[0])):
+            continue
+        if low[1] or high[1]:
+            continue  # strict on a side: empty, reported by _check_not_empty
+        if name in integers and not low[0].is_integer:
+            continue
+        points[name] = low[0]
+    return points
+
+
+def _check_not_empty(name, sides, low, high, low_open, high_open):
+    """Raise InvalidArgument when the exact bounds (or the float box) leave no value."""
+    exact_low = _tightest(sides["low"], lambda values: sympy.Max(*values))
+    exact_high = _tightest(sides["high"], lambda values: sympy.Min(*values))
+    if exact_low is not None and exact_high is not None:
+        gap = sympy.simplify(exact_high[0] - exact_low[0])
+        if bool(gap < 0) or (bool(sympy.Eq(gap, 0)) and (exact_low[1] or exact_high[1])):
+            raise InvalidArgument(
+                f"the conditions leave no value for {name!r} ({sympy.sstr(exact_low[0])} to "
+                f"{sympy.sstr(exact_high[0])}): the domain is empty"
+            )
+    if low > high or (low == high and (low_open or high_open)):
+        raise InvalidArgument(
+            f"the conditions leave no value for {name!r} "
+            f"({_validate.interval_text(low, high, low_open, high_open)}): the domain is empty"
+        )
 
 
 def _propagate(box, coupled, rounds=50):

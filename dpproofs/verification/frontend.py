@@ -73,8 +73,15 @@ def _problem(claim, where, integers):
     conditions = []
     for text in where:
         conditions.extend(parse_condition(text, integers))
-    variables, hypotheses = derive(statement, conditions, set(integers))
+    variables, hypotheses, constants = derive(statement, conditions, set(integers))
+    if constants:  # variables fixed to one exact value: substituted exactly (no float in between)
+        statement = _substitute(statement, constants)
+        hypotheses = tuple(_substitute(h, constants) for h in hypotheses)
     return Problem(claim.strip(), statement, tuple(conditions), variables, hypotheses)
+
+
+def _substitute(expression, constants):
+    return expression.xreplace({s: constants[s.name] for s in expression.free_symbols if s.name in constants})
 
 
 def _build(claim, where, integers):
@@ -174,7 +181,8 @@ def preflight(claim, pending, seed, dps, deadline_seconds=PREFLIGHT_SECONDS):
         raise InvalidArgument(
             "no point tried satisfies the conditions " + ", ".join(sympy.sstr(h) for h in claim.hypotheses)
             + " on the box " + ", ".join(v.interval_text() for v in claim.variables)
-            + ": the domain looks empty"
+            + ": the domain looks empty, or it holds no float (narrower than the float spacing there: write "
+            "the variable as an offset, e.g. alpha = 1 + t with 0 < t <= 10**(-20))"
         )
     timings = []
     for point in ((interior + mixed + corners)[:3] if claim.variables else [{}]):
