@@ -63,22 +63,22 @@ class Bounds(tuple):
     RDP bound because the tight computation could not meet its budget; ``"exact"``: zero privacy
     loss), ``grid_step`` (the finest grid step used, or None)."""
 
-    def __new__(cls, lower, upper, source, grid_step=None):
+    def __new__(cls, lower: float, upper: float, source: str, grid_step: float | None = None) -> "Bounds":
         self = super().__new__(cls, (float(lower), float(upper)))
         self.source = source
         self.grid_step = grid_step
         return self
 
     @property
-    def lower(self):
+    def lower(self) -> float:
         return self[0]
 
     @property
-    def upper(self):
+    def upper(self) -> float:
         return self[1]
 
     @property
-    def width(self):
+    def width(self) -> float:
         return self[1] - self[0]
 
     def __repr__(self):
@@ -215,8 +215,9 @@ class PLDAccountant:
     within the budget (if not, the bracket is still valid, only wider).
     """
 
-    def __init__(self, *, relative_width=DEFAULT_RELATIVE_WIDTH, max_cells=DEFAULT_MAX_CELLS, grid_step=None,
-                 delta_relative_width=DEFAULT_DELTA_RELATIVE_WIDTH, relation="add_remove"):
+    def __init__(self, *, relative_width: float = DEFAULT_RELATIVE_WIDTH, max_cells: int = DEFAULT_MAX_CELLS,
+                 grid_step: float | None = None, delta_relative_width: float = DEFAULT_DELTA_RELATIVE_WIDTH,
+                 relation: str = "add_remove") -> None:
         self._relation = _validate.choice("relation", relation, RELATIONS)
         self._relative_width = _validate.real("relative_width", relative_width, 1e-6, 0.5)
         self._delta_relative_width = _validate.real("delta_relative_width", delta_relative_width, 1e-6, 0.5)
@@ -227,7 +228,7 @@ class PLDAccountant:
 
     # --- composition -------------------------------------------------------------------------
 
-    def compose(self, mechanism, steps=1):
+    def compose(self, mechanism: Mechanism, steps: int = 1) -> "PLDAccountant":
         """Add ``steps`` (an integer >= 0) applications of ``mechanism``; return ``self``. A failed
         compose leaves the accountant unchanged."""
         _check_mechanism(mechanism)
@@ -238,12 +239,12 @@ class PLDAccountant:
         return self
 
     @property
-    def ledger(self):
+    def ledger(self) -> list[tuple[Mechanism, int]]:
         """The composed mechanisms as a list of ``(mechanism, steps)`` (a copy)."""
         return list(self._ledger.items())
 
     @property
-    def relation(self):
+    def relation(self) -> str:
         """The neighbouring relation, ``"add_remove"`` or ``"replace_one"``."""
         return self._relation
 
@@ -261,11 +262,11 @@ class PLDAccountant:
 
     # --- queries -----------------------------------------------------------------------------
 
-    def epsilon(self, delta):
+    def epsilon(self, delta: float) -> float:
         """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``)."""
         return self.epsilon_bounds(delta).upper
 
-    def epsilon_bounds(self, delta):
+    def epsilon_bounds(self, delta: float) -> Bounds:
         """:class:`Bounds` ``(lower, upper)`` containing the tight epsilon at ``delta``."""
         delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
         active = self._active()
@@ -274,11 +275,11 @@ class PLDAccountant:
         rdp_eps = self._rdp().epsilon(delta)
         return self._search(active, delta=delta, rdp_value=rdp_eps)
 
-    def delta(self, epsilon):
+    def delta(self, epsilon: float) -> float:
         """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``)."""
         return self.delta_bounds(epsilon).upper
 
-    def delta_bounds(self, epsilon):
+    def delta_bounds(self, epsilon: float) -> Bounds:
         """:class:`Bounds` ``(lower, upper)`` containing the tight delta at ``epsilon``."""
         epsilon = _validate.real("epsilon", epsilon, 0)
         active = self._active()
@@ -439,7 +440,7 @@ class PLDAccountant:
 
     # --- serialisation -----------------------------------------------------------------------
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         """A plain-JSON description (options and ledger)."""
         return {
             "type": "PLDAccountant",
@@ -452,7 +453,7 @@ class PLDAccountant:
         }
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: dict) -> "PLDAccountant":
         """Inverse of :meth:`to_dict`; validates like the constructor and :meth:`compose`."""
         if not isinstance(data, dict) or data.get("type") != "PLDAccountant":
             raise InvalidArgumentType(f"data={data!r} must be a dict made by PLDAccountant.to_dict()")
@@ -479,8 +480,9 @@ class PLDAccountant:
         return f"PLDAccountant(relation={self._relation!r}, ledger={self.ledger!r})"
 
 
-def calibrate_sigma_pld(*, epsilon, delta, q, steps, relative_width=DEFAULT_RELATIVE_WIDTH, tolerance=1e-3,
-                        relation="add_remove", sampling="poisson"):
+def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
+                        relative_width: float = DEFAULT_RELATIVE_WIDTH, tolerance: float = 1e-3,
+                        relation: str = "add_remove", sampling: str = "poisson") -> float:
     """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
     the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
     (never overshoots: the returned sigma's certified upper epsilon is <= the target).

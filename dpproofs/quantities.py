@@ -54,7 +54,7 @@ def _check_exact_domain(mechanism, name, value, order):
         )
 
 
-def rdp(mechanism, alpha, *, dps=precise.DEFAULT_DPS):
+def rdp(mechanism: Mechanism, alpha: float, *, dps: int = precise.DEFAULT_DPS) -> mpmath.mpf:
     """Rényi divergence ``D_alpha(M(d) || M(d'))`` of one application, worst neighbouring pair.
 
     ``alpha`` is a finite real > 1 (at most ``1e4`` for the sampled Gaussian, whose ``sigma`` must
@@ -76,7 +76,7 @@ def rdp(mechanism, alpha, *, dps=precise.DEFAULT_DPS):
     raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported")
 
 
-def log_moment(mechanism, lam, *, dps=precise.DEFAULT_DPS):
+def log_moment(mechanism: Mechanism, lam: float, *, dps: int = precise.DEFAULT_DPS) -> mpmath.mpf:
     """Abadi et al. 2016 (arXiv 1607.00133v2) Eq. 2: ``alpha_M(lam)``, max over both directions.
 
     ``alpha_M(lam) = lam * D_{lam+1}`` for the symmetric mechanisms; for the sampled Gaussian

@@ -45,7 +45,7 @@ def _exact(name, value):
     return Fraction(repr(as_float))
 
 
-def steps_and_rate(dataset_size, batch_size, epochs, sampling="poisson"):
+def steps_and_rate(dataset_size: int, batch_size: int, epochs: float, sampling: str = "poisson") -> tuple[int, float]:
     """``(steps, q)`` for ``epochs`` passes over ``dataset_size`` records in (expected) batches of
     ``batch_size``: ``steps = ceil(epochs * dataset_size / batch_size)``, ``q = batch_size /
     dataset_size``.

@@ -59,6 +59,7 @@ the same event the bridge's replace-one RDP equals dp_accounting's at ``2 s``
 import inspect
 import math
 import numbers
+from typing import Any
 
 import dpproofs
 from dpproofs import _validate
@@ -311,7 +312,8 @@ def _empty_accountant(accountant, relation, orders):
 # --- public entries ----------------------------------------------------------------------------
 
 
-def accountant_for(event, accountant="rdp", *, neighboring_relation="add_remove", orders=None):
+def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation: Any = "add_remove",
+                   orders: Any = None) -> Any:
     """A dpproofs accountant with the run ``event`` describes composed (see the module docstring).
 
     ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for the
@@ -336,7 +338,7 @@ def accountant_for(event, accountant="rdp", *, neighboring_relation="add_remove"
     return result
 
 
-def supports(event, accountant="rdp", *, neighboring_relation="add_remove"):
+def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any = "add_remove") -> bool:
     """Whether :func:`accountant_for` accounts for ``event``: ``False`` exactly when it would
     raise :class:`UnsupportedEvent` (an event type or structure it does not know). A parameter out
     of range still raises :class:`InvalidArgument`, as dp_accounting raises at compose."""
@@ -356,7 +358,7 @@ def supports(event, accountant="rdp", *, neighboring_relation="add_remove"):
     return all(subsampling.unsupported(mechanism, relation) is None for mechanism, _ in run.entries)
 
 
-def to_event(accountant):
+def to_event(accountant: Any) -> Any:
     """The ledger of a dpproofs accountant as a dp_accounting ``DpEvent``.
 
     ``ComposedDpEvent`` of one ``SelfComposedDpEvent(leaf, steps)`` per ledger entry (a single

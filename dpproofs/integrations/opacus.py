@@ -49,6 +49,7 @@ Differences from Opacus' ``RDPAccountant`` (Opacus as of its 2025 sources):
 import copy
 import math
 from collections import OrderedDict
+from typing import Any
 
 import dpproofs
 from dpproofs import _validate
@@ -111,7 +112,7 @@ class Accountant:
     cost nothing.
     """
 
-    def __init__(self, accountant="rdp", *, orders=None):
+    def __init__(self, accountant: str = "rdp", *, orders: Any = None) -> None:
         self._kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
         if self._kind == "pld":
             _pld_class()
@@ -140,7 +141,7 @@ class Accountant:
             raise InvalidArgumentType(f"history={value!r} must be a list of (noise_multiplier, sample_rate, num_steps)")
         self._history = [_entry(index, item) for index, item in enumerate(value)]
 
-    def step(self, *, noise_multiplier, sample_rate):
+    def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
         """Account one optimisation step (merged into the last history entry when equal)."""
         _step_arguments(noise_multiplier, sample_rate)
         if self._history:
@@ -150,7 +151,7 @@ class Accountant:
                 return
         self._history.append((noise_multiplier, sample_rate, 1))
 
-    def get_epsilon(self, delta, alphas=None, **kwargs):
+    def get_epsilon(self, delta: float, alphas: Any = None, **kwargs: Any) -> float:
         """Upper bound on epsilon after the steps so far, at ``delta``; 0 before any step.
 
         ``alphas``: orders for this query (Opacus' keyword; rdp only). Other keywords go to the
@@ -171,7 +172,7 @@ class Accountant:
             return 0.0, math.nan
         return accountant.epsilon_and_order(delta, **kwargs)
 
-    def __len__(self):
+    def __len__(self) -> int:
         """Number of steps taken (the sum of ``num_steps`` over the history)."""
         return int(sum(steps for _, _, steps in self._history))
 
@@ -179,7 +180,7 @@ class Accountant:
         """Opacus' accountant name: ``"rdp"`` or ``"pld"``."""
         return self._kind
 
-    def state_dict(self, destination=None):
+    def state_dict(self, destination: dict | None = None) -> dict:
         """``destination`` (a new ``OrderedDict`` if None) with ``history`` (a deep copy) and
         ``mechanism``, as Opacus writes it."""
         if destination is None:
@@ -188,7 +189,7 @@ class Accountant:
         destination["mechanism"] = self.mechanism()
         return destination
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict) -> None:
         """Replace the history by ``state_dict["history"]``; ``InvalidArgument`` (a ValueError,
         as Opacus raises) if it is empty, lacks ``history`` or ``mechanism``, or is of another
         mechanism. Nothing changes on error."""
@@ -265,16 +266,16 @@ def steps_for_epochs(epochs, sample_rate):
 
 def get_noise_multiplier(
     *,
-    target_epsilon,
-    target_delta,
-    sample_rate,
-    epochs=None,
-    steps=None,
-    accountant="rdp",
-    epsilon_tolerance=0.01,
-    alphas=None,
-    **kwargs,
-):
+    target_epsilon: float,
+    target_delta: float,
+    sample_rate: float,
+    epochs: float | None = None,
+    steps: int | None = None,
+    accountant: str = "rdp",
+    epsilon_tolerance: float = 0.01,
+    alphas: Any = None,
+    **kwargs: Any,
+) -> float:
     """Smallest noise multiplier (to 1e-6 relative) for which ``steps`` (or ``epochs`` passes)
     Poisson-sampled Gaussian steps at ``sample_rate`` are (target_epsilon, target_delta)-DP by
     this module's ``Accountant(accountant)``; Opacus' signature.

@@ -197,7 +197,8 @@ def preflight(claim, pending, seed, dps, deadline_seconds=PREFLIGHT_SECONDS):
     return corners, interior or mixed or corners, max(sum(timings) / len(timings), 1e-4)
 
 
-def verify(claim, where=(), *, integers=(), samples=500, seed=0, dps=50, time_budget=TIME_BUDGET):
+def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Iterable[str] = (), samples: int = 500,
+           seed: int = 0, dps: int = 50, time_budget: float = TIME_BUDGET) -> Verdict:
     """Check the inequality ``claim`` on the domain given by ``where``: a :class:`Verdict`.
 
     See the docstring of :mod:`dpproofs.verification` for the syntax, the vocabulary and the
