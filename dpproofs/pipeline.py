@@ -139,6 +139,8 @@ def _decide(claim, plan, found, closest, deadline):
              f"{closest['margin']:.3g} at {closest['point']}")
     if found.errors:
         holds += f"; {found.errors} points unevaluable"
+    if found.stopped:
+        holds += "; the time budget stopped the search early"
     tie, note = escalate_tie(claim, found.best[0][1], dps, deadline)
     if tie is not None:
         return tie

@@ -233,6 +233,7 @@ class Found:
     last_error: str | None
     violation: tuple | None
     pinned: int = 0
+    stopped: bool = False  # the deadline ended the search before its budget was spent
 
 
 def run(claim, *, examples=100, seed=0, dps=50, deadline=None):
@@ -263,6 +264,7 @@ def run(claim, *, examples=100, seed=0, dps=50, deadline=None):
         last_error=tracker.last_error,
         violation=None if violation is None else (violation.point, violation.lhs, violation.rhs),
         pinned=tracker.pinned,
+        stopped=deadline is not None and time.perf_counter() > deadline,
     )
 
 

@@ -217,7 +217,7 @@ def test_a_user_claim_verdict_has_no_expectation_and_a_counterexample_of_values_
         verdict.status = "holds"  # frozen: the pipeline built it once
 
 
-def test_the_time_budget_is_honoured_by_an_expensive_claim():
+def test_the_time_budget_is_a_safety_stop_that_the_verdict_reports():
     # fractional orders: each evaluation is a 1-D integral (tens of ms or more)
     budget = 3.0
     verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
@@ -225,6 +225,21 @@ def test_the_time_budget_is_honoured_by_an_expensive_claim():
     assert verdict.status in ("holds", "proved"), verdict.evidence
     # slack: one evaluation, one tie escalation step and one box may end after the deadline
     assert verdict.seconds < 2 * budget, verdict.seconds
+    assert "time budget" in verdict.evidence
+
+
+def test_the_same_claim_and_seed_give_the_same_examples_however_slow_the_machine(monkeypatch):
+    """Budgets count work: a clock that runs 100x faster (a loaded machine) changes nothing
+    within the safety stop."""
+    import time as clock
+
+    claim, where = "rdp_randomized_response(alpha, eps) <= alpha*eps**2/2", ["1 < alpha <= 32", "0.01 <= eps <= 2"]
+    first = dp.verify(claim, where, samples=80, time_budget=3600)
+    real = clock.perf_counter
+    start = real()
+    monkeypatch.setattr(clock, "perf_counter", lambda: start + 100 * (real() - start))
+    second = dp.verify(claim, where, samples=80, time_budget=3600)
+    assert (first.status, first.examples, first.closest) == (second.status, second.examples, second.closest)
 
 
 def test_bad_settings_are_rejected():
@@ -365,7 +380,7 @@ def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_do
     claim, problem, pending = build_claim(
         "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"]
     )
-    _, interior, _ = preflight(claim, pending, 0, 50)
+    _, interior = preflight(claim, pending, 0, 50)
     counterexample, sides, evidence = confirm(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
     assert counterexample is not None and counterexample["q"] > 1e-100
     assert "earlier candidate was not confirmed" in evidence and "agreeing with" in evidence

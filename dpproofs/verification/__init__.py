@@ -84,21 +84,18 @@ the mpmath reference, independently of the ball path, at twice the precision or 
 Search evaluations use ball arithmetic, at the precision of ``dps`` digits and doubling while the
 enclosures neither separate the two sides nor are tight to ``dps + 2`` digits (cancellations);
 the values returned are then rigorous and 10-40x cheaper than mpmath quadrature. A point whose
-finite enclosures stay unseparated within :data:`SEARCH_ESCALATION_SECONDS` is counted as
+finite enclosures stay unseparated up to :data:`SEARCH_MAX_BITS` bits is counted as
 unevaluable (mpmath at fixed precision would lose the same digits); where ball arithmetic fails,
-mpmath is used, accepted only when ``dps`` and ``2 dps`` digits agree. The number of examples is
-scaled down by the measured cost of one evaluation so that a verification stays within
-:data:`TIME_BUDGET` seconds.
+mpmath is used (at most ``FALLBACK_EVALUATIONS`` times per search), accepted only when ``dps``
+and ``2 dps`` digits agree. Every budget counts work (examples, corners, bits, boxes), never
+seconds, so the same claim and seed give the same verdict on any machine; :data:`TIME_BUDGET`
+seconds is a safety stop, and a verdict it cut short says so.
 """
 
 from dpproofs.precision import MAX_BALL_BITS
 from dpproofs.precision import MAX_ESCALATION_DPS as MAX_REFERENCE_DPS
 from dpproofs.verification.domain import Problem
-from dpproofs.verification.evaluation import (
-    CERTIFY_ESCALATION_SECONDS,
-    FUNCTION_DOMAINS,
-    SEARCH_ESCALATION_SECONDS,
-)
+from dpproofs.verification.evaluation import CERTIFY_MAX_BITS, FUNCTION_DOMAINS, SEARCH_MAX_BITS
 from dpproofs.verification.frontend import TIME_BUDGET, Verdict, build_claim, verify
 from dpproofs.verification.parse import parse_claim, parse_condition
 
@@ -113,6 +110,6 @@ __all__ = [
     "TIME_BUDGET",
     "MAX_REFERENCE_DPS",
     "MAX_BALL_BITS",
-    "SEARCH_ESCALATION_SECONDS",
-    "CERTIFY_ESCALATION_SECONDS",
+    "SEARCH_MAX_BITS",
+    "CERTIFY_MAX_BITS",
 ]

@@ -11,7 +11,6 @@
 
 import collections
 import math
-import time
 
 import mpmath
 import sympy
@@ -33,19 +32,17 @@ __all__ = [
     "point_domain_check",
 ]
 
-#: Seconds one search evaluation may spend raising the ball precision before using mpmath.
-SEARCH_ESCALATION_SECONDS = 0.15
+#: Highest ball precision (bits) one search evaluation tries before using mpmath (work, not
+#: seconds: the same on every machine).
+SEARCH_MAX_BITS = 2048
 #: Ball precision (bits) of the first, cheap evaluation of a search point (see UserEvaluation).
 SEARCH_BITS = 96
-#: A search evaluation slower than this (seconds) whose low-precision ball has no correct digit is
-#: not escalated (the point is reported unevaluable).
-SLOW_SECONDS = 0.005
 #: A coordinate below this fraction of its range (e.g. q = 5e-324) is *extreme*: once such a value
 #: has been unevaluable at HOPELESS_REPEATS points and evaluable at none, the search skips it.
 EXTREME = 1e-30
 HOPELESS_REPEATS = 3
-#: Seconds the ball evaluation of a candidate counterexample may spend raising its precision.
-CERTIFY_ESCALATION_SECONDS = 5.0
+#: Highest ball precision (bits) the evaluation of a candidate counterexample tries.
+CERTIFY_MAX_BITS = precision.MAX_BALL_BITS
 #: Guard bits of the mpf midpoints taken from balls (beyond the digits asked for).
 MIDPOINT_GUARD_BITS = 128
 
@@ -226,18 +223,17 @@ def _tight(value, digits):
     return radius.is_zero() or radius < abs(value.mid()) * arb(10) ** (-digits)
 
 
-def _ball_pair(statement, point, bits, digits, budget):
+def _ball_pair(statement, point, bits, digits, ceiling):
     """Arb enclosures of both sides at ``point``: ``(lhs, rhs, state)``.
 
     ``state`` is ``"tight"`` (both relative radii below ``10^-digits``), ``"separated"`` (the
-    balls already decide the relation), ``"loose"`` (neither, after doubling the precision while
-    the next evaluation fits in ``budget`` seconds (:func:`dpproofs.precision.ball_escalation`): cancellations such as
-    ``rdp_randomized_response`` at eps = 1e-300 need thousands of bits) or ``"failed"`` (no finite
-    enclosure).
+    balls already decide the relation), ``"loose"`` (neither, after doubling the precision up to
+    ``ceiling`` bits: cancellations such as ``rdp_randomized_response`` at eps = 1e-300 need
+    thousands of bits) or ``"failed"`` (no finite enclosure).
     """
     relation = relation_of(statement)
     best = (None, None, "failed")
-    for bits in precision.ball_escalation(bits, budget):
+    for bits in precision.doubling(bits, max(bits, ceiling)):
         try:
             left = vocabulary.evaluate_ball(statement.lhs, point, bits)
             right = vocabulary.evaluate_ball(statement.rhs, point, bits)
@@ -284,8 +280,8 @@ class UserEvaluation:
     the exact values); else the mpmath evaluator's values, accepted only when ``dps`` and
     ``2 dps`` digits agree. :meth:`reference` is the mpmath evaluator alone.
 
-    The search's state lives here: ``fallback_seconds``, what the search may still spend in
-    mpmath where ball arithmetic fails (the mpmath integrals cost seconds per point at extreme
+    The search's state lives here: ``fallbacks``, how many mpmath evaluations the search may
+    still make where ball arithmetic fails (the mpmath integrals cost seconds per point at extreme
     parameters), and the counts of unevaluable and evaluable extreme coordinates.
     """
 
@@ -294,7 +290,7 @@ class UserEvaluation:
         self.relation = relation_of(statement)
         self.calls = tuple(calls)
         self.variables = tuple(variables)
-        self.fallback_seconds = math.inf
+        self.fallbacks = math.inf
         self.unevaluable = collections.Counter()
         self.evaluable = collections.Counter()
 
@@ -302,9 +298,9 @@ class UserEvaluation:
         """The :class:`~dpproofs.claims.Sides` of the claim, bound to this evaluation."""
         return Sides(precise=self.precise, ball=self.ball, search=self.search, reference=self.reference)
 
-    def start_search(self, fallback_seconds):
-        """Give a new search ``fallback_seconds`` of mpmath evaluations; forget the last one."""
-        self.fallback_seconds = fallback_seconds
+    def start_search(self, fallbacks):
+        """Give a new search ``fallbacks`` mpmath evaluations; forget the last one."""
+        self.fallbacks = fallbacks
         self.unevaluable.clear()
         self.evaluable.clear()
 
@@ -317,7 +313,7 @@ class UserEvaluation:
     def precise(self, point, dps):
         """Certification and tie escalation: worth more bits."""
         point_domain_check(self.calls, point)
-        return self._value(point, dps, CERTIFY_ESCALATION_SECONDS, searching=False)
+        return self._value(point, dps, CERTIFY_MAX_BITS, searching=False)
 
     def search(self, point, dps):
         """A search point: a cheap low-precision evaluation first, hopeless extremes skipped."""
@@ -345,8 +341,6 @@ class UserEvaluation:
         # a cheap low-precision evaluation decides most points: balls that already separate the
         # sides order their midpoints as the exact values (the margins that steer the search are
         # then good to about 25 digits)
-        before = time.perf_counter()
-        budget = SEARCH_ESCALATION_SECONDS
         try:
             left = vocabulary.evaluate_ball(self.statement.lhs, point, SEARCH_BITS)
             right = vocabulary.evaluate_ball(self.statement.rhs, point, SEARCH_BITS)
@@ -357,15 +351,10 @@ class UserEvaluation:
                     and compare(left, right, self.relation) is not Outcome.UNDECIDED):
                 with mp.workprec(SEARCH_BITS + precision.GUARD_BITS):
                     return _ball_to_mpf(left), _ball_to_mpf(right)
-            if (time.perf_counter() - before > SLOW_SECONDS
-                    and any(not side.is_exact() and side.rad() >= abs(side.mid()) for side in (left, right))):
-                # no digit at all, and slow (typically a quantity of order q^2 at q = 1e-300, which
-                # the B integral encloses to about 1e-350 at best): one try at full precision only
-                budget = 0
-        return self._value(point, dps, budget, searching=True)
+        return self._value(point, dps, SEARCH_MAX_BITS, searching=True)
 
-    def _value(self, point, dps, budget, searching):
-        left, right, state = _ball_pair(self.statement, point, precision.to_bits(dps), dps + 2, budget)
+    def _value(self, point, dps, ceiling, searching):
+        left, right, state = _ball_pair(self.statement, point, precision.to_bits(dps), dps + 2, ceiling)
         if state in ("tight", "separated"):
             with mp.workprec(precision.to_bits(dps, guard=MIDPOINT_GUARD_BITS)):
                 return _ball_to_mpf(left), _ball_to_mpf(right)
@@ -373,15 +362,13 @@ class UserEvaluation:
             # finite enclosures that cannot be sharpened enough (e.g. log_moment at q = 1e-300,
             # a value near 1e-600 that the B integral encloses only to 1e-350): mpmath at dps
             # digits would lose the same digits, so the point is reported unevaluable
-            raise NumericalError(f"the sides are not separated within {budget} s: lhs {left}, rhs {right}")
-        if searching and self.fallback_seconds <= 0:
-            raise NumericalError("no ball enclosure here and the search's mpmath budget is spent")
-        before = time.perf_counter()
-        try:
-            return _mp_pair(self.statement, point, dps)
-        finally:
-            if searching:
-                self.fallback_seconds -= time.perf_counter() - before
+            raise NumericalError(f"the sides are not separated within {max(ceiling, precision.to_bits(dps))} bits: "
+                                 f"lhs {left}, rhs {right}")
+        if searching and self.fallbacks <= 0:
+            raise NumericalError("no ball enclosure here and the search's mpmath evaluations are spent")
+        if searching:
+            self.fallbacks -= 1
+        return _mp_pair(self.statement, point, dps)
 
     def ball(self, point, prec):
         """Ball enclosures of both sides at a point or over a box.
@@ -397,7 +384,7 @@ class UserEvaluation:
             raise NumericalError("a call is outside its domain on this whole box") from None
         if _exact_point(point):  # certifying a point: sharpen the sides through cancellations
             left, right, state = _ball_pair(self.statement, point, prec, precision.to_digits(prec),
-                                            CERTIFY_ESCALATION_SECONDS)
+                                            CERTIFY_MAX_BITS)
             if state != "failed":
                 return left, right
         return (vocabulary.evaluate_ball(self.statement.lhs, point, prec),
