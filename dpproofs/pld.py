@@ -419,11 +419,13 @@ class PLDAccountant:
                 found = None
             if found is None:
                 break
-            previous = upper
+            previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
             if width <= target:
                 break
+            if upper - lower > 0.75 * previous_width:
+                break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
             if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
                 break  # the upper end has converged; the rest of the gap is the analysis' (class docstring)
             factor = 0.9 * math.sqrt(target / width) if math.isfinite(width) else 0.25
@@ -508,24 +510,65 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
 
     _supported(step(1.0), relation)
 
-    def upper(sigma):
-        return PLDAccountant(relative_width=relative_width, relation=relation).compose(step(sigma), steps).epsilon(delta)
+    # coarse brackets first: one whose lower end is above epsilon rules sigma out at any width
+    # (lower <= exact <= any upper), one whose upper end is below it already certifies sigma; only
+    # sigmas near the answer need the requested width
+    widths = sorted({max(relative_width, 0.05), max(relative_width, 0.01), relative_width}, reverse=True)
 
-    low, high = 0.05, 1.0
-    while upper(high) > epsilon:
-        low, high = high, high * 2
+    seen = {}
+
+    def bounds(sigma, width):
+        if (sigma, width) not in seen:
+            accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
+            seen[sigma, width] = accountant.epsilon_bounds(delta)
+        return seen[sigma, width]
+
+    def feasible(sigma):
+        for width in widths:
+            found = bounds(sigma, width)
+            if found.upper <= epsilon:
+                return True
+            if found.lower > epsilon:
+                return False
+        return False
+
+    from dpproofs.accountant import calibrate_sigma as rdp_calibrate
+
+    try:  # the RDP sigma is at least the tight one (RDP over-estimates epsilon): a first bracket
+        high = rdp_calibrate(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling)
+    except InvalidArgument:
+        high = 1.0
+    while not feasible(high):
+        high *= 2
         if high > 1e6:
             raise InvalidArgument(
                 f"epsilon={epsilon!r} is not reachable with sigma <= 1e6 for q={q!r}, steps={steps!r}, delta={delta!r}"
             )
-    if upper(low) <= epsilon:
-        low = 1e-3
-        if upper(low) <= epsilon:
-            return low
+    low = high
+    while True:
+        low *= 0.8
+        if low < 1e-3:
+            low = 1e-3
+            if feasible(low):
+                return _certified_above(low, bounds, epsilon, relative_width, tolerance)
+            break
+        if not feasible(low):
+            break
+        high = low
     while high - low > tolerance * high:
-        mid = 0.5 * (low + high)
-        if upper(mid) <= epsilon:
-            high = mid
+        middle = math.sqrt(low * high)
+        if feasible(middle):
+            high = middle
         else:
-            low = mid
-    return high
+            low = middle
+    return _certified_above(high, bounds, epsilon, relative_width, tolerance)
+
+
+def _certified_above(sigma, bounds, epsilon, relative_width, tolerance):
+    """``sigma``, raised by ``tolerance`` steps until ``PLDAccountant(relative_width)``'s own
+    upper end (the one a user checks) is at most ``epsilon``."""
+    for _ in range(64):
+        if bounds(sigma, relative_width).upper <= epsilon:
+            return sigma
+        sigma *= 1 + tolerance
+    raise InvalidArgument(f"epsilon={epsilon!r}: no sigma certified within 64 steps of {tolerance!r} above {sigma!r}")
