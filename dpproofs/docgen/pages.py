@@ -234,26 +234,31 @@ def accountant_page(measured, shared_figure=None):
             f"({measured['inputs']['measured_on']}, Python {measured['inputs']['python']}). Columns: dpproofs "
             "(improved conversion at the default orders; classic; improved refined over continuous orders; "
             "certified mode, integer orders, arb), dp_accounting 0.6's RDP accountant and PLD accountant "
-            "(defaults), and the tight epsilon bracket from `dpproofs.evaluator.pld` (connect-the-dots upper "
-            "bound, binned post-processing lower bound, grid 1e-4: see [notes.md](notes.md); not computed for the "
-            "high-noise row, where the per-step losses are below the grid and the binned lower bound's root "
-            "finder fails at a finer grid - a known limitation). Times in "
-            "seconds: cold (first query, including the RDP evaluation), warm (memoised RDP).\n\n")
+            "(defaults), the PRV accountant (`prv_accountant`, eps_error 0.01: its estimate and its upper "
+            "bound), `dp.PLDAccountant()`'s bracket (default width 1e-3; its upper end is a certified upper "
+            "bound), and the exact tight epsilon (`dpproofs.evaluator.precise_pld`: Bromwich inversion of the "
+            "privacy-loss moment generating function, no discretisation; minutes per value, not computed for "
+            "the 100 000-step row). Times in seconds: cold (first query, including the RDP evaluation), warm "
+            "(memoised RDP).\n\n")
         header = ("config", "q", "sigma", "steps", "delta", "dpproofs improved", "classic", "refined",
-                  "certified", "dp_accounting RDP", "dp_accounting PLD", "tight [lower, upper]")
+                  "certified", "dp_accounting RDP", "dp_accounting PLD", "PRV estimate [upper]",
+                  "PLDAccountant [lower, upper]", "exact")
         rows = []
         for r in measured["rows"]:
             rows.append((r["config"], _fmt(r["q"], 4), _fmt(r["sigma"]), r["steps"], _fmt(r["delta"]),
                          f"{r['dpproofs_improved']:.5f}", f"{r['dpproofs_classic']:.5f}",
                          f"{r['dpproofs_improved_refined']:.5f}", f"{r['dpproofs_certified']:.5f}",
                          f"{r['dp_accounting_rdp']:.5f}", f"{r['dp_accounting_pld']:.5f}",
-                         "-" if r["pld_lower"] is None else f"[{r['pld_lower']:.5f}, {r['pld_upper']:.5f}]"))
+                         "-" if r.get("prv_estimate") is None else f"{r['prv_estimate']:.5f} [{r['prv_upper']:.5f}]",
+                         "-" if r["pld_lower"] is None else f"[{r['pld_lower']:.5f}, {r['pld_upper']:.5f}]",
+                         "-" if r.get("exact") is None else f"{r['exact']:.6f}"))
         lines.append(_table(header, rows) + "\n")
         times = [(r["config"], f"{r['dpproofs_seconds']:.4f}", f"{r['dpproofs_warm_seconds']:.5f}",
                   f"{r['certified_seconds']:.2f}", f"{r['dp_accounting_rdp_seconds']:.4f}",
-                  f"{r['dp_accounting_pld_seconds']:.3f}", _fmt(r["pld_seconds"], 3)) for r in measured["rows"]]
+                  f"{r['dp_accounting_pld_seconds']:.3f}", _fmt(r.get("prv_seconds"), 3), _fmt(r["pld_seconds"], 3))
+                 for r in measured["rows"]]
         lines.append(_table(("config", "dpproofs cold", "dpproofs warm", "certified", "dp_accounting RDP",
-                             "dp_accounting PLD", "pld bracket (4 compositions)"), times) + "\n")
+                             "dp_accounting PLD", "PRV", "PLDAccountant bracket"), times) + "\n")
         if shared_figure:
             lines.append(f"![epsilon against epochs](figures/{shared_figure['file']})\n\n*{shared_figure['caption']}*\n")
     else:
@@ -261,7 +266,8 @@ def accountant_page(measured, shared_figure=None):
     return "".join(lines)
 
 
-def _fmt(value, digits=4):
+def _fixed(value, digits=4):
+    """``value`` with ``digits`` decimals ("-" for None; a stored non-finite value as its text)."""
     if value is None:
         return "-"
     if isinstance(value, str):
@@ -322,11 +328,11 @@ def batches_page(measured):
     lines.append("|" + "---|" * 13 + "\n")
     for r in measured["rows"]:
         lines.append(
-            f"| {r['n']} | {r['b']} | {r['sigma']} | {r['epochs']} | {r['steps']} | {_fmt(r['fixed_rdp'])} | "
-            f"[{_fmt(r['fixed_pld_lower'])}, {_fmt(r['fixed_pld_upper'])}] ({r['fixed_pld_source']}) | "
-            f"{_fmt(r['dpa_wor_rdp_at_half_sigma'])} | {_fmt(r['dpa_wor_rdp_at_sigma'])} | {_fmt(r['poisson_rdp'])} | "
-            f"[{_fmt(r['poisson_pld_lower'])}, {_fmt(r['poisson_pld_upper'])}] ({r['poisson_pld_source']}) | "
-            f"{_fmt(r['dpa_poisson_pld'])} | {_fmt(r['poisson_add_remove_pld'])} |\n")
+            f"| {r['n']} | {r['b']} | {r['sigma']} | {r['epochs']} | {r['steps']} | {_fixed(r['fixed_rdp'])} | "
+            f"[{_fixed(r['fixed_pld_lower'])}, {_fixed(r['fixed_pld_upper'])}] ({r['fixed_pld_source']}) | "
+            f"{_fixed(r['dpa_wor_rdp_at_half_sigma'])} | {_fixed(r['dpa_wor_rdp_at_sigma'])} | {_fixed(r['poisson_rdp'])} | "
+            f"[{_fixed(r['poisson_pld_lower'])}, {_fixed(r['poisson_pld_upper'])}] ({r['poisson_pld_source']}) | "
+            f"{_fixed(r['dpa_poisson_pld'])} | {_fixed(r['poisson_add_remove_pld'])} |\n")
     lines.append("\nSeconds (one compose and query each):\n\n| n | b | sigma | ours RDP fixed | dp_accounting RDP "
                  "fixed | ours PLD fixed | ours RDP Poisson | ours PLD Poisson | dp_accounting PLD Poisson |\n"
                  "|---|---|---|---|---|---|---|---|---|\n")
