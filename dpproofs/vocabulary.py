@@ -78,8 +78,9 @@ class _Binding:
     outside it (:class:`InvalidArgument`); in ball arithmetic only a certain violation is refused.
     """
 
-    def __init__(self, symbol, precise_fn, ball_fn, integer_args=(), domain=(), doc=""):
+    def __init__(self, symbol, precise_fn, ball_fn, integer_args=(), domain=(), doc="", strict_ball=False):
         self.symbol = symbol
+        self.strict_ball = strict_ball  # a ball must be CERTAINLY inside (else: not certainly outside)
         self.precise = precise_fn
         self.ball = ball_fn
         self.integer_args = integer_args  # positions that must be exact integers
@@ -87,77 +88,110 @@ class _Binding:
         self.doc = doc
 
     def check_domain(self, args, in_ball):
-        """Raise InvalidArgument when an argument is (certainly, for balls) outside the domain."""
+        """Raise InvalidArgument when an argument is (certainly, for balls) outside the domain.
+
+        Conditions per argument: a class (a structured argument of that type), or a tuple of
+        ``(relation, bound)`` with relation one of ``">", ">=", "<", "<="``, ``"type"`` (bound: the
+        class) or ``"integer"`` (enforced by the evaluators through ``integer_args``)."""
         for (name, conditions), value in zip(self.domain, args):
-            if isinstance(conditions, type):
-                if not isinstance(value, conditions):
-                    raise InvalidArgument(
-                        f"argument {name}={value!r} of {self.symbol} must be a {conditions.__name__}"
-                    )
+            types = [conditions] if isinstance(conditions, type) else [b for r, b in conditions if r == _TYPE]
+            if types:
+                if not isinstance(value, tuple(types)):
+                    raise InvalidArgument(f"argument {name}={value!r} of {self.symbol} must be a {types[0].__name__}")
                 continue
-            if conditions and isinstance(value, STRUCTURED_TYPES) and all(
-                relation in (">", ">=", "<", "<=") for relation, _ in conditions
-            ):
+            if isinstance(value, STRUCTURED_TYPES):
                 raise InvalidArgument(f"argument {name} of {self.symbol} must be a number, not a {type(value).__name__}")
             for relation, bound in conditions:
-                if relation not in (">", ">=", "<", "<="):
-                    continue  # type and integer conditions: checked by the registration itself
-                if in_ball:
-                    outside = {
-                        ">": value.upper() <= bound, ">=": value.upper() < bound,
-                        "<": value.lower() >= bound, "<=": value.lower() > bound,
-                    }[relation]
-                else:
-                    outside = not {
-                        ">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound,
-                    }[relation]
-                if outside:
+                if relation in (">", ">=", "<", "<=") and _outside(value, relation, bound, in_ball, self.strict_ball):
                     raise InvalidArgument(
                         f"argument {name}={value} of {self.symbol} is outside its domain {name} {relation} {bound}"
                     )
 
 
+def _outside(value, relation, bound, in_ball, strict):
+    """Whether ``value`` is refused for ``relation bound``. A ball: with ``strict``, unless it is
+    certainly inside (formulas valid only inside, e.g. a log of the argument); otherwise only when
+    certainly outside (the evaluators enclose their own values over a ball that merely straddles
+    a bound). An mpf or int: when the relation fails."""
+    if in_ball and isinstance(value, arb):
+        low, high = value.lower(), value.upper()  # exact endpoints: plain comparisons are exact
+        if strict:
+            return not {">": low > bound, ">=": low >= bound, "<": high < bound, "<=": high <= bound}[relation]
+        return {">": high <= bound, ">=": high < bound, "<": low >= bound, "<=": low > bound}[relation]
+    return not {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[relation]
+
+
+_TYPE = "type"
+_INTEGER = "integer"
+
+
 Phi = _function("Phi", 1)
 
+_ORDER, _POSITIVE, _NON_NEGATIVE, _RATE = ((">", 1),), ((">", 0),), ((">=", 0),), ((">=", 0), ("<=", 1))
+
 FUNCTIONS = {
-    "rdp_gaussian": _Binding(_function("rdp_gaussian", 2), precise.rdp_gaussian, ball.rdp_gaussian),
-    "rdp_laplace": _Binding(_function("rdp_laplace", 2), precise.rdp_laplace, ball.rdp_laplace),
+    "rdp_gaussian": _Binding(
+        _function("rdp_gaussian", 2), precise.rdp_gaussian, ball.rdp_gaussian,
+        domain=(("alpha", _ORDER), ("sigma", _POSITIVE)),
+        doc="D_alpha of the Gaussian mechanism, alpha / (2 sigma^2) (Mironov 2017 Prop. 7)",
+    ),
+    "rdp_laplace": _Binding(
+        _function("rdp_laplace", 2), precise.rdp_laplace, ball.rdp_laplace,
+        domain=(("alpha", _ORDER), ("b", _POSITIVE)),
+        doc="D_alpha of the Laplace mechanism of scale b (Mironov 2017 Prop. 6)",
+    ),
     "rdp_randomized_response": _Binding(
         _function("rdp_randomized_response", 2),
         precise.rdp_randomized_response,
         ball.rdp_randomized_response,
         # eps > 0: the precise evaluator's digit budget needs log(eps) (eps = 0 is the trivial
         # mechanism, D = 0); alpha > 1: the ball evaluator divides by alpha - 1
-        domain=(("alpha", ((">", 1),)), ("eps", ((">", 0),))),
+        domain=(("alpha", _ORDER), ("eps", _POSITIVE)),
         doc="D_alpha of eps-RR = worst case over eps-DP pairs (Mironov 2017 Prop. 5)",
     ),
     "rdp_sampled_gaussian": _Binding(
-        _function("rdp_sampled_gaussian", 3), precise.rdp_sampled_gaussian, ball.rdp_sampled_gaussian
+        _function("rdp_sampled_gaussian", 3), precise.rdp_sampled_gaussian, ball.rdp_sampled_gaussian,
+        domain=(("alpha", _ORDER), ("q", _RATE), ("sigma", _POSITIVE)),
+        doc="sampled-Gaussian RDP, the max of both directions (Mironov, Talwar & Zhang 2019)",
     ),
     "log_moment": _Binding(
         _function("log_moment", 3),
         precise.log_moment_sampled_gaussian,
         ball.log_moment_sampled_gaussian,
+        domain=(("lam", _POSITIVE), ("q", _RATE), ("sigma", _POSITIVE)),
+        doc="Abadi et al. 2016's alpha(lambda) = log max(E1, E2)",
     ),
     "delta_gaussian": _Binding(
-        _function("delta_gaussian", 2), precise.delta_gaussian, ball.delta_gaussian
+        _function("delta_gaussian", 2), precise.delta_gaussian, ball.delta_gaussian,
+        domain=(("eps", _NON_NEGATIVE), ("sigma", _POSITIVE)),
+        doc="exact privacy profile of the Gaussian mechanism (Balle & Wang 2018 Thm 8)",
     ),
-    "delta_laplace": _Binding(_function("delta_laplace", 2), precise.delta_laplace, ball.delta_laplace),
+    "delta_laplace": _Binding(
+        _function("delta_laplace", 2), precise.delta_laplace, ball.delta_laplace,
+        domain=(("eps", _NON_NEGATIVE), ("b", _POSITIVE)),
+        doc="exact privacy profile of the Laplace mechanism",
+    ),
     "delta_randomized_response": _Binding(
         _function("delta_randomized_response", 2),
         precise.delta_randomized_response,
         ball.delta_randomized_response,
+        domain=(("eps_prime", _NON_NEGATIVE), ("eps", _NON_NEGATIVE)),
+        doc="exact privacy profile of eps-RR at eps_prime",
     ),
     "delta_sampled_gaussian": _Binding(
         _function("delta_sampled_gaussian", 3),
         precise.delta_sampled_gaussian,
         ball.delta_sampled_gaussian,
+        domain=(("eps", _NON_NEGATIVE), ("q", _RATE), ("sigma", _POSITIVE)),
+        doc="exact one-step privacy profile of the sampled Gaussian, max of both directions",
     ),
     "delta_composed_pure": _Binding(
         _function("delta_composed_pure", 3),
         precise.delta_composed_pure,
         ball.delta_composed_pure,
         integer_args=(2,),
+        domain=(("eps_prime", _NON_NEGATIVE), ("eps", _NON_NEGATIVE), ("n", ((">=", 1),))),
+        doc="optimal n-fold composition of eps-DP (Kairouz, Oh & Viswanath 2015)",
     ),
     # --- Mironov 2017 quantities ------------------------------------------------------------
     # Finite pairs P = M(d), Q = M(d') (finite.Pair), adaptive compositions (finite.AdaptiveComposition)
@@ -255,34 +289,6 @@ STRUCTURED_TYPES = (finite.Pair, finite.AdaptiveComposition, finite.Event)
 # values through ``Claim.extra``); ``swapped(pair)`` and ``joint(composition)`` return pairs.
 
 from dpproofs import finite as _finite  # noqa: E402  (the finite-mechanism types and quantities)
-from dpproofs.errors import InvalidArgument as _InvalidArgument  # noqa: E402
-
-
-_INTEGER = "integer"
-_TYPE = "type"
-
-
-def _outside(value, relation, bound):
-    """Whether ``value`` (an mpf, int or arb ball) is not certainly ``relation bound``."""
-    if isinstance(value, arb):
-        low, high = value.lower(), value.upper()  # exact endpoints: plain comparisons are exact
-        return not {">": low > bound, ">=": low >= bound, "<": high < bound, "<=": high <= bound}[relation]
-    return not {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[relation]
-
-
-def _check_domain(name, domain, args):
-    for (argument, conditions), value in zip(domain, args):
-        types = [bound for relation, bound in conditions if relation == _TYPE]
-        if types:
-            if not isinstance(value, tuple(types)):
-                raise _InvalidArgument(f"{name}: argument {argument}={value!r} must be a {types[0].__name__}")
-            continue
-        if isinstance(value, STRUCTURED_TYPES):
-            raise _InvalidArgument(f"{name}: argument {argument} must be a number, not a {type(value).__name__}")
-        for relation, bound in conditions:
-            # integer arguments are enforced by the evaluators (integer_args)
-            if relation != _INTEGER and _outside(value, relation, bound):
-                raise _InvalidArgument(f"{name}: argument {argument}={value} must be {relation} {bound}")
 
 
 def _no_ball(name):
@@ -299,16 +305,10 @@ def _entry(name, precise_fn, ball_fn, domain, doc):
     has_ball = ball_fn is not None
     ball_fn = ball_fn or _no_ball(name)
 
-    def precise_checked(*args, dps):
-        _check_domain(name, domain, args)
-        return precise_fn(*args, dps=dps)
-
-    def ball_checked(*args, prec):
-        _check_domain(name, domain, args)
-        return ball_fn(*args, prec=prec)
-
-    binding = _Binding(_function(name, len(domain)), precise_checked, ball_checked, integer_args=integer_args)
-    binding.domain, binding.doc, binding.has_ball = domain, doc, has_ball
+    # the evaluators of dpproofs.vocabulary check ``domain`` (_Binding.check_domain) before each call
+    binding = _Binding(_function(name, len(domain)), precise_fn, ball_fn, integer_args=integer_args,
+                       domain=domain, doc=doc, strict_ball=True)
+    binding.has_ball = has_ball
     return binding
 
 

@@ -47,29 +47,33 @@ CERTIFY_MAX_BITS = precision.MAX_BALL_BITS
 MIDPOINT_GUARD_BITS = 128
 
 _INTEGER = "integer"
-#: Domain of each function: per argument, its name and conditions ``(relation, bound)``, where
-#: ``(_INTEGER, None)`` asks for an integer-valued argument.
-FUNCTION_DOMAINS = {
-    "rdp_gaussian": (("alpha", ((">", 1),)), ("sigma", ((">", 0),))),
-    "rdp_laplace": (("alpha", ((">", 1),)), ("b", ((">", 0),))),
-    "rdp_randomized_response": (("alpha", ((">", 1),)), ("eps", ((">=", 0),))),
-    "rdp_sampled_gaussian": (
-        ("alpha", ((">", 1),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),)),
-    ),
-    "log_moment": (("lam", ((">", 0),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),))),
-    "delta_gaussian": (("eps", ((">=", 0),)), ("sigma", ((">", 0),))),
-    "delta_laplace": (("eps", ((">=", 0),)), ("b", ((">", 0),))),
-    "delta_randomized_response": (("eps_prime", ((">=", 0),)), ("eps", ((">=", 0),))),
-    "delta_sampled_gaussian": (
-        ("eps", ((">=", 0),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),)),
-    ),
-    "delta_composed_pure": (
-        ("eps_prime", ((">=", 0),)), ("eps", ((">=", 0),)), ("n", ((">=", 1), (_INTEGER, None))),
-    ),
+#: Domains of the elementary functions (sympy's) that a claim may call.
+ELEMENTARY_DOMAINS = {
     "Phi": (("x", ()),),
     "log": (("x", ((">", 0),)),),
     "sqrt": (("x", ((">=", 0),)),),
 }
+
+
+def _function_domains():
+    """Per function: its arguments' names and conditions ``(relation, bound)``, where
+    ``(_INTEGER, None)`` asks for an integer-valued argument. The vocabulary's own domains
+    (:data:`dpproofs.vocabulary.FUNCTIONS`, stated once there), numeric arguments only, and the
+    elementary functions'."""
+    found = {}
+    for name, binding in vocabulary.FUNCTIONS.items():
+        if not binding.domain or any(isinstance(conditions, type) for _, conditions in binding.domain):
+            continue  # no stated domain, or a structured argument (checked by the vocabulary itself)
+        found[name] = tuple(
+            (argument, tuple(conditions) + (((_INTEGER, None),) if position in binding.integer_args else ()))
+            for position, (argument, conditions) in enumerate(binding.domain)
+        )
+    found.update(ELEMENTARY_DOMAINS)
+    return found
+
+
+#: Domain of each function a claim may call (see :func:`_function_domains`).
+FUNCTION_DOMAINS = _function_domains()
 
 
 class DomainViolation(Exception):
