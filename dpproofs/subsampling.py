@@ -354,7 +354,7 @@ def _numpy_wor_log_moment(alpha, gamma, sigma, higher=True):
 def wor_replace_one_rdp(orders, gamma, sigma, *, higher=True):
     """Float RDP upper bound of one FixedBatchGaussian step under replace-one at every order (numpy
     array): integer orders by :func:`wbk19_rdp`, fractional ones by the chord of ``K`` between the
-    neighbouring integers (``K(1) = 0``); ``sigma`` beyond the float range's ends as in
+    neighbouring integers (``K(1) = 0``), every order min'd with ``2a/s^2``; ``sigma`` beyond the float range's ends as in
     :mod:`dpproofs.domain` (``+inf`` below ``SIGMA_TINY``, the Gaussian bound floored at TINY above
     ``SIGMA_HUGE``). Never below the exact bound; never below ``TINY`` (gamma > 0 always)."""
     alpha = np.asarray(orders, dtype=np.float64)
@@ -387,7 +387,10 @@ def wor_replace_one_rdp(orders, gamma, sigma, *, higher=True):
             k = (1.0 - t) * low + t * high
             k = k * (1 + 4 * _ULP)  # three roundings of the chord
         value = k / (a - 1.0) * (1 + 2 * _ULP) if math.isfinite(k) else math.inf
-        out[index] = max(value, tiny)
+        # the coupling bound 2a/s^2 holds at every order, fractional ones too (the chord of the
+        # Gaussian's own convex K lies above it)
+        gaussian = 2.0 * a / sigma / sigma * (1 + 4 * _ULP)
+        out[index] = max(min(value, gaussian), tiny)
     return out.reshape(alpha.shape)
 
 
