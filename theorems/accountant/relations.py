@@ -481,3 +481,54 @@ CLAIMS = [
     prop11_without_factor,
     add_remove_below_symmetric,
 ]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the shipped answers for one realistic run under each
+# (sampling, relation) pair, beside the tight epsilon of the realised fixed-batch pair P1^T / P2^T.
+
+
+def _figure_relations(path):
+    """epsilon(delta = 1e-5) against epochs for n = 60000, b = 256, sigma = 1.1, as a user computes it."""
+    import math
+
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    n_value, b_value, s_value, d_value = 60000, 256, 1.1, 1e-5
+    epochs = [1, 2, 5, 10, 20, 40, 60]
+    series = {"fixed batches, replace-one (RDP, WBK19 Thm 9)": [], "realised pair P1^T / P2^T (tight, PLD lower end)": [],
+              "Poisson, replace-one (RDP, Mironov Prop. 11)": [], "Poisson, add/remove (RDP)": []}
+    for e in epochs:
+        steps = math.ceil(e * n_value / b_value)
+        values = (
+            dp.Accountant(relation="replace_one").compose(dp.FixedBatchGaussian(b_value, n_value, s_value), steps),
+            None,
+            dp.Accountant(relation="replace_one").compose(dp.SampledGaussian(b_value / n_value, s_value), steps),
+            dp.Accountant().compose(dp.SampledGaussian(b_value / n_value, s_value), steps),
+        )
+        for (label, points), accountant in zip(series.items(), values):
+            if accountant is None:
+                points.append(_pld_lower(b_value, n_value, s_value, steps, d_value))
+            else:
+                points.append(accountant.epsilon(d_value))
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    for (label, points), style in zip(series.items(), ("C0-", "k--", "C1-", "C2-")):
+        ax.plot(epochs, points, style, marker="o", ms=3, label=label)
+    ax.set_xlabel("epochs (n = 60000, b = 256, sigma = 1.1 = noise std / clipping norm)")
+    ax.set_ylabel("epsilon at delta = 1e-5")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_relations_epochs.png",
+                   "epsilon against epochs for one run under each sampling and relation: the fixed-batch replace-one "
+                   "RDP bound stays above the tight epsilon of the realised pair P1^T / P2^T (dashed), which is "
+                   "itself far above the Poisson add/remove number a user gets by feeding b/n into an add/remove "
+                   "accountant", _figure_relations),)
+
+
+FIGURES = _figures()
