@@ -28,7 +28,8 @@ and with arb balls (normal tail probabilities by erfc).
 
 Ids (prefix ``accountant.relations``):
 
-* ``.fixed_batch.rdp_integer`` / ``.rdp_fractional``: ``Accountant([alpha], relation="replace_one")
+* ``.fixed_batch.rdp_integer`` / ``.rdp_fractional`` (and ``.rdp_high_orders``: P1 alone, integer
+  orders to 4096): ``Accountant([alpha], relation="replace_one")
   .compose(FixedBatchGaussian(b, n, sigma), T).rdp`` times the documented inflation >=
   ``T max(D_a(P1), D_a(P2))`` (Wang, Balle & Kasiviswanathan 2019, arXiv 1808.00087v2, Thm 9, with
   the Gaussian at sensitivity 2; fractional orders by the chord of (a-1) D_a);
@@ -111,15 +112,15 @@ def _fixed(point):
 # --- fixed-size batches: RDP -----------------------------------------------------------------------
 
 
-def _fixed_rdp_sides(lhs_float, lhs_precise=None, lhs_ball=None):
+def _fixed_rdp_sides(lhs_float, lhs_precise=None, lhs_ball=None, direction="max"):
     """(lhs, T max(D_a(P1), D_a(P2))) with lhs the shipped-style curve (a float, inflated) unless
-    lhs_precise / lhs_ball compute it exactly."""
+    lhs_precise / lhs_ball compute it exactly; ``direction="add"``: D_a(P1) alone (exact sum)."""
 
     def precise_side(point, dps):
         bb, nn, s, steps = _fixed(point)
         with mp.workdps(dps + precise.GUARD_DPS):
             g = mp.mpf(bb) / nn
-            exact = steps * precise.rdp_sampled_gaussian(_a(point), g, mp.mpf(s) / 2, dps=dps, direction="max")
+            exact = steps * precise.rdp_sampled_gaussian(_a(point), g, mp.mpf(s) / 2, dps=dps, direction=direction)
             lhs = lhs_precise(point, dps) if lhs_precise else mp.mpf(lhs_float(point)) * _inflation_mp()
             return lhs, exact
 
@@ -127,7 +128,7 @@ def _fixed_rdp_sides(lhs_float, lhs_precise=None, lhs_ball=None):
         bb, nn, s, steps = _fixed(point)
         with ball.precision(prec):
             g = fractions.Fraction(bb, nn)
-            exact = steps * ball.rdp_sampled_gaussian(_a(point), g, s / 2, prec=prec, direction="max")
+            exact = steps * ball.rdp_sampled_gaussian(_a(point), g, s / 2, prec=prec, direction=direction)
             lhs = lhs_ball(point, prec) if lhs_ball else arb(lhs_float(point)) * _inflation_arb()
             return lhs, exact
 
@@ -176,6 +177,18 @@ fixed_rdp_integer = Claim(
     "(log B by quadrature); the inflation is the documented 1 + fast.RTOL + 3 2^-52.",
     sides=_fixed_rdp_sides(_shipped_fixed),
     cost=0.1,  # log B is a 1-D integral (~1 s at 50 digits)
+)
+
+fixed_rdp_high_orders = Claim(
+    id="accountant.relations.fixed_batch.rdp_high_orders",
+    source=SOURCE_FIXED,
+    statement=sympy.Ge(shipped_rdp_fixed(alpha, b, n, sigma, T) * RDP_INFLATION, T * rdp_sg_add(alpha, b / n, sigma / 2)),
+    variables=(Variable("alpha", 2, 4096, integer=True), B_VAR, N_VAR, SIGMA_VAR, T_VAR),
+    title="fixed-size batches, replace-one: the shipped RDP >= D_a(P1) up to the default grid's integer orders (4096)",
+    explanation="the P1 direction alone (log A_alpha at gamma = b/n and sigma/2, the exact binomial sum), at orders "
+    "where the quadrature of the swap P2 would be slow.",
+    sides=_fixed_rdp_sides(_shipped_fixed, direction="add"),
+    cost=0.5,
 )
 
 fixed_rdp_fractional = Claim(
@@ -469,6 +482,7 @@ add_remove_below_symmetric = poisson_symmetric_pair.mutant(
 
 CLAIMS = [
     fixed_rdp_integer,
+    fixed_rdp_high_orders,
     fixed_rdp_fractional,
     sigma_not_halved,
     without_higher_terms,
