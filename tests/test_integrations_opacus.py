@@ -217,14 +217,6 @@ def test_get_noise_multiplier_bad_input_is_named(kw, match):
         dpo.get_noise_multiplier(**arguments)
 
 
-@pytest.mark.skipif(hasattr(dp, "PLDAccountant"), reason="the PLD accountant exists")
-def test_pld_is_a_clear_error_until_the_pld_accountant_exists():
-    with pytest.raises(dp.InvalidArgument, match="accountant='pld' is not available yet"):
-        dpo.Accountant("pld")
-    with pytest.raises(dp.InvalidArgument, match="accountant='pld' is not available yet"):
-        dpo.get_noise_multiplier(target_epsilon=1, target_delta=1e-5, sample_rate=0.01, steps=10, accountant="pld")
-
-
 # --- state_dict / load_state_dict (test_accountant_state_dict, test_accountant_load_state_dict) ----
 
 

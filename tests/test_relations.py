@@ -257,15 +257,16 @@ def test_calibrate_sigma_refuses_unsupported_combinations():
         dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10, sampling="fixed")
     with pytest.raises(dp.InvalidArgument, match="sampling"):
         dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10, sampling="shuffled")
-    with pytest.raises(dp.InvalidArgument, match="not yet"):
+    with pytest.raises(dp.InvalidArgument, match="FixedBatchGaussian.*add_remove"):
         dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10, accountant="pld", sampling="fixed")
-    import inspect
 
-    from dpproofs.pld import calibrate_sigma_pld
 
-    if "relation" not in inspect.signature(calibrate_sigma_pld).parameters:
-        with pytest.raises(dp.InvalidArgument, match="not yet"):
-            dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=10, accountant="pld", relation="replace_one")
+def test_pld_calibration_of_fixed_batches_under_replace_one_never_overshoots():
+    sigma = dp.calibrate_sigma(epsilon=4.0, delta=1e-5, q=0.01, steps=100, accountant="pld", relation="replace_one",
+                               sampling="fixed")
+    batch, dataset = (0.01).as_integer_ratio()
+    accountant = dp.PLDAccountant(relation="replace_one").compose(F(batch, dataset, sigma), 100)
+    assert accountant.epsilon(1e-5) <= 4.0
 
 
 # --- side by side with dp_accounting ---------------------------------------------------------------------
