@@ -79,6 +79,7 @@ import collections
 import math
 import numbers
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -450,7 +451,8 @@ class Accountant:
     Every accountant pickles and deep-copies (caches are dropped and rebuilt on demand).
     """
 
-    def __init__(self, orders=None, *, certified=False, relation="add_remove"):
+    def __init__(self, orders: Sequence[float] | None = None, *, certified: bool = False,
+                 relation: str = "add_remove") -> None:
         if not isinstance(certified, bool):
             raise InvalidArgumentType(f"certified={certified!r} must be a bool")
         self._relation = _check_relation(relation)
@@ -485,7 +487,7 @@ class Accountant:
 
     # --- composition ---------------------------------------------------------------------
 
-    def compose(self, mechanism, steps=1):
+    def compose(self, mechanism: Mechanism, steps: int = 1) -> "Accountant":
         """Add ``steps`` (an integer in ``[0, MAX_STEPS]``) applications of ``mechanism``; return
         ``self``. The total per mechanism is at most :data:`MAX_STEPS`.
 
@@ -517,28 +519,28 @@ class Accountant:
         return self
 
     @property
-    def orders(self):
+    def orders(self) -> np.ndarray:
         """The Rényi orders (a numpy copy)."""
         return self._orders.copy()
 
     @property
-    def certified(self):
+    def certified(self) -> bool:
         """Whether epsilon and delta are arb-backed upper bounds."""
         return self._certified
 
     @property
-    def relation(self):
+    def relation(self) -> str:
         """The neighbouring relation: ``"add_remove"`` or ``"replace_one"``."""
         return self._relation
 
     @property
-    def ledger(self):
+    def ledger(self) -> list[tuple[Mechanism, int]]:
         """The composed mechanisms as a list of ``(mechanism, steps)`` (a copy)."""
         with self._lock:
             return list(self._ledger.items())
 
     @property
-    def rdp(self):
+    def rdp(self) -> np.ndarray:
         """The composed RDP curve at :attr:`orders` (float64, a numpy copy)."""
         return self._snapshot()[1].copy()
 
@@ -562,7 +564,8 @@ class Accountant:
 
     # --- conversions ---------------------------------------------------------------------
 
-    def epsilon(self, delta, conversion="improved", *, refine=False):
+    def epsilon(self, delta: float | Sequence[float], conversion: str = "improved", *,
+                refine: bool = False) -> float | list[float]:
         """Smallest epsilon (an upper bound, see the module docstring) with (epsilon, delta)-DP.
         ``delta`` in ``(0, 1)``, or a sequence of them (then a list of floats)."""
         result = self.epsilon_and_order(delta, conversion=conversion, refine=refine)
@@ -570,7 +573,8 @@ class Accountant:
             return [eps for eps, _ in result]
         return result[0]
 
-    def epsilon_and_order(self, delta, conversion="improved", *, refine=False):
+    def epsilon_and_order(self, delta: float | Sequence[float], conversion: str = "improved", *,
+                          refine: bool = False) -> tuple[float, float] | list[tuple[float, float]]:
         """``(epsilon, alpha)``: the bound of :meth:`epsilon` and the order that attains it (a list
         of pairs for a sequence of deltas).
 
@@ -592,7 +596,7 @@ class Accountant:
         deltas = [_check_delta(value, f"delta[{index}]") for index, value in enumerate(items)]
         return [self._epsilon_one(value, conversion, refine) for value in deltas]
 
-    def delta(self, epsilon, conversion="improved"):
+    def delta(self, epsilon: float | Sequence[float], conversion: str = "improved") -> float | list[float]:
         """Smallest delta (an upper bound, in ``(0, 1]``; ``0.0`` with zero privacy loss) with
         (epsilon, delta)-DP; ``epsilon >= 0``, or a sequence of them (then a list of floats)."""
         conversion = _check_conversion(conversion)
@@ -770,7 +774,7 @@ class Accountant:
 
     # --- serialisation -------------------------------------------------------------------
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         """A plain-JSON description of the accountant: orders, mode and ledger."""
         return {
             "type": "Accountant",
@@ -784,7 +788,7 @@ class Accountant:
         }
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: dict) -> "Accountant":
         """Inverse of :meth:`to_dict`; validates everything like the constructor and compose."""
         if not isinstance(data, dict) or data.get("type") != "Accountant":
             raise InvalidArgumentType(
@@ -858,8 +862,9 @@ def _arb_upper_float(value):
 
 
 def calibrate_sigma(
-    *, epsilon, delta, q, steps, conversion="improved", orders=None, relation="add_remove", sampling="poisson"
-):
+    *, epsilon: float, delta: float, q: float, steps: int, conversion: str = "improved",
+    orders: Sequence[float] | None = None, relation: str = "add_remove", sampling: str = "poisson",
+) -> float:
     """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
     at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
 

@@ -6,6 +6,8 @@ on the RDP accountant, to 1e-6 relative). ``accountant="pld"``:
 the target). This module sits above both accountants, so neither imports the other's calibration.
 """
 
+from collections.abc import Sequence
+
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgument
 from dpproofs.subsampling import RELATIONS, SAMPLINGS
@@ -18,16 +20,16 @@ ACCOUNTANTS = ("rdp", "pld")
 
 def calibrate_sigma(
     *,
-    epsilon,
-    delta,
-    q,
-    steps,
-    conversion="improved",
-    orders=None,
-    accountant="rdp",
-    relation="add_remove",
-    sampling="poisson",
-):
+    epsilon: float,
+    delta: float,
+    q: float,
+    steps: int,
+    conversion: str = "improved",
+    orders: Sequence[float] | None = None,
+    accountant: str = "rdp",
+    relation: str = "add_remove",
+    sampling: str = "poisson",
+) -> float:
     """Smallest sigma (noise std / clipping norm C, whatever the relation) for which ``steps``
     sampled Gaussian steps at rate ``q`` are (epsilon, delta)-DP by ``accountant`` ("rdp" or
     "pld"); never too small.

@@ -35,12 +35,12 @@ __all__ = ["Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "La
 class Mechanism:
     """Base class of the mechanism vocabulary (used for isinstance checks only)."""
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         """A plain-JSON description: ``{"type": name, **parameters}``."""
         return {"type": type(self).__name__, **dataclasses.asdict(self)}
 
     @staticmethod
-    def from_dict(data):
+    def from_dict(data: dict) -> "Mechanism":
         """Inverse of :meth:`to_dict`; validates like the constructor."""
         if not isinstance(data, dict) or "type" not in data:
             raise InvalidArgumentType(

@@ -161,7 +161,7 @@ def _replace_one_plan(mechanism):
     either relation (its pair is unchanged)."""
     if isinstance(mechanism, (SampledGaussian, FixedBatchGaussian)):
         poisson = isinstance(mechanism, SampledGaussian)
-        rate = mechanism.q if poisson else mechanism.batch_size / mechanism.dataset_size
+        rate = mechanism.q if poisson else subsampling.gamma_upper(mechanism.batch_size, mechanism.dataset_size)
         if rate == 0:
             return None
         half = mechanism.sigma / 2
@@ -500,7 +500,8 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
     relation = _validate.choice("relation", relation, RELATIONS)
     sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
     if sampling == "fixed":
-        batch, dataset = q.as_integer_ratio()  # exactly the fraction q (only b/n enters the analysis)
+        # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
+        batch, dataset = (q if q == 1 else math.nextafter(q, 1.0)).as_integer_ratio()
 
         def step(sigma):
             return FixedBatchGaussian(batch_size=batch, dataset_size=dataset, sigma=sigma)
