@@ -13,7 +13,7 @@ import importlib
 from dpproofs.accountant import DEFAULT_ORDERS, Accountant
 from dpproofs.calibration import calibrate_sigma
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
-from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
+from dpproofs.mechanisms import FixedBatchGaussian, Gaussian, Laplace, RandomizedResponse, SampledGaussian
 from dpproofs.quantities import log_moment, rdp
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "NumericalError",
     "Gaussian",
     "SampledGaussian",
+    "FixedBatchGaussian",
     "Laplace",
     "RandomizedResponse",
     "rdp",

@@ -1,6 +1,6 @@
 """The RDP accountant for DP-SGD: compose mechanisms, convert to (epsilon, delta), calibrate sigma.
 
-``Accountant(orders=None, *, certified=False)`` keeps a ledger of (mechanism, steps) and the
+``Accountant(orders=None, *, certified=False, relation="add_remove")`` keeps a ledger of (mechanism, steps) and the
 Rényi-DP curve ``eps(alpha) = sum steps * D_alpha(mechanism)`` at a fixed grid of orders
 (composition: Mironov 2017, arXiv 1702.07476v3, Prop. 1). RDP values come from
 :mod:`dpproofs.evaluator.fast` (float64, within ``fast.RTOL`` of the precise evaluator); for
@@ -31,6 +31,20 @@ sigma=50, 100 steps): use ``refine=True`` there. (The previous 118-order grid, r
 ``refine=True`` searches continuous orders in ``[MIN_ORDER, REFINE_MAX_ORDER]`` = ``[1.000001,
 131072]`` (beyond :data:`MAX_ORDER`; see :data:`REFINE_MAX_ORDER`), finding optima below 1.01
 and above the grid's top.
+
+Neighbouring relations (``relation=``): ``"add_remove"`` (the default; datasets differ by one
+record added or removed) or ``"replace_one"`` (one record replaced by another; the dataset size is
+public). ``sigma`` is always the noise standard deviation over the clipping norm C; under
+replace-one the clipped sum moves by up to 2C, and the accountant handles that factor. The pair of
+distributions each (mechanism, relation) reduces to, with its source, is the table of
+:mod:`dpproofs.subsampling`: Gaussian and Laplace under replace-one are Gaussian(sigma/2) and
+Laplace(scale/2); RandomizedResponse is unchanged; SampledGaussian (Poisson) under replace-one uses
+Mironov 2017 Prop. 11 through the dataset without the record (sound, loose); FixedBatchGaussian
+(b of n without replacement) under replace-one uses Wang, Balle & Kasiviswanathan 2019 (arXiv
+1808.00087v2) Thm 9 with the Gaussian at sensitivity 2, fractional orders by the chord of the
+convex (alpha - 1) D_alpha between integers; FixedBatchGaussian under add/remove raises
+InvalidArgument (no analysis: adding or removing a record changes the dataset the batch is drawn
+from). The relation is part of the accountant (``to_dict``, ``repr``); the RDP cache is keyed by it.
 
 Conversions to (epsilon, delta)-DP, from the composed curve ``R(alpha)``:
 
@@ -68,15 +82,25 @@ import threading
 
 import numpy as np
 
-from dpproofs import _validate, conversions
+from dpproofs import _validate, conversions, subsampling
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.evaluator import fast
-from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
+from dpproofs.mechanisms import (
+    FixedBatchGaussian,
+    Gaussian,
+    Laplace,
+    Mechanism,
+    RandomizedResponse,
+    SampledGaussian,
+)
 
 __all__ = [
     "Accountant", "calibrate_sigma", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
-    "REFINE_MAX_ORDER", "RDP_CACHE_BYTES", "ORDER_CACHE_BYTES",
+    "REFINE_MAX_ORDER", "RDP_CACHE_BYTES", "ORDER_CACHE_BYTES", "RELATIONS",
 ]
+
+#: The neighbouring relations (``Accountant(relation=...)``), the default first.
+RELATIONS = subsampling.RELATIONS
 
 _FRACTIONAL_ORDERS = (
     1.01, 1.02, 1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.75, 1.9,
@@ -122,8 +146,8 @@ _CERTIFIED_PREC = 128
 def _check_mechanism(mechanism):
     if not isinstance(mechanism, Mechanism):
         raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, Laplace, "
-            f"RandomizedResponse, not {type(mechanism).__name__}"
+            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, FixedBatchGaussian, "
+            f"Laplace, RandomizedResponse, not {type(mechanism).__name__}"
         )
     return mechanism
 
@@ -287,20 +311,24 @@ _RDP_CACHE = _BoundedCache(RDP_CACHE_BYTES, RDP_CACHE_ENTRIES)
 _ORDER_CACHE = _BoundedCache(ORDER_CACHE_BYTES, 64)
 
 
-def _cached_rdp(mechanism, orders):
-    """:func:`_fast_rdp` memoised per (mechanism, orders) in a bounded LRU cache: repeated queries
-    in a training loop, a sweep or a noise schedule cost a dictionary look-up. Read-only array."""
-    key = (mechanism, orders.tobytes())
+def _cached_rdp(mechanism, orders, relation="add_remove"):
+    """:func:`_fast_rdp` memoised per (mechanism, relation, orders) in a bounded LRU cache: repeated
+    queries in a training loop, a sweep or a noise schedule cost a dictionary look-up. Read-only array."""
+    key = (mechanism, relation, orders.tobytes())
     values = _RDP_CACHE.get(key)
     if values is None:
-        values = _fast_rdp(mechanism, orders)
+        values = _fast_rdp(mechanism, orders, relation)
         values.setflags(write=False)
         _RDP_CACHE.put(key, values)
     return values
 
 
-def _fast_rdp(mechanism, orders):
-    """RDP of one application of ``mechanism`` at ``orders`` (float64, fast evaluator)."""
+def _fast_rdp(mechanism, orders, relation="add_remove"):
+    """RDP of one application of ``mechanism`` at ``orders`` under ``relation`` (float64; within
+    ``fast.RTOL`` of the exact value or above it). The pair each combination reduces to, and why:
+    the table of :mod:`dpproofs.subsampling`."""
+    if relation == "replace_one":
+        return _fast_rdp_replace_one(mechanism, orders)
     if isinstance(mechanism, SampledGaussian):
         return fast.rdp_sampled_gaussian(orders, mechanism.q, mechanism.sigma)
     if isinstance(mechanism, Gaussian):
@@ -310,6 +338,31 @@ def _fast_rdp(mechanism, orders):
     if isinstance(mechanism, RandomizedResponse):
         return fast.rdp_randomized_response(orders, mechanism.epsilon)
     raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
+
+
+def _fast_rdp_replace_one(mechanism, orders):
+    """Replace-one RDP (see the table of :mod:`dpproofs.subsampling`)."""
+    if isinstance(mechanism, FixedBatchGaussian):
+        # WBK19 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
+        # batch with x' (coupled), worst realised pair ((1-g)N(0)+gN(2), N(0)) and its swap
+        gamma = subsampling.gamma_upper(mechanism.batch_size, mechanism.dataset_size)
+        return subsampling.wor_replace_one_rdp(orders, gamma, mechanism.sigma)
+    if isinstance(mechanism, SampledGaussian):
+        # Mironov 2017 (arXiv 1702.07476v3) Prop. 11 through D minus x: add/remove at 2a and 2a - 1
+        return subsampling.poisson_replace_one_rdp(
+            orders, mechanism.q, mechanism.sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
+        )
+    if isinstance(mechanism, Gaussian):  # sensitivity 2: N(2) vs N(0) = Gaussian(sigma/2)
+        return fast.rdp_gaussian(orders, mechanism.sigma / 2)
+    if isinstance(mechanism, Laplace):  # L1 sensitivity 2: Laplace(scale/2)
+        return fast.rdp_laplace(orders, mechanism.scale / 2)
+    if isinstance(mechanism, RandomizedResponse):  # eps-DP under either relation
+        return fast.rdp_randomized_response(orders, mechanism.epsilon)
+    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
+
+
+def _check_relation(relation):
+    return _validate.choice("relation", relation, RELATIONS)
 
 
 def _inflate(rdp_total, n_terms):
@@ -364,7 +417,9 @@ class Accountant:
 
     ``orders``: None for :data:`DEFAULT_ORDERS`, else a non-empty sequence of distinct reals in
     ``[MIN_ORDER, MAX_ORDER]`` (kept in the given order). ``certified``: arb-backed upper bounds,
-    integer orders only.
+    integer orders only. ``relation``: ``"add_remove"`` (default) or ``"replace_one"`` (see the
+    module docstring; sigma is always noise std / clipping norm). ``compose`` of a pair without an
+    analysis (FixedBatchGaussian under add_remove) raises InvalidArgument naming it, unchanged.
 
     Zero privacy loss: an accountant whose ledger is empty or holds only ``SampledGaussian(q=0,
     ...)`` (an output that ignores the data) answers ``epsilon(delta) == 0.0`` and
@@ -395,9 +450,10 @@ class Accountant:
     Every accountant pickles and deep-copies (caches are dropped and rebuilt on demand).
     """
 
-    def __init__(self, orders=None, *, certified=False):
+    def __init__(self, orders=None, *, certified=False, relation="add_remove"):
         if not isinstance(certified, bool):
             raise InvalidArgumentType(f"certified={certified!r} must be a bool")
+        self._relation = _check_relation(relation)
         self._orders = _check_orders(orders, certified)
         self._orders.setflags(write=False)
         self._certified = certified
@@ -419,12 +475,13 @@ class Accountant:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        self.__dict__.setdefault("_relation", "add_remove")
         self._orders = np.array(self._orders, dtype=np.float64)
         self._orders.setflags(write=False)
         self._lock = threading.Lock()
         self._ball_cache = {}
         self._total = None
-        self._per_mechanism = {m: _cached_rdp(m, self._orders) for m in self._ledger}
+        self._per_mechanism = {m: _cached_rdp(m, self._orders, self._relation) for m in self._ledger}
 
     # --- composition ---------------------------------------------------------------------
 
@@ -437,9 +494,12 @@ class Accountant:
         """
         _check_mechanism(mechanism)
         steps = _check_steps(steps, 0)
+        refused = subsampling.unsupported(mechanism, self._relation)
+        if refused is not None:
+            raise refused
         rdp = self._per_mechanism.get(mechanism)
         if rdp is None:
-            rdp = _cached_rdp(mechanism, self._orders)
+            rdp = _cached_rdp(mechanism, self._orders, self._relation)
             if not np.all(rdp >= 0):  # never expected: fast never returns nan or negatives
                 raise NumericalError(f"RDP of {mechanism!r} is not a non-negative number: {rdp!r}")
         with self._lock:
@@ -465,6 +525,11 @@ class Accountant:
     def certified(self):
         """Whether epsilon and delta are arb-backed upper bounds."""
         return self._certified
+
+    @property
+    def relation(self):
+        """The neighbouring relation: ``"add_remove"`` or ``"replace_one"``."""
+        return self._relation
 
     @property
     def ledger(self):
@@ -593,7 +658,9 @@ class Accountant:
 
         def bound(x):
             order = 1.0 + math.exp(x)
-            rdp = sum(float(steps) * float(_fast_rdp(m, np.array([order]))[0]) for m, steps in items)
+            rdp = sum(
+                float(steps) * float(_fast_rdp(m, np.array([order]), self._relation)[0]) for m, steps in items
+            )
             rdp_up = _inflate(np.array([rdp]), n_terms)
             return float(_epsilon_terms(rdp_up, np.array([order]), delta, conversion)[0])
 
@@ -650,7 +717,9 @@ class Accountant:
                 key = (mechanism, a)
                 value = cache.get(key)
                 if value is None:
-                    if isinstance(mechanism, SampledGaussian):
+                    if self._relation == "replace_one":
+                        value = _certified_replace_one(mechanism, a, prec)
+                    elif isinstance(mechanism, SampledGaussian):
                         value = ball.positive_part(
                             ball.log_a_integer(a, mechanism.q, mechanism.sigma, prec=prec)
                         ) / (a - 1)
@@ -707,6 +776,7 @@ class Accountant:
             "type": "Accountant",
             "orders": [float(a) for a in self._orders],
             "certified": self._certified,
+            "relation": self._relation,
             "ledger": [
                 {"mechanism": mechanism.to_dict(), "steps": int(steps)}
                 for mechanism, steps in self.ledger
@@ -723,7 +793,9 @@ class Accountant:
         ledger = data.get("ledger", [])
         if not isinstance(ledger, list):
             raise InvalidArgumentType(f"data['ledger']={ledger!r} must be a list")
-        accountant = cls(data.get("orders"), certified=data.get("certified", False))
+        accountant = cls(
+            data.get("orders"), certified=data.get("certified", False), relation=data.get("relation", "add_remove")
+        )
         entries = []
         for index, entry in enumerate(ledger):
             if not isinstance(entry, dict) or set(entry) != {"mechanism", "steps"}:
@@ -737,7 +809,39 @@ class Accountant:
 
     def __repr__(self):
         ledger = ", ".join(f"{m!r} x {s}" for m, s in self.ledger)
-        return f"Accountant({len(self._orders)} orders, certified={self._certified}, [{ledger}])"
+        return (
+            f"Accountant({len(self._orders)} orders, certified={self._certified}, "
+            f"relation={self._relation!r}, [{ledger}])"
+        )
+
+
+def _certified_replace_one(mechanism, a, prec):
+    """arb enclosure of an upper bound on the replace-one RDP at the integer order ``a`` (the same
+    reductions as :func:`_fast_rdp_replace_one`, in ball arithmetic)."""
+    import fractions
+
+    from dpproofs.evaluator import ball
+
+    if isinstance(mechanism, FixedBatchGaussian):
+        gamma = fractions.Fraction(mechanism.batch_size, mechanism.dataset_size)  # exact
+        return subsampling.wbk19_rdp(a, gamma, mechanism.sigma, backend="arb")
+    if isinstance(mechanism, SampledGaussian):
+        if mechanism.q == 0:
+            return ball.to_arb(0)
+
+        def eps_sg(order):
+            return ball.positive_part(ball.log_a_integer(order, mechanism.q, mechanism.sigma, prec=prec)) / (order - 1)
+
+        from flint import arb
+
+        combined = subsampling.prop11_combination(arb(a), eps_sg(2 * a), eps_sg(2 * a - 1))
+        sigma = ball.to_arb(mechanism.sigma)
+        return combined.min(subsampling.replace_one_gaussian_rdp(a, sigma))
+    if isinstance(mechanism, Gaussian):
+        return ball.rdp_gaussian(a, mechanism.sigma / 2, prec=prec)
+    if isinstance(mechanism, Laplace):
+        return ball.rdp_laplace(a, mechanism.scale / 2, prec=prec)
+    return ball.rdp_randomized_response(a, mechanism.epsilon, prec=prec)
 
 
 def _arb_upper_float(value):
@@ -753,9 +857,17 @@ def _arb_upper_float(value):
     return result
 
 
-def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None):
+def calibrate_sigma(
+    *, epsilon, delta, q, steps, conversion="improved", orders=None, relation="add_remove", sampling="poisson"
+):
     """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
     at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
+
+    ``sampling="poisson"`` (default): ``SampledGaussian(q, sigma)``; ``sampling="fixed"``:
+    ``FixedBatchGaussian(b, n, sigma)`` with ``q`` read as ``gamma = b/n`` (rounded up one ulp
+    unless it is 1, so a float ``q = b/n`` never undercounts). ``relation``: as in
+    :class:`Accountant` (``"fixed"`` needs ``"replace_one"``). sigma is noise std / clipping norm
+    under either relation.
 
     One-sided: the returned sigma always satisfies
     ``Accountant(orders).compose(SampledGaussian(q, sigma), steps).epsilon(delta, conversion)
@@ -773,11 +885,34 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
     q = _validate.real("q", q, 0, 1, low_open=True)
     steps = _check_steps(steps, 1)
     conversion = _check_conversion(conversion)
+    relation = _check_relation(relation)
+    sampling = _validate.choice("sampling", sampling, subsampling.SAMPLINGS)
     grid = _check_orders(orders, False)
     low_limit, high_limit = SIGMA_RANGE
+    if sampling == "fixed":
+        if relation == "add_remove":
+            raise InvalidArgument(
+                "sampling='fixed' with relation='add_remove' is not supported: adding or removing a record "
+                "changes the dataset that a fixed-size batch is drawn from, and no analysis of that is "
+                "implemented; allowed: relation='replace_one', or sampling='poisson'"
+            )
+        gamma = q if q == 1.0 else math.nextafter(q, math.inf)
+
+        def curve(orders_, sigma):  # the FixedBatchGaussian curve of _fast_rdp_replace_one
+            return subsampling.wor_replace_one_rdp(orders_, gamma, sigma)
+    elif relation == "replace_one":
+
+        def curve(orders_, sigma):  # the SampledGaussian curve of _fast_rdp_replace_one
+            return subsampling.poisson_replace_one_rdp(
+                orders_, q, sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
+            )
+    else:
+
+        def curve(orders_, sigma):
+            return fast.rdp_sampled_gaussian(orders_, q, sigma)
 
     def bounds(sigma, active):
-        rdp = fast.rdp_sampled_gaussian(grid[active], q, sigma)
+        rdp = curve(grid[active], sigma)
         rdp_up = _inflate(float(steps) * rdp, 1)
         return _epsilon_terms(rdp_up, grid[active], delta, conversion)
 
@@ -823,7 +958,8 @@ def calibrate_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=N
             if sigma >= high_limit:
                 raise InvalidArgument(
                     f"epsilon={epsilon!r} is not reachable with sigma <= {high_limit:g} "
-                    f"(q={q!r}, steps={steps!r}, delta={delta!r}); allowed: a larger epsilon"
+                    f"(q={q!r}, steps={steps!r}, delta={delta!r}, relation={relation!r}, "
+                    f"sampling={sampling!r}); allowed: a larger epsilon"
                 )
             sigma = min(sigma * 2, high_limit)
     while high - low > 1e-7:  # bisection in log sigma; an order failing at an admissible sigma is dropped

@@ -7,6 +7,11 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   applies ``Gaussian(sigma)`` to a sum of per-record contributions of norm at most 1
   (one DP-SGD step; Abadi et al. 2016, Algorithm 1). Neighbours differ by adding or removing one
   record.
+* ``FixedBatchGaussian(batch_size, dataset_size, sigma)``: draws a batch of exactly ``batch_size``
+  of the ``dataset_size`` records uniformly without replacement, independently at every step, then
+  applies the Gaussian to the sum of the batch's contributions (norm at most 1 each). Its
+  neighbouring relation is replace-one (the dataset size is fixed); ``rate`` is
+  ``batch_size / dataset_size``.
 * ``Laplace(scale)``: adds Laplace noise of scale ``b`` to a query of L1 sensitivity 1.
 * ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
   ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
@@ -24,7 +29,7 @@ import dataclasses
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgumentType
 
-__all__ = ["Mechanism", "Gaussian", "SampledGaussian", "Laplace", "RandomizedResponse"]
+__all__ = ["Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "RandomizedResponse"]
 
 
 class Mechanism:
@@ -41,7 +46,10 @@ class Mechanism:
             raise InvalidArgumentType(
                 f"data={data!r} must be a dict with a 'type' key, as made by Mechanism.to_dict()"
             )
-        kinds = {cls.__name__: cls for cls in (Gaussian, SampledGaussian, Laplace, RandomizedResponse)}
+        kinds = {
+            cls.__name__: cls
+            for cls in (Gaussian, SampledGaussian, FixedBatchGaussian, Laplace, RandomizedResponse)
+        }
         kind = _validate.choice("data['type']", data["type"], kinds)
         parameters = {key: value for key, value in data.items() if key != "type"}
         try:
@@ -70,6 +78,45 @@ class SampledGaussian(Mechanism):
     def __post_init__(self):
         object.__setattr__(self, "q", _validate.real("q", self.q, 0, 1))
         object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class FixedBatchGaussian(Mechanism):
+    """One DP-SGD step on a fixed-size batch: ``batch_size`` of the ``dataset_size`` records drawn
+    uniformly WITHOUT replacement, independently at every step, then the Gaussian mechanism on the
+    sum of the batch's clipped contributions.
+
+    ``sigma`` is the noise multiplier: noise standard deviation divided by the clipping norm C
+    (as in Opacus, and as dp_accounting documents its ``GaussianDpEvent``), whatever the
+    neighbouring relation. A record's clipped contribution has norm at most C, so replacing one
+    record moves the sum by up to 2C (replace-one sensitivity 2 in units of C); adding or removing
+    one moves it by up to C. The accountant handles that factor; never rescale sigma yourself.
+
+    The loader this models draws each batch afresh (b of n uniformly, independently of the other
+    steps). It is NOT the common shuffled-epoch loader (a random permutation cut into consecutive
+    batches): there is no tight analysis of that, and neither Poisson nor this accounting applies
+    to it as such.
+
+    ``batch_size`` and ``dataset_size`` are integers with ``1 <= batch_size <= dataset_size``;
+    ``sigma > 0`` finite. ``rate`` is ``batch_size / dataset_size`` (gamma). The dataset size is
+    public and fixed, so the accountant accounts for it under ``relation="replace_one"`` only.
+    """
+
+    batch_size: int
+    dataset_size: int
+    sigma: float
+
+    def __post_init__(self):
+        dataset_size = _validate.integer("dataset_size", self.dataset_size, 1)
+        batch_size = _validate.integer("batch_size", self.batch_size, 1, dataset_size)
+        object.__setattr__(self, "dataset_size", dataset_size)
+        object.__setattr__(self, "batch_size", batch_size)
+        object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+
+    @property
+    def rate(self):
+        """``batch_size / dataset_size``: the probability that a given record is in the batch."""
+        return self.batch_size / self.dataset_size
 
 
 @dataclasses.dataclass(frozen=True)
