@@ -541,6 +541,280 @@ def _accountant_functions():
 
 FUNCTIONS.update(_accountant_functions())
 
+
+# --- Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities (theorems/wang2019, zhu2022) ----
+#
+# Over finite pairs (dpproofs.finite.Pair) and one subsampled instance (dpproofs.subsampled.Subsampled:
+# a finite base, two neighbouring datasets and the sampling). Every value is an exact rational until
+# the final exp/log, so the ball flavour is as tight as the precision. Sources at the point of use:
+# WBK19 = Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2), Theorem 9 and its proof;
+# ZDW22 = Zhu, Dong & Wang 2022 (arXiv 2106.08567), dominating pairs (Definition, composition and
+# subsampling theorems); Sym = the symmetrised pair of the issue's notes.
+
+
+def _papers_functions():
+    import itertools as _it
+    import math as _math
+    from fractions import Fraction as _Fr
+
+    def instance_type():
+        from dpproofs import subsampled
+
+        return subsampled.Subsampled
+
+    def check_instance(value, name, sampling=None):
+        if not isinstance(value, instance_type()):
+            raise _InvalidArgument(f"{name}: argument {value!r} must be a dpproofs.subsampled.Subsampled instance")
+        if sampling is not None and value.sampling != sampling:
+            raise _InvalidArgument(f"{name}: the instance samples {value.sampling!r}, not {sampling!r}")
+        return value
+
+    def check_pair(value, name):
+        if not isinstance(value, _finite.Pair):
+            raise _InvalidArgument(f"{name}: argument {value!r} must be a finite.Pair")
+        return value
+
+    def exact(value):
+        """A Fraction as mp / arb (exact rationals stay exact up to the precision)."""
+        return value
+
+    def both(fn):
+        """(precise, ball) bindings of a function returning an exact Fraction."""
+        return (lambda *a, dps: precise.to_mpf(fn(*a)), lambda *a, prec: ball.to_arb(fn(*a)))
+
+    # -- pairs built from pairs (exact rationals) --------------------------------------------------
+
+    def product(pair, other):
+        check_pair(pair, "product_pair")
+        check_pair(other, "product_pair")
+        return _finite.Pair(tuple(a * b for a in pair.p for b in other.p), tuple(a * b for a in pair.q for b in other.q))
+
+    def power(pair, k):
+        check_pair(pair, "power_pair")
+        if int(k) != k or k < 1:
+            raise _InvalidArgument(f"power_pair: k={k} must be an integer >= 1")
+        from dpproofs import subsampled
+
+        return subsampled.compose(pair, int(k))
+
+    def symmetrised(pair):
+        """Sym(P, Q): every outcome of positive loss l (p > q) kept, its mirror (q, p) added, the
+        rest of the mass on one outcome of loss 0 (valid when P(L > 0) + Q(L > 0) <= 1)."""
+        check_pair(pair, "symmetrised")
+        up = [(a, b) for a, b in zip(pair.p, pair.q) if a > b]
+        rest = 1 - sum(a + b for a, b in up)
+        if rest < 0:
+            raise _InvalidArgument(f"symmetrised: P(L>0) + Q(L>0) = {1 - rest} > 1 for {pair!r}")
+        p = [a for a, _ in up] + [b for _, b in up]
+        q = [b for _, b in up] + [a for a, _ in up]
+        if rest > 0:
+            p.append(rest)
+            q.append(rest)
+        return _finite.Pair(tuple(p), tuple(q))
+
+    def randomized_response_pair(ratio):
+        """(P, Q) = ((r, 1)/(1+r), (1, r)/(1+r)): eps-RR at eps = log r, the dominating pair of every
+        eps-DP mechanism in both orders (Kairouz, Oh & Viswanath 2015)."""
+        r = _Fr(ratio)
+        return _finite.Pair((r / (1 + r), 1 / (1 + r)), (1 / (1 + r), r / (1 + r)))
+
+    def mixture(gamma, dominating):
+        """((1 - g) Q + g P, Q) of a pair (P, Q)."""
+        g = _Fr(gamma)
+        return _finite.Pair(tuple((1 - g) * b + g * a for a, b in zip(dominating.p, dominating.q)), dominating.q)
+
+    # -- one instance ---------------------------------------------------------------------------------
+
+    def pair_of(inst):
+        return check_instance(inst, "instance_pair").pair()
+
+    def base_ratio(inst):
+        """max over the instance's neighbouring batch pairs of max_i p_i/q_i (exact): e^{eps(inf)}."""
+        pairs = check_instance(inst, "base_eps").base_pairs()
+        return max([_Fr(1)] + [max(_Fr(a) / _Fr(b) for a, b in zip(pr.p, pr.q)) for pr in pairs])
+
+    def base_eps_precise(inst, *, dps):
+        with mp.workdps(dps + precise.GUARD_DPS):
+            return mp.log(precise.to_mpf(base_ratio(inst)))
+
+    def base_eps_ball(inst, *, prec):
+        with ball.precision(prec):
+            return ball.to_arb(base_ratio(inst)).log()
+
+    def base_rdp_precise(j, inst, *, dps):
+        pairs = check_instance(inst, "base_rdp").base_pairs()
+        return max([mp.zero] + [_finite.rdp(pr, j, dps) for pr in pairs])
+
+    def base_rdp_ball(j, inst, *, prec):
+        pairs = check_instance(inst, "base_rdp").base_pairs()
+        out = arb(0)
+        for pr in pairs:
+            out = out.max(_finite.rdp_ball(pr, j, prec))
+        return out
+
+    def gamma_of(inst):
+        return check_instance(inst, "sampling_rate").gamma
+
+    def dominating_pair(inst):
+        """ZDW22's pair for the instance's sampling, from the base's dominating pair RR(e^{eps(inf)}):
+        fixed (WOR, replace-one): ((1-g)Q + gP, Q); Poisson (add/remove): the same when d is the larger
+        dataset (remove), (Q, (1-g)Q + gP) when d2 is (add)."""
+        check_instance(inst, "zdw_pair")
+        pair = mixture(inst.gamma, randomized_response_pair(base_ratio(inst)))
+        if inst.sampling == "poisson" and len(inst.d2) > len(inst.d):
+            return pair.swapped()
+        return pair
+
+    def wor_parts(inst):
+        """(A, B, R) of a WOR replace-one instance (d, d2 differ at one index i): R the output given i
+        not in the batch (the same under d and d2), A and B given i in the batch, under d and d2."""
+        check_instance(inst, "wor_parts", "fixed")
+        d, d2, b = inst.d, inst.d2, inst.batch_size
+        diff = [k for k in range(len(d)) if d[k] != d2[k]]
+        if len(d) != len(d2) or len(diff) != 1:
+            raise _InvalidArgument(f"wor_parts: {inst} is not a replace-one pair differing at one index")
+        i, n, m = diff[0], len(d), inst.base.outcomes
+        a, bb, r = [_Fr(0)] * m, [_Fr(0)] * m, [_Fr(0)] * m
+        with_i = without = 0
+        for subset in _it.combinations(range(n), b):
+            if i in subset:
+                with_i += 1
+                for k, v in enumerate(inst.base(tuple(d[s] for s in subset))):
+                    a[k] += v
+                for k, v in enumerate(inst.base(tuple(d2[s] for s in subset))):
+                    bb[k] += v
+            else:
+                without += 1
+                for k, v in enumerate(inst.base(tuple(d[s] for s in subset))):
+                    r[k] += v
+        a = [x / with_i for x in a]
+        bb = [x / with_i for x in bb]
+        r = [x / without for x in r] if without else list(bb)
+        return a, bb, r
+
+    def wor_moment(j, inst, signed):
+        """E_Y[((A - B)/Y)^j] (signed) or E_Y[|A - B|^j / Y^j] (the ternary-|chi|^j divergence of
+        (A, B) relative to Y = M(S(d2)) = (1-g) R + g B), exact."""
+        if int(j) != j or j < 0:
+            raise _InvalidArgument(f"wor moment: j={j} must be an integer >= 0")
+        j = int(j)
+        a, bb, r = wor_parts(inst)
+        g = inst.gamma
+        total = _Fr(0)
+        for ak, bk, rk in zip(a, bb, r):
+            y = (1 - g) * rk + g * bk
+            x = (ak - bk) / y
+            total += y * (x**j if signed else abs(x) ** j)
+        return total
+
+    def number(value):
+        return _Fr(int(value)) if int(value) == value else None
+
+    def integer_arg(value, name):
+        if isinstance(value, arb):
+            if not (value.is_exact() and value.is_integer()):
+                raise UnsupportedExpression(f"{name} must be an exact integer")
+            return int(value.unique_fmpz())
+        if int(value) != value:
+            raise _InvalidArgument(f"{name}={value} must be an integer")
+        return int(value)
+
+    def exact_fn(fn, *integer_positions):
+        def precise_fn(*args, dps):
+            args = [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
+            return precise.to_mpf(fn(*args))
+
+        def ball_fn(*args, prec):
+            args = [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
+            with ball.precision(prec):
+                return ball.to_arb(fn(*args))
+
+        return precise_fn, ball_fn
+
+    def pair_fn(fn, *integer_positions):
+        def apply(*args, **precision):
+            args = [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
+            return fn(*args)
+
+        return apply, apply
+
+    # -- the shipped bound (dpproofs.subsampling, fixed-size batches, replace-one) -------------------
+
+    def shipped_precise(alpha, gamma, sigma, *, dps):
+        from dpproofs import subsampling
+
+        with mp.workdps(dps + precise.GUARD_DPS):
+            return subsampling.wbk19_log_moment(integer_arg(alpha, "alpha"), precise.to_mpf(gamma),
+                                                precise.to_mpf(sigma), backend="mpmath")
+
+    def shipped_ball(alpha, gamma, sigma, *, prec):
+        from dpproofs import subsampling
+
+        with ball.precision(prec):
+            return subsampling.wbk19_log_moment(integer_arg(alpha, "alpha"), gamma, sigma, backend="arb")
+
+    def shipped_float(alpha, gamma, sigma):
+        from dpproofs import subsampling
+
+        return subsampling.wbk19_log_moment(integer_arg(alpha, "alpha"), _float_of(gamma), _float_of(sigma))
+
+    def shipped_rdp_float(alpha, gamma, sigma):
+        from dpproofs import subsampling
+
+        return float(subsampling.wor_replace_one_rdp([_float_of(alpha)], _float_of(gamma), _float_of(sigma))[0])
+
+    inst = ("inst", ((_TYPE, instance_type()),))
+    pair = ("pair", ((_TYPE, _finite.Pair),))
+    j_int = ("j", ((">=", 0), (_INTEGER, None)))
+    table = {
+        "instance_pair": (*pair_fn(pair_of), (inst,),
+                          "the exact pair (M(S(d)), M(S(d2))) of a subsampled instance (every batch enumerated)"),
+        "base_rdp": (base_rdp_precise, base_rdp_ball, (("j", ((">", 1),)), inst),
+                     "eps(j): max over the instance's neighbouring batch pairs (both orders) of D_j"),
+        "base_eps": (base_eps_precise, base_eps_ball, (inst,),
+                     "eps(inf): max over the instance's neighbouring batch pairs of max_i log p_i/q_i"),
+        "sampling_rate": (*exact_fn(gamma_of), (inst,), "gamma: the Poisson rate, or b/n for a fixed-size batch"),
+        "zdw_pair": (*pair_fn(dominating_pair), (inst,),
+                     "ZDW22's dominating pair of the subsampled instance, built on RR(e^{eps(inf)}) (a finite.Pair)"),
+        "wor_chi_moment": (*exact_fn(lambda j, i: wor_moment(j, i, True), 0), (j_int, inst),
+                           "E_Y[((A - B)/Y)^j] of a WOR replace-one instance (X = (1-g)R + gA, Y = (1-g)R + gB)"),
+        "wor_ternary_chi": (*exact_fn(lambda j, i: wor_moment(j, i, False), 0), (j_int, inst),
+                            "E_Y[|A - B|^j / Y^j]: the ternary-|chi|^j divergence of (A, B) relative to Y"),
+        "product_pair": (*pair_fn(product), (pair, pair), "(P x P', Q x Q'): two independent steps"),
+        "power_pair": (*pair_fn(power, 1), (pair, ("k", ((">=", 1), (_INTEGER, None)))),
+                       "the k-fold product of a finite pair (dpproofs.subsampled.compose)"),
+        "symmetrised": (*pair_fn(symmetrised), (pair,),
+                        "Sym(P, Q): positive-loss outcomes, their mirrors, the rest at loss 0 (a finite.Pair)"),
+        "hockey_stick_pair": (_pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True),
+                              (("eps", ()), pair),
+                              "sum_i (p_i - e^eps q_i)_+ at every real eps (e^eps < 1 included)"),
+        "wbk19_shipped_log_moment": (shipped_precise, shipped_ball,
+                                     (("alpha", ((">=", 2), (_INTEGER, None))), ("gamma", ((">=", 0), ("<=", 1))),
+                                      ("sigma", ((">", 0),))),
+                                     "dpproofs.subsampling.wbk19_log_moment (mpmath / arb backends)"),
+    }
+    found = {name: _entry(name, p, b, domain, doc) for name, (p, b, domain, doc) in table.items()}
+    found.update(dict([
+        _accountant_binding("wbk19_shipped_log_moment_float", shipped_float, "iff"),
+        _accountant_binding("wor_replace_one_rdp_float", shipped_rdp_float, "fff"),
+    ]))
+    return found
+
+
+FUNCTIONS.update(_papers_functions())
+
+
+def _with_instances():
+    from dpproofs import subsampled
+
+    return tuple(dict.fromkeys(STRUCTURED_TYPES + (subsampled.Subsampled,)))
+
+
+#: a subsampled instance is a structured argument too (passed to the functions unconverted)
+STRUCTURED_TYPES = _with_instances()
+
+# --- end of the Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities ------------------
+
 #: sympy names -> function objects, for parsing user text (see dpproofs.verification)
 NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}
 NAMESPACE["Phi"] = Phi
