@@ -22,6 +22,8 @@ Ids -> items (``wang2019.theorem9`` + suffix):
 
 * ``.gaussian``: ``rdp_sampled_gaussian(alpha, gamma, sigma/2) <= Theorem 9 bound`` with
   ``eps(j) = rdp_gaussian(j, sigma/2)``, ``eps(inf) = oo``; alpha integer in [2, 48].
+* ``.shipped``: ``dpproofs.subsampling.wbk19_log_moment`` (mpmath and arb backends) equals the printed
+  bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it.
 * ``.finite``: random finite bases (:func:`dpproofs.subsampled.finite_bases`) on random replace-one
   neighbours (n <= 5, b <= 3), ``rdp_pair(alpha, instance_pair(inst)) <=`` the bound with
   ``eps(j) = base_rdp(j, inst)`` and ``eps(inf) = base_eps(inst)``: the base's RDP and pure-DP level
@@ -116,6 +118,32 @@ mutant_cubic_amplification = gaussian.mutant(
 )
 
 
+# --- the shipped bound (dpproofs.subsampling, which the FixedBatchGaussian accountant uses) ---------
+
+_SHIPPED = F["wbk19_shipped_log_moment"](alpha, gamma, sigma)
+_K = (alpha - 1) * _BOUND  # the printed bound times (alpha - 1): the log(1 + ...)
+shipped = Claim(
+    id="wang2019.theorem9.shipped",
+    source=SOURCE,
+    statement=sympy.Eq(_SHIPPED, _K),
+    variables=(ALPHA, GAMMA, SIGMA),
+    sides=expanded_sides(_SHIPPED, _K),
+    kind="support",
+    title="dpproofs.subsampling.wbk19_log_moment (mpmath and arb backends) is the printed Theorem 9 for "
+    "the Gaussian, times (alpha - 1)",
+)
+
+_SHIPPED_FLOAT = F["wbk19_shipped_log_moment_float"](alpha, gamma, sigma)
+shipped_float = Claim(
+    id="wang2019.theorem9.shipped_float",
+    source=SOURCE,
+    statement=sympy.Ge(_SHIPPED_FLOAT, _K),
+    variables=(ALPHA, GAMMA, SIGMA),
+    sides=expanded_sides(_SHIPPED_FLOAT, _K),
+    kind="support",
+    title="the float Theorem 9 of the accountant's path is never below the printed bound",
+)
+
 # --- finite bases, every batch enumerated ----------------------------------------------------------
 
 inst = structured("inst")
@@ -201,5 +229,5 @@ step_ternary2 = Claim(
     cost=0.5,
 )
 
-CLAIMS = [gaussian, mutant_second_order_only, mutant_cubic_amplification, finite_bases, step_expansion,
+CLAIMS = [gaussian, mutant_second_order_only, mutant_cubic_amplification, shipped, shipped_float, finite_bases, step_expansion,
           step_ternary, mutant_ternary_exponent, step_ternary2]
