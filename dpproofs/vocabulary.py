@@ -559,7 +559,10 @@ _TRIPLE = ("triple", ((_TYPE, _subsampled.Triple),))
 _CONFIG = ("config", ((_TYPE, _subsampled.GaussianSubsampled),))
 
 
-def _max_over(values):
+def _max_over(values, ball_mode=False):
+    """The largest value; 0 when there is none (a supremum of divergences over no pair)."""
+    if not values:
+        return arb(0) if ball_mode else mp.zero
     return _finite.max_of(values)
 
 
@@ -576,15 +579,15 @@ def _base_delta_precise(eps, inst, dps):
 
 
 def _base_delta_ball(eps, inst, prec):
-    return _max_over([_finite.delta_ball(p, eps, prec) for p in inst.base_pairs()])
+    return _max_over([_finite.delta_ball(p, eps, prec) for p in inst.base_pairs()], True)
 
 
 def _base_group_delta_precise(eps, k, inst, dps):
-    return _max_over([_finite.delta(p, eps, dps) for p in _subsampled.group_base_pairs(inst, int(k))])
+    return _max_over([_finite.delta(p, eps, dps) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))])
 
 
 def _base_group_delta_ball(eps, k, inst, prec):
-    return _max_over([_finite.delta_ball(p, eps, prec) for p in _subsampled.group_base_pairs(inst, int(k))])
+    return _max_over([_finite.delta_ball(p, eps, prec) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))], True)
 
 
 def _triple_hs(backend):
@@ -617,7 +620,7 @@ FUNCTIONS.update({
         "max over neighbouring batches T, T' drawable from d or d2 (both orders) of H_{e^eps}(M(T)||M(T'))"),
     "eps_base": _entry(
         "eps_base", lambda inst, dps: _max_over([_finite.epsilon_dp(p, dps) for p in inst.base_pairs()]),
-        lambda inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec) for p in inst.base_pairs()]),
+        lambda inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec) for p in inst.base_pairs()], True),
         (_INSTANCE,), "the pure-DP level of the base over the instance's neighbouring batches"),
     "delta_base_group": _entry(
         "delta_base_group", lambda eps, k, inst, dps: _base_group_delta_precise(eps, k, inst, dps),
