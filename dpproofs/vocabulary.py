@@ -627,6 +627,13 @@ FUNCTIONS.update({
         lambda eps, k, inst, prec: _base_group_delta_ball(eps, k, inst, prec),
         (("eps", ()), ("k", ((">=", 1), (_INTEGER, None))), _INSTANCE),
         "group profile: max over batches T, T' with T' = T with k copies of the differing record substituted"),
+    "eps_base_group": _entry(
+        "eps_base_group",
+        lambda k, inst, dps: _max_over([_finite.epsilon_dp(p, dps) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))]),
+        lambda k, inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec)
+                                         for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))], True),
+        (("k", ((">=", 1), (_INTEGER, None))), _INSTANCE),
+        "the pure-DP level of the base over the instance's batches at substitution distance 1..k"),
     "sampling_fraction": _entry(
         "sampling_fraction", lambda inst, dps: precise.to_mpf(inst.gamma), lambda inst, prec: ball.to_arb(inst.gamma),
         (_INSTANCE,), "gamma: the Poisson rate, or batch_size / n (fixed size), or batch_size for with replacement"),
