@@ -57,8 +57,13 @@ __all__ = [
     "base_pairs",
     "neighbours",
     "is_neighbour",
+    "substitution_distance",
+    "group_base_pairs",
     "compose",
     "Subsampled",
+    "Triple",
+    "hockey_stick_combination",
+    "triples",
     "MixturePair",
     "GaussianSubsampled",
     "sum_query_pair",
@@ -77,7 +82,7 @@ __all__ = [
 #: A dataset: a tuple of records (small ints, or Fractions in [-1, 1] for the sum query).
 Dataset = tuple
 
-SAMPLINGS = ("poisson", "fixed")
+SAMPLINGS = ("poisson", "fixed", "replacement")
 RELATIONS = ("add_remove", "replace_one")
 
 
@@ -112,11 +117,15 @@ def _sampling_args(sampling, rate, batch_size, n):
         if not 0 <= rate <= 1:
             raise InvalidArgument(f"rate={rate} must be in [0, 1]")
         return rate
-    if sampling == "fixed":
+    if sampling in ("fixed", "replacement"):
         if batch_size is None or rate is not None:
-            raise InvalidArgument(f"sampling='fixed' takes batch_size (an int in [0, n]), not rate={rate!r}")
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 0 <= batch_size <= n:
-            raise InvalidArgument(f"batch_size={batch_size!r} must be an int in [0, {n}] (the dataset size)")
+            raise InvalidArgument(f"sampling={sampling!r} takes batch_size (an int), not rate={rate!r}")
+        top = n if sampling == "fixed" else 8
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 0 <= batch_size <= top:
+            raise InvalidArgument(f"batch_size={batch_size!r} must be an int in [0, {top}]"
+                                  + (" (the dataset size)" if sampling == "fixed" else " (enumeration is n^b)"))
+        if sampling == "replacement" and n == 0:
+            raise InvalidArgument("sampling='replacement' needs a non-empty dataset")
         return batch_size
     raise InvalidArgument(f"sampling={sampling!r} must be one of {SAMPLINGS}")
 
@@ -223,7 +232,12 @@ def seeded_base(seed, outcomes, weight_range=(1, 20)):
 
 
 def batches(d, *, sampling, rate=None, batch_size=None):
-    """``{multiset (sorted tuple): exact probability}`` of the batch drawn from ``d``."""
+    """``{multiset (sorted tuple): exact probability}`` of the batch drawn from ``d``.
+
+    ``"poisson"``: each record independently with probability ``rate``; ``"fixed"``: a uniform
+    ``batch_size``-subset of the indices (without replacement); ``"replacement"``: ``batch_size``
+    indices drawn uniformly with replacement (the batch is a multiset).
+    """
     d = _dataset("d", d)
     n = len(d)
     parameter = _sampling_args(sampling, rate, batch_size, n)
@@ -237,11 +251,17 @@ def batches(d, *, sampling, rate=None, batch_size=None):
             for subset in itertools.combinations(range(n), size):
                 key = tuple(sorted(d[i] for i in subset))
                 out[key] = out.get(key, 0) + weight
-    else:
+    elif sampling == "fixed":
         b = parameter
         weight = Fraction(1, math.comb(n, b))
         for subset in itertools.combinations(range(n), b):
             key = tuple(sorted(d[i] for i in subset))
+            out[key] = out.get(key, 0) + weight
+    else:  # with replacement: every sequence of b indices equally likely
+        b = parameter
+        weight = Fraction(1, n**b)
+        for sequence in itertools.product(range(n), repeat=b):
+            key = tuple(sorted(d[i] for i in sequence))
             out[key] = out.get(key, 0) + weight
     return out
 
@@ -285,6 +305,26 @@ def _counts(t):
     return c
 
 
+def substitution_distance(a, b):
+    """For multisets of equal size: how many records of ``a`` must change to give ``b``."""
+    if len(a) != len(b):
+        raise InvalidArgument(f"multisets of sizes {len(a)} and {len(b)} have no substitution distance")
+    ca, cb = _counts(a), _counts(b)
+    return len(a) - sum(min(ca[k], cb.get(k, 0)) for k in ca)
+
+
+def group_base_pairs(instance, k):
+    """Every ``Pair(base(T), base(T'))`` over batches drawable from ``d`` or ``d2`` of equal size
+    at substitution distance ``1 .. k`` (both orders): the group-privacy profile's domain."""
+    kw = instance._kw()
+    keys = set(batches(instance.d, **kw)) | set(batches(instance.d2, **kw))
+    out = []
+    for a, b in itertools.permutations(sorted(keys), 2):
+        if len(a) == len(b) and 1 <= substitution_distance(a, b) <= k:
+            out.append(finite.Pair(instance.base(a), instance.base(b)))
+    return out
+
+
 def is_neighbour(d, d2, relation):
     """Whether datasets ``d`` and ``d2`` are neighbours as multisets under ``relation``."""
     return _multiset_neighbours(tuple(sorted(d)), tuple(sorted(d2)), relation)
@@ -300,6 +340,8 @@ def base_pairs(base, d, d2, *, sampling, rate=None, batch_size=None, relation=No
     replace_one, batches of equal size).
     """
     relation = relation or ("add_remove" if sampling == "poisson" else "replace_one")
+    if sampling == "replacement" and relation == "replace_one":
+        relation = "replace_one"  # batches of equal size differing in one record (group pairs: group_base_pairs)
     keys = set(batches(d, sampling=sampling, rate=rate, batch_size=batch_size))
     keys |= set(batches(d2, sampling=sampling, rate=rate, batch_size=batch_size))
     if sampling == "poisson":  # the coupling of the proofs draws batches with probability 0 too
@@ -380,6 +422,7 @@ class Subsampled:
 
     @property
     def gamma(self):
+        """The rate (Poisson) or ``batch_size / n`` (fixed size, with replacement)."""
         return Fraction(self.rate) if self.sampling == "poisson" else Fraction(self.batch_size, len(self.d))
 
     def __str__(self):
@@ -401,6 +444,43 @@ def _cached(key, compute):
         _CACHE.clear()
     _CACHE[key] = value = compute()
     return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Triple:
+    """Three distributions ``mu0, mu1, mu1p`` on the same outcomes (exact Fractions, full support):
+    the components of the mixtures ``mu = (1-eta) mu0 + eta mu1``, ``mu' = (1-eta) mu0 + eta mu1p``
+    of advanced joint convexity (Balle, Barthe & Gaboardi 2018, arXiv 1807.01647v2, Thm 2)."""
+
+    mu0: tuple
+    mu1: tuple
+    mu1p: tuple
+
+    def __post_init__(self):
+        for name in ("mu0", "mu1", "mu1p"):
+            object.__setattr__(self, name, _distribution(name, getattr(self, name)))
+        if not len(self.mu0) == len(self.mu1) == len(self.mu1p):
+            raise InvalidArgument("mu0, mu1, mu1p must have the same number of outcomes")
+
+    def __str__(self):
+        def show(d):
+            return "(" + ", ".join(map(str, d)) + ")"
+        return f"mu0={show(self.mu0)}, mu1={show(self.mu1)}, mu1p={show(self.mu1p)}"
+
+
+def hockey_stick_combination(c, a, b, triple, to, positive_part):
+    """``sum_i (sum_j a_j nu_j(i) - c sum_j b_j nu_j(i))_+`` for ``nu = (mu0, mu1, mu1p)``.
+
+    ``a``, ``b`` are coefficient triples (numbers of the backend); ``to`` converts the exact
+    probabilities; ``positive_part`` is the backend's ``max(., 0)``. With ``a``, ``b`` weights of
+    mixtures this is the hockey-stick divergence ``H_c`` of the two mixtures.
+    """
+    total = to(0)
+    for i in range(len(triple.mu0)):
+        nu = (to(triple.mu0[i]), to(triple.mu1[i]), to(triple.mu1p[i]))
+        x = a[0] * nu[0] + a[1] * nu[1] + a[2] * nu[2] - c * (b[0] * nu[0] + b[1] * nu[1] + b[2] * nu[2])
+        total += positive_part(x)
+    return total
 
 
 # --- Gaussian sum query: mixtures ---------------------------------------------------------------
@@ -678,11 +758,16 @@ def _f_mp(coefficients, means, sigma, x):
     return mp.fsum(c * mp.exp(lg - top) for c, lg in zip(coefficients, logs))
 
 
+def _approx_mpf(x):
+    """An mpf of a number, or of an arb ball's midpoint (for locating roots only)."""
+    if hasattr(x, "mid") and hasattr(x, "rad"):
+        return mp.mpf(x.mid().str(mp.dps + 5, radius=False))
+    return precise.to_mpf(x)
+
+
 def _delta_pieces_mp(pair, epsilon, dps):
     s = precise.to_mpf(pair.sigma)
-    c = mp.exp(precise.to_mpf(epsilon))
-    coefficients, means = pair.difference(1)
-    # p - c q with c irrational: rebuild from the weights
+    c = mp.exp(_approx_mpf(epsilon))
     merged = {}
     for w, m in zip(pair.p_weights, pair.p_means):
         merged[m] = merged.get(m, 0) + precise.to_mpf(w)
@@ -1086,3 +1171,19 @@ def neighbouring_datasets(relation, universe=2, min_size=1, max_size=6, records=
         raise InvalidArgument(f"relation={relation!r} must be one of {RELATIONS}")
 
     return draw_pair()
+
+
+def triples(min_size=2, max_size=5):
+    """Random :class:`Triple` s of full-support rational distributions."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw_triple(draw):
+        size = draw(st.integers(min_size, max_size))
+        dists = []
+        for _ in range(3):
+            w = draw(st.lists(st.integers(1, 100), min_size=size, max_size=size))
+            dists.append(tuple(Fraction(x, sum(w)) for x in w))
+        return Triple(*dists)
+
+    return draw_triple()

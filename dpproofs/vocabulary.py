@@ -542,19 +542,136 @@ def _accountant_functions():
 FUNCTIONS.update(_accountant_functions())
 
 
+# --- Subsampled mechanisms on concrete datasets (Balle, Barthe & Gaboardi 2018 and issue 12) -------
+#
+# Vocabulary types from dpproofs.subsampled: a ``Subsampled`` instance (a finite base mechanism, two
+# datasets and the sampling, enumerated exactly over every batch), a ``Triple`` (mu0, mu1, mu1p:
+# the components of the two mixtures of advanced joint convexity, arXiv 1807.01647v2 Thm 2), and a
+# ``GaussianSubsampled`` instance (the Gaussian sum query on 1-D records in [-1, 1], clipping
+# norm 1; its output is a finite Gaussian mixture, divergences by quadrature / arb enclosures).
+
+from dpproofs import subsampled as _subsampled  # noqa: E402
+
+STRUCTURED_TYPES = STRUCTURED_TYPES + (_subsampled.Subsampled, _subsampled.Triple, _subsampled.GaussianSubsampled)
+
+_INSTANCE = ("instance", ((_TYPE, _subsampled.Subsampled),))
+_TRIPLE = ("triple", ((_TYPE, _subsampled.Triple),))
+_CONFIG = ("config", ((_TYPE, _subsampled.GaussianSubsampled),))
+
+
+def _max_over(values, ball_mode=False):
+    """The largest value; 0 when there is none (a supremum of divergences over no pair)."""
+    if not values:
+        return arb(0) if ball_mode else mp.zero
+    return _finite.max_of(values)
+
+
+def _sub_delta_precise(eps, inst, dps):
+    return _finite.delta(inst.pair(), eps, dps)
+
+
+def _sub_delta_ball(eps, inst, prec):
+    return _finite.delta_ball(inst.pair(), eps, prec)
+
+
+def _base_delta_precise(eps, inst, dps):
+    return _max_over([_finite.delta(p, eps, dps) for p in inst.base_pairs()])
+
+
+def _base_delta_ball(eps, inst, prec):
+    return _max_over([_finite.delta_ball(p, eps, prec) for p in inst.base_pairs()], True)
+
+
+def _base_group_delta_precise(eps, k, inst, dps):
+    return _max_over([_finite.delta(p, eps, dps) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))])
+
+
+def _base_group_delta_ball(eps, k, inst, prec):
+    return _max_over([_finite.delta_ball(p, eps, prec) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))], True)
+
+
+def _triple_hs(backend):
+    def evaluate(c, a0, a1, a2, b0, b1, b2, triple, **precision):
+        if backend == "mp":
+            return _subsampled.hockey_stick_combination(c, (a0, a1, a2), (b0, b1, b2), triple, precise.to_mpf,
+                                                        lambda x: max(x, mp.zero))
+        with ball.precision(precision["prec"]):
+            return _subsampled.hockey_stick_combination(c, (a0, a1, a2), (b0, b1, b2), triple, ball.to_arb,
+                                                        ball.positive_part)
+    return evaluate
+
+
+_C = ("c", ((">=", 0),))
+_COEF = tuple((name, ((">=", 0), ("<=", 1))) for name in ("a0", "a1", "a2", "b0", "b1", "b2"))
+_ALPHA = ("alpha", ((">", 1),))
+
+FUNCTIONS.update({
+    "delta_subsampled": _entry(
+        "delta_subsampled", lambda eps, inst, dps: _sub_delta_precise(eps, inst, dps),
+        lambda eps, inst, prec: _sub_delta_ball(eps, inst, prec), (("eps", ()), _INSTANCE),
+        "H_{e^eps}(M(S(d)) || M(S(d2))) of the instance, every batch enumerated (exact pair)"),
+    "eps_subsampled": _entry(
+        "eps_subsampled", lambda inst, dps: _finite.epsilon_dp(inst.pair(), dps),
+        lambda inst, prec: _finite.epsilon_dp_ball(inst.pair(), prec), (_INSTANCE,),
+        "max_o |log P(o)/Q(o)| of the subsampled pair: its pure-DP level"),
+    "delta_base": _entry(
+        "delta_base", lambda eps, inst, dps: _base_delta_precise(eps, inst, dps),
+        lambda eps, inst, prec: _base_delta_ball(eps, inst, prec), (("eps", ()), _INSTANCE),
+        "max over neighbouring batches T, T' drawable from d or d2 (both orders) of H_{e^eps}(M(T)||M(T'))"),
+    "eps_base": _entry(
+        "eps_base", lambda inst, dps: _max_over([_finite.epsilon_dp(p, dps) for p in inst.base_pairs()]),
+        lambda inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec) for p in inst.base_pairs()], True),
+        (_INSTANCE,), "the pure-DP level of the base over the instance's neighbouring batches"),
+    "delta_base_group": _entry(
+        "delta_base_group", lambda eps, k, inst, dps: _base_group_delta_precise(eps, k, inst, dps),
+        lambda eps, k, inst, prec: _base_group_delta_ball(eps, k, inst, prec),
+        (("eps", ()), ("k", ((">=", 1), (_INTEGER, None))), _INSTANCE),
+        "group profile: max over batches T, T' with T' = T with k copies of the differing record substituted"),
+    "eps_base_group": _entry(
+        "eps_base_group",
+        lambda k, inst, dps: _max_over([_finite.epsilon_dp(p, dps) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))]),
+        lambda k, inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec)
+                                         for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))], True),
+        (("k", ((">=", 1), (_INTEGER, None))), _INSTANCE),
+        "the pure-DP level of the base over the instance's batches at substitution distance 1..k"),
+    "sampling_fraction": _entry(
+        "sampling_fraction", lambda inst, dps: precise.to_mpf(inst.gamma), lambda inst, prec: ball.to_arb(inst.gamma),
+        (_INSTANCE,), "gamma: the Poisson rate, or batch_size / n (fixed size), or batch_size for with replacement"),
+    "dataset_size": _entry(
+        "dataset_size", lambda inst, dps: precise.to_mpf(len(inst.d)), lambda inst, prec: ball.to_arb(len(inst.d)),
+        (_INSTANCE,), "n = len(d), the size of the first dataset"),
+    "hs_triple": _entry(
+        "hs_triple", _triple_hs("mp"), _triple_hs("ball"), (_C,) + _COEF + (_TRIPLE,),
+        "sum_i (a.nu(i) - c b.nu(i))_+ for nu = (mu0, mu1, mu1p): H_c of two mixtures of the triple"),
+    "delta_sum_query": _entry(
+        "delta_sum_query", lambda eps, config, dps: _subsampled.delta_mixture(config.mixture(), eps, dps),
+        lambda eps, config, prec: _subsampled.delta_mixture_ball(config.mixture(), eps, prec),
+        (("eps", ()), _CONFIG),
+        "H_{e^eps} of the subsampled Gaussian sum query on the instance (level-set CDFs; rigorous ball)"),
+    "rdp_sum_query": _entry(
+        "rdp_sum_query", lambda alpha, config, dps: _subsampled.rdp_mixture(config.mixture(), alpha, dps),
+        lambda alpha, config, prec: _subsampled.rdp_mixture_ball(config.mixture(), alpha, prec),
+        (_ALPHA, _CONFIG), "D_alpha of the subsampled Gaussian sum query on the instance (quadrature; acb.integral)"),
+    "gamma_sum_query": _entry(
+        "gamma_sum_query", lambda config, dps: precise.to_mpf(config.gamma),
+        lambda config, prec: ball.to_arb(config.gamma), (_CONFIG,), "the rate q or batch_size / n of the instance"),
+    "sigma_sum_query": _entry(
+        "sigma_sum_query", lambda config, dps: precise.to_mpf(config.sigma),
+        lambda config, prec: ball.to_arb(config.sigma), (_CONFIG,), "sigma = noise std / clipping norm of the instance"),
+})
 # --- Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities (theorems/wang2019, zhu2022) ----
 #
 # Over finite pairs (dpproofs.finite.Pair) and one subsampled instance (dpproofs.subsampled.Subsampled:
 # a finite base, two neighbouring datasets and the sampling). Every value is an exact rational until
 # the final exp/log, so the ball flavour is as tight as the precision. Sources at the point of use:
-# WBK19 = Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2), Theorem 9 and its proof;
+# (The instance's gamma and the base's pure-DP level are the block above's ``sampling_fraction`` and
+# ``eps_base``.) WBK19 = Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2), Theorem 9 and its proof;
 # ZDW22 = Zhu, Dong & Wang 2022 (arXiv 2106.08567), dominating pairs (Definition, composition and
 # subsampling theorems); Sym = the symmetrised pair of the issue's notes.
 
 
 def _papers_functions():
     import itertools as _it
-    import math as _math
     from fractions import Fraction as _Fr
 
     def instance_type():
@@ -573,14 +690,6 @@ def _papers_functions():
         if not isinstance(value, _finite.Pair):
             raise _InvalidArgument(f"{name}: argument {value!r} must be a finite.Pair")
         return value
-
-    def exact(value):
-        """A Fraction as mp / arb (exact rationals stay exact up to the precision)."""
-        return value
-
-    def both(fn):
-        """(precise, ball) bindings of a function returning an exact Fraction."""
-        return (lambda *a, dps: precise.to_mpf(fn(*a)), lambda *a, prec: ball.to_arb(fn(*a)))
 
     # -- pairs built from pairs (exact rationals) --------------------------------------------------
 
@@ -630,16 +739,8 @@ def _papers_functions():
 
     def base_ratio(inst):
         """max over the instance's neighbouring batch pairs of max_i p_i/q_i (exact): e^{eps(inf)}."""
-        pairs = check_instance(inst, "base_eps").base_pairs()
+        pairs = check_instance(inst, "zdw_pair").base_pairs()
         return max([_Fr(1)] + [max(_Fr(a) / _Fr(b) for a, b in zip(pr.p, pr.q)) for pr in pairs])
-
-    def base_eps_precise(inst, *, dps):
-        with mp.workdps(dps + precise.GUARD_DPS):
-            return mp.log(precise.to_mpf(base_ratio(inst)))
-
-    def base_eps_ball(inst, *, prec):
-        with ball.precision(prec):
-            return ball.to_arb(base_ratio(inst)).log()
 
     def base_rdp_precise(j, inst, *, dps):
         pairs = check_instance(inst, "base_rdp").base_pairs()
@@ -651,9 +752,6 @@ def _papers_functions():
         for pr in pairs:
             out = out.max(_finite.rdp_ball(pr, j, prec))
         return out
-
-    def gamma_of(inst):
-        return check_instance(inst, "sampling_rate").gamma
 
     def dominating_pair(inst):
         """ZDW22's pair for the instance's sampling, from the base's dominating pair RR(e^{eps(inf)}):
@@ -706,9 +804,6 @@ def _papers_functions():
             x = (ak - bk) / y
             total += y * (x**j if signed else abs(x) ** j)
         return total
-
-    def number(value):
-        return _Fr(int(value)) if int(value) == value else None
 
     def integer_arg(value, name):
         if isinstance(value, arb):
@@ -771,9 +866,6 @@ def _papers_functions():
                           "the exact pair (M(S(d)), M(S(d2))) of a subsampled instance (every batch enumerated)"),
         "base_rdp": (base_rdp_precise, base_rdp_ball, (("j", ((">", 1),)), inst),
                      "eps(j): max over the instance's neighbouring batch pairs (both orders) of D_j"),
-        "base_eps": (base_eps_precise, base_eps_ball, (inst,),
-                     "eps(inf): max over the instance's neighbouring batch pairs of max_i log p_i/q_i"),
-        "sampling_rate": (*exact_fn(gamma_of), (inst,), "gamma: the Poisson rate, or b/n for a fixed-size batch"),
         "zdw_pair": (*pair_fn(dominating_pair), (inst,),
                      "ZDW22's dominating pair of the subsampled instance, built on RR(e^{eps(inf)}) (a finite.Pair)"),
         "wor_chi_moment": (*exact_fn(lambda j, i: wor_moment(j, i, True), 0), (j_int, inst),
@@ -803,15 +895,6 @@ def _papers_functions():
 
 FUNCTIONS.update(_papers_functions())
 
-
-def _with_instances():
-    from dpproofs import subsampled
-
-    return tuple(dict.fromkeys(STRUCTURED_TYPES + (subsampled.Subsampled,)))
-
-
-#: a subsampled instance is a structured argument too (passed to the functions unconverted)
-STRUCTURED_TYPES = _with_instances()
 
 # --- end of the Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities ------------------
 

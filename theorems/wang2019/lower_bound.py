@@ -85,7 +85,7 @@ def realising_instances(draw, max_n=5, max_b=3):
 F_ALPHA = Variable("alpha", 2, 12, integer=True)
 inst = structured("inst")
 _REALISED = F["rdp_pair"](F_ALPHA.symbol, F["instance_pair"](inst))
-_F_LOWER = lower_bound(F_ALPHA.symbol, F["sampling_rate"](inst), lambda j: F["base_rdp"](j, inst))
+_F_LOWER = lower_bound(F_ALPHA.symbol, F["sampling_fraction"](inst), lambda j: F["base_rdp"](j, inst))
 
 randomized_response = Claim(
     id="wang2019.lower_bound.randomized_response",

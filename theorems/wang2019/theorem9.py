@@ -26,7 +26,7 @@ Ids -> items (``wang2019.theorem9`` + suffix):
   bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it.
 * ``.finite``: random finite bases (:func:`dpproofs.subsampled.finite_bases`) on random replace-one
   neighbours (n <= 5, b <= 3), ``rdp_pair(alpha, instance_pair(inst)) <=`` the bound with
-  ``eps(j) = base_rdp(j, inst)`` and ``eps(inf) = base_eps(inst)``: the base's RDP and pure-DP level
+  ``eps(j) = base_rdp(j, inst)`` and ``eps(inf) = eps_base(inst)``: the base's RDP and pure-DP level
   computed exactly over the instance's neighbouring batches (both orders); alpha integer in [2, 12].
 * printed proof steps, same instances, with ``X = M(S(D)) = (1-g) R + g A`` and
   ``Y = M(S(D')) = (1-g) R + g B`` (``R``: the replaced index not in the batch; ``A``, ``B``: in it):
@@ -50,7 +50,7 @@ from dpproofs import subsampled
 from dpproofs.claims import Claim, Variable
 from dpproofs.vocabulary import NAMESPACE as F
 
-from dpproofs_theorems.wang2019._common import J, expanded_sides, source, structured, sym, theorem9_bound
+from dpproofs_theorems.wang2019._common import J, expanded_sides, source, structured, theorem9_bound
 from dpproofs_theorems.zhu2022._common import wor_instances
 
 __all__ = ["CLAIMS", "gaussian_eps"]
@@ -151,13 +151,13 @@ FINITE_ALPHA = Variable("alpha", 2, 12, integer=True)
 f_alpha = FINITE_ALPHA.symbol
 
 
-def base_eps(order):
+def eps_of_base(order):
     """``eps(j)`` of the base on the instance: the max over its neighbouring batch pairs (both orders)."""
     return F["base_rdp"](order, inst)
 
 
 _F_REALISED = F["rdp_pair"](f_alpha, F["instance_pair"](inst))
-_F_BOUND = theorem9_bound(f_alpha, F["sampling_rate"](inst), base_eps, F["base_eps"](inst))
+_F_BOUND = theorem9_bound(f_alpha, F["sampling_fraction"](inst), eps_of_base, F["eps_base"](inst))
 
 finite_bases = Claim(
     id="wang2019.theorem9.finite",
@@ -175,7 +175,7 @@ finite_bases = Claim(
 # replaced record not in the batch; A, B: in it, under D and D')
 _MOMENT = sympy.exp((f_alpha - 1) * _F_REALISED)
 _EXPANSION = 1 + sympy.Sum(
-    sympy.binomial(f_alpha, J) * F["sampling_rate"](inst) ** J * F["wor_chi_moment"](J, inst), (J, 2, f_alpha)
+    sympy.binomial(f_alpha, J) * F["sampling_fraction"](inst) ** J * F["wor_chi_moment"](J, inst), (J, 2, f_alpha)
 )
 step_expansion = Claim(
     id="wang2019.theorem9.step.binomial_expansion",
@@ -191,9 +191,9 @@ step_expansion = Claim(
 
 TERNARY_J = Variable("j", 3, 10, integer=True)
 t_j = TERNARY_J.symbol
-_PURE = sympy.exp(F["base_eps"](inst)) - 1
+_PURE = sympy.exp(F["eps_base"](inst)) - 1
 _TERNARY = F["wor_ternary_chi"](t_j, inst)
-_TERNARY_BOUND = sympy.exp((t_j - 1) * base_eps(t_j)) * sympy.Min(2, _PURE**t_j)
+_TERNARY_BOUND = sympy.exp((t_j - 1) * eps_of_base(t_j)) * sympy.Min(2, _PURE**t_j)
 step_ternary = Claim(
     id="wang2019.theorem9.step.ternary_chi",
     source=source("proof of Theorem 9 (bound on the ternary-|chi|^j divergence, j >= 3)"),
@@ -209,14 +209,14 @@ TERNARY_PIN = {"j": 3, "inst": subsampled.Subsampled(subsampled.randomized_respo
                                                       "fixed", batch_size=1)}
 mutant_ternary_exponent = step_ternary.mutant(
     "exponent_j_minus_2",
-    statement=sympy.Le(_TERNARY, sympy.exp((t_j - 2) * base_eps(t_j)) * sympy.Min(2, _PURE**t_j)),
+    statement=sympy.Le(_TERNARY, sympy.exp((t_j - 2) * eps_of_base(t_j)) * sympy.Min(2, _PURE**t_j)),
     explanation="with e^{(j-2) eps(j)} the bound misses a factor e^{eps(j)}: randomized response "
     "(truthful w.p. 1/20) with the whole dataset as the batch (A = P, B = Y = Q) has "
     "E_Q|P-Q|^3/Q^3 = 292.41 > 37.04 = e^{eps(3)} min{2, 18^3}",
     pinned=(TERNARY_PIN,),
 )
 
-_E2 = base_eps(2)
+_E2 = eps_of_base(2)
 _TERNARY2 = F["wor_ternary_chi"](2, inst)
 _TERNARY2_BOUND = sympy.Min(4 * (sympy.exp(_E2) - 1), sympy.exp(_E2) * sympy.Min(2, _PURE**2))
 step_ternary2 = Claim(

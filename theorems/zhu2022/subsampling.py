@@ -100,7 +100,7 @@ wor_negative_eps = Claim(
 
 mutant_extra_gamma = wor.mutant(
     "extra_gamma",
-    statement=sympy.Le(_LHS, F["sampling_rate"](inst) * _RHS),
+    statement=sympy.Le(_LHS, F["sampling_fraction"](inst) * _RHS),
     explanation="the per-step pair is realised (every other record equal to the new value): its "
     "profile cannot be scaled down by another factor gamma",
     pinned=({"eps": 0.0, "inst": P1_INSTANCE},),

@@ -1,0 +1,69 @@
+"""Balle, Barthe & Gaboardi 2018 (arXiv 1807.01647v2), Theorem 8: Poisson subsampling.
+
+Statement: let ``M' = M o S_gamma`` (Poisson subsampling: each record kept independently with
+probability ``gamma``), neighbouring datasets under add/remove-one. For every ``eps >= 0``, with
+``eps' = log(1 + gamma (e^eps - 1))``, the privacy profiles satisfy
+``delta_{M'}(eps') <= gamma delta_M(eps)``.
+
+Checked per instance (:class:`dpproofs.subsampled.Subsampled`): a random finite base (randomized
+response, randomized and truncated-geometric counts, arbitrary seeded tables), two add/remove
+neighbours of at most 4 records in either order, a rate in {0.1, ..., 0.9}; the left side is the
+exact hockey-stick divergence of the enumerated subsampled pair, ``delta_M(eps)`` the base's
+profile over the instance's neighbouring batches (see ``_common``). One step (the theorem says
+nothing about composition).
+
+Ids -> items:
+
+* ``balle2018.theorem8``: the statement;
+* ``balle2018.theorem8.mutant.linear_epsilon``: ``eps' = gamma eps`` (smaller than
+  ``log(1 + gamma(e^eps - 1))`` by convexity), refuted at randomized response with keep 3/4,
+  ``d = (1,)``, ``d' = ()``, ``gamma = 1/2``, ``eps = 1.1 > log 3``.
+"""
+
+from fractions import Fraction
+
+import sympy
+
+from dpproofs import subsampled
+from dpproofs.claims import Claim, Variable
+from dpproofs.vocabulary import NAMESPACE as F
+
+from dpproofs_theorems.balle2018._common import poisson_instances, source, structured, sym
+
+__all__ = ["CLAIMS", "amplified_epsilon"]
+
+SOURCE = source("Thm. 8 (Poisson subsampling, add/remove)")
+
+eps, inst = sym("eps"), structured("instance")
+gamma = F["sampling_fraction"](inst)
+
+
+def amplified_epsilon(fraction, epsilon):
+    """``log(1 + gamma (e^eps - 1))`` as a sympy expression."""
+    return sympy.log(1 + fraction * (sympy.exp(epsilon) - 1))
+
+
+statement = Claim(
+    id="balle2018.theorem8",
+    source=SOURCE,
+    statement=sympy.Le(F["delta_subsampled"](amplified_epsilon(gamma, eps), inst),
+                       gamma * F["delta_base"](eps, inst)),
+    variables=(Variable("eps", 0, 3),),
+    extra={"instance": poisson_instances()},
+    title="delta_{M o Poisson}(log(1 + gamma(e^eps - 1))) <= gamma delta_M(eps), add/remove",
+    cost=0.5,
+)
+
+PIN = {"eps": 1.1, "instance": subsampled.Subsampled(subsampled.randomized_response(Fraction(3, 4)), (1,), (),
+                                                    "poisson", rate=Fraction(1, 2))}
+
+mutant_linear_epsilon = statement.mutant(
+    "linear_epsilon",
+    statement=sympy.Le(F["delta_subsampled"](gamma * eps, inst), gamma * F["delta_base"](eps, inst)),
+    explanation="eps' = gamma eps is the folklore small-eps reading; it is below log(1 + gamma(e^eps-1)): "
+    "RR(3/4) on d = (1,), d' = (), gamma = 1/2 gives the pair ((1/2, 1/2), (3/4, 1/4)), whose "
+    "profile at 0.55 is 0.067 while the base is log 3-DP (delta_M(1.1) = 0)",
+    pinned=(PIN,),
+)
+
+CLAIMS = [statement, mutant_linear_epsilon]
