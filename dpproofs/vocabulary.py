@@ -858,6 +858,17 @@ def _papers_functions():
 
         return float(subsampling.wor_replace_one_rdp([_float_of(alpha)], _float_of(gamma), _float_of(sigma))[0])
 
+    def p1_configuration(config):
+        """The Gaussian sum-query configuration that realises P1 = ((1-g) N(0) + g N(2), N(0)) (in units
+        of C, noise sigma) at the same n, b and sigma: x = 1 replaced by x' = -1, every other record -1."""
+        from dpproofs import subsampled
+
+        if not isinstance(config, subsampled.GaussianSubsampled) or config.sampling != "fixed":
+            raise _InvalidArgument(f"wor_p1_configuration: {config!r} must be a fixed-size GaussianSubsampled")
+        n = len(config.d)
+        return subsampled.GaussianSubsampled((1,) + (-1,) * (n - 1), (-1,) * n, "fixed", config.sigma,
+                                             batch_size=config.batch_size)
+
     inst = ("inst", ((_TYPE, instance_type()),))
     pair = ("pair", ((_TYPE, _finite.Pair),))
     j_int = ("j", ((">=", 0), (_INTEGER, None)))
@@ -880,6 +891,8 @@ def _papers_functions():
         "hockey_stick_pair": (_pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True),
                               (("eps", ()), pair),
                               "sum_i (p_i - e^eps q_i)_+ at every real eps (e^eps < 1 included)"),
+        "wor_p1_configuration": (*pair_fn(p1_configuration), (("config", ((_TYPE, _subsampled.GaussianSubsampled),)),),
+                                 "the configuration realising P1 at the same n, b, sigma (a GaussianSubsampled)"),
         "wbk19_shipped_log_moment": (shipped_precise, shipped_ball,
                                      (("alpha", ((">=", 2), (_INTEGER, None))), ("gamma", ((">=", 0), ("<=", 1))),
                                       ("sigma", ((">", 0),))),

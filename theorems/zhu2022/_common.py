@@ -77,3 +77,28 @@ LEBEDA_INSTANCE = subsampled.Subsampled(
 P1_INSTANCE = subsampled.Subsampled(
     subsampled.randomized_response(Fraction(3, 4)), (1, 0, 0), (0, 0, 0), "fixed", batch_size=1
 )
+
+
+_SIGMAS = st.sampled_from([Fraction(1, 2), Fraction(3, 4), Fraction(1), Fraction(3, 2), Fraction(2)])
+_RECORDS = st.integers(-4, 4).map(lambda k: Fraction(k, 4))
+
+
+@st.composite
+def wor_sum_query_configs(draw, max_n=4, max_b=3):
+    """Gaussian sum query (records k/4 in [-1, 1], clipping norm 1), fixed-size batches, replace-one."""
+    d, d2 = draw(subsampled.neighbouring_datasets("replace_one", min_size=1, max_size=max_n, records=_RECORDS))
+    b = draw(st.integers(1, min(len(d), max_b)))
+    return subsampled.GaussianSubsampled(d, d2, "fixed", draw(_SIGMAS), batch_size=b)
+
+
+@st.composite
+def poisson_sum_query_configs(draw, max_n=4):
+    """Gaussian sum query, Poisson sampling (rate k/10), add/remove (either order)."""
+    d, d2 = draw(subsampled.neighbouring_datasets("add_remove", min_size=1, max_size=max_n, records=_RECORDS))
+    rate = Fraction(draw(st.integers(1, 9)), 10)
+    return subsampled.GaussianSubsampled(d, d2, "poisson", draw(_SIGMAS), rate=rate)
+
+
+#: The symmetric Gaussian configuration P* (every other record 0, x = +1 replaced by x' = -1),
+#: n = 2, b = 1, sigma = 1: ((1/2) N(0) + (1/2) N(1), (1/2) N(0) + (1/2) N(-1)).
+SYMMETRIC_GAUSSIAN = subsampled.GaussianSubsampled((1, 0), (-1, 0), "fixed", Fraction(1), batch_size=1)
