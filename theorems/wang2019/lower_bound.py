@@ -99,3 +99,38 @@ randomized_response = Claim(
 )
 
 CLAIMS = [gaussian, mutant_linear_in_gamma, randomized_response]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+
+
+def _figure_lower_and_upper(path):
+    """The lower bound (= the realised P1) and Theorem 9's upper bound over the sampling fraction."""
+    from dpproofs.docgen import pyplot, save
+
+    from dpproofs_theorems.wang2019 import theorem9
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    gammas = [10 ** (-3 + 3 * i / 40) for i in range(41)]
+    for a in (2, 8, 32):
+        points = [{"alpha": a, "gamma": g, "sigma": 2.0} for g in gammas]
+        low = [float(gaussian.evaluate(p, 20)[1]) for p in points]
+        up = [float(theorem9.gaussian.evaluate(p, 20)[1]) for p in points]
+        line, = ax.loglog(gammas, low, "-", label=f"lower bound, alpha = {a}")
+        ax.loglog(gammas, up, "--", color=line.get_color(), label=f"Theorem 9, alpha = {a}")
+    ax.set_xlabel("gamma = b/n (sigma = 2)")
+    ax.set_ylabel("RDP of one step")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("wang2019_lower_vs_upper.png",
+                   "The general lower bound (attained by P1) and Theorem 9's upper bound for the Gaussian, "
+                   "over the sampling fraction", _figure_lower_and_upper),)
+
+
+FIGURES = _figures()

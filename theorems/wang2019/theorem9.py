@@ -231,3 +231,37 @@ step_ternary2 = Claim(
 
 CLAIMS = [gaussian, mutant_second_order_only, mutant_cubic_amplification, shipped, shipped_float, finite_bases, step_expansion,
           step_ternary, mutant_ternary_exponent, step_ternary2]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the two sides of wang2019.theorem9.gaussian as the
+# checker evaluates them (Claim.evaluate).
+
+
+def _figure_gaussian(path):
+    """Theorem 9 for the Gaussian against the realised pair P1, over the order."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
+    orders = list(range(2, 41))
+    for ax, (gamma_value, sigma_value) in zip(axes, ((0.01, 1.0), (0.1, 2.0))):
+        sides = [gaussian.evaluate({"alpha": a, "gamma": gamma_value, "sigma": sigma_value}, 20) for a in orders]
+        ax.semilogy(orders, [float(s[0]) for s in sides], "o", ms=3, label="realised P1 (both orders)")
+        ax.semilogy(orders, [float(s[1]) for s in sides], "-", label="Theorem 9 bound")
+        ax.set_xlabel("alpha (integer)")
+        ax.set_title(f"gamma = {gamma_value}, sigma = {sigma_value} (replace-one: eps(j) = 2j/sigma^2)")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("RDP of one step")
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("wang2019_theorem9_gaussian.png",
+                   "Theorem 9 (sampling without replacement, replace-one) for the Gaussian sum query, against "
+                   "the Renyi divergence of the realised pair P1", _figure_gaussian),)
+
+
+FIGURES = _figures()

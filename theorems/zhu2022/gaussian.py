@@ -96,3 +96,34 @@ mutant_sensitivity_one = wor.mutant(
 )
 
 CLAIMS = [poisson, wor, wor_negative_eps, mutant_sensitivity_one]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+
+
+def _figure_symmetric_gaussian(path):
+    """P* against P1 at every real eps (n = 2, b = 1, sigma = 1)."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    grid = [-2 + 4 * i / 40 for i in range(41)]
+    sides = [wor_negative_eps.evaluate({"eps": e, "config": SYMMETRIC_GAUSSIAN}, 20) for e in grid]
+    ax.plot(grid, [float(s[0]) for s in sides], label="P* = ((N(0)+N(1))/2, (N(0)+N(-1))/2)")
+    ax.plot(grid, [float(s[1]) for s in sides], "--", label="P1 = ((N(0)+N(2))/2, N(0))")
+    ax.axvline(0, color="k", lw=0.5)
+    ax.set_xlabel("eps (sigma = 1, b = 1 of n = 2)")
+    ax.set_ylabel("H_{e^eps}")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("zhu2022_gaussian_symmetric.png",
+                   "The Gaussian sum query without replacement: the symmetric configuration P* against P1",
+                   _figure_symmetric_gaussian),)
+
+
+FIGURES = _figures()

@@ -117,3 +117,34 @@ mutant_wrong_direction = poisson.mutant(
 )
 
 CLAIMS = [poisson, wor, wor_negative_eps, mutant_extra_gamma, mutant_wrong_direction]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+
+
+def _figure_negative_eps(path):
+    """The symmetric configuration's profile against P1 at every real eps."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    grid = [-2 + 4 * i / 80 for i in range(81)]
+    sides = [wor_negative_eps.evaluate({"eps": e, "inst": LEBEDA_INSTANCE}, 20) for e in grid]
+    ax.plot(grid, [float(s[0]) for s in sides], label="configuration D = (1,1,0), D' = (0,1,0), b = 1")
+    ax.plot(grid, [float(s[1]) for s in sides], "--", label="P1 = ((1-g)Q + gP, Q), g = 1/3")
+    ax.axvline(0, color="k", lw=0.5)
+    ax.set_xlabel("eps (randomized response 3/4 on the parity)")
+    ax.set_ylabel("H_{e^eps}")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("zhu2022_wor_negative_eps.png",
+                   "Without replacement, replace-one: P1 bounds the configuration for eps >= 0 only",
+                   _figure_negative_eps),)
+
+
+FIGURES = _figures()
