@@ -100,12 +100,16 @@ def expanded_sides(lhs, rhs, integers=("alpha",)):
     every ``Sum`` (``doit``) and evaluate with the shared evaluators. The ball sides are plain
     interval evaluation at a point (no box certification is asked of these claims)."""
     lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    cache = {}  # integer values -> the expanded sides (the expansion is pure sympy, the same every time)
 
     def expanded(point):
-        values = {sym(name, integer=True): _integer_of(point[name], name) for name in integers}
-        values.update({sym(name): _integer_of(point[name], name) for name in integers})
+        key = tuple(_integer_of(point[name], name) for name in integers)
+        if key not in cache:
+            values = {sym(name, integer=True): k for name, k in zip(integers, key)}
+            values.update({sym(name): k for name, k in zip(integers, key)})
+            cache[key] = lhs.subs(values).doit(), rhs.subs(values).doit()
         rest = {k: v for k, v in point.items() if k not in integers}
-        return lhs.subs(values).doit(), rhs.subs(values).doit(), rest
+        return (*cache[key], rest)
 
     def precise(point, dps):
         left, right, rest = expanded(point)

@@ -84,7 +84,7 @@ _RECORDS = st.integers(-4, 4).map(lambda k: Fraction(k, 4))
 
 
 @st.composite
-def wor_sum_query_configs(draw, max_n=4, max_b=3):
+def wor_sum_query_configs(draw, max_n=3, max_b=2):
     """Gaussian sum query (records k/4 in [-1, 1], clipping norm 1), fixed-size batches, replace-one."""
     d, d2 = draw(subsampled.neighbouring_datasets("replace_one", min_size=1, max_size=max_n, records=_RECORDS))
     b = draw(st.integers(1, min(len(d), max_b)))
@@ -92,7 +92,7 @@ def wor_sum_query_configs(draw, max_n=4, max_b=3):
 
 
 @st.composite
-def poisson_sum_query_configs(draw, max_n=4):
+def poisson_sum_query_configs(draw, max_n=3):
     """Gaussian sum query, Poisson sampling (rate k/10), add/remove (either order)."""
     d, d2 = draw(subsampled.neighbouring_datasets("add_remove", min_size=1, max_size=max_n, records=_RECORDS))
     rate = Fraction(draw(st.integers(1, 9)), 10)
