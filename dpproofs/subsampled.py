@@ -576,7 +576,9 @@ class GaussianSubsampled:
 
     def __str__(self):
         how = f"rate={self.rate}" if self.sampling == "poisson" else f"batch_size={self.batch_size}"
-        return f"sum query on d={self.d}, d2={self.d2} ({self.sampling}, {how}, sigma={self.sigma})"
+        def show(d):
+            return "(" + ", ".join(str(x) for x in d) + ("," if len(d) == 1 else "") + ")"
+        return f"sum query on d={show(self.d)}, d2={show(self.d2)} ({self.sampling}, {how}, sigma={self.sigma})"
 
 
 # --- mixture divergences: precise (mpmath) ------------------------------------------------------
@@ -677,47 +679,48 @@ def rdp_mixture(pair, alpha, dps=precise.DEFAULT_DPS):
 
 
 def _sorted_roots_mp(coefficients, means, sigma, low, high):
-    """Sign changes of ``f(x) = sum_i c_i exp(-(x - m_i)^2 / (2 s^2))`` on ``[low, high]``.
+    """The real roots of ``f(x) = sum_i c_i exp(-(x - m_i)^2 / (2 s^2))`` on ``[low, high]``.
 
-    ``f = exp(-x^2/(2 s^2)) g(x)`` with ``g`` an exponential sum with exponents ``m_i / s^2``, so
-    ``f`` has at most as many real roots as ``c`` (ordered by mean) has sign changes (Laguerre's
-    rule of signs); the grid is refined until that many are found or the grid is very fine.
+    ``f = exp(-x^2/(2 s^2)) g(x)`` with ``g`` an exponential sum with exponents ``m_i / s^2``: ``g``
+    has at most as many real roots as ``c`` (ordered by mean) has sign changes (Laguerre's rule of
+    signs), and none when there is no sign change. On a grid of 16 cells per sigma, a sign change
+    of ``g`` brackets a root; a cell whose ends agree in sign but where ``g'`` changes sign is
+    searched at its critical point for a pair of roots (a double crossing inside one cell).
+    Roots outside the window bound contributions below the window's Gaussian tails.
     """
     bound = sum(1 for a, b in zip(coefficients, coefficients[1:]) if (a > 0) != (b > 0))
     if bound == 0:
         return []
+    s2 = sigma**2
+
+    def scaled(x):
+        logs = [m * x / s2 - m * m / (2 * s2) for m in means]
+        return logs, max(logs)
 
     def g(x):
-        # scaled: exp(x^2/(2 s^2)) f(x), evaluated with the largest exponent factored out
-        logs = [m * x / sigma**2 - m * m / (2 * sigma**2) for m in means]
-        top = max(logs)
+        logs, top = scaled(x)
         return mp.fsum(c * mp.exp(lg - top) for c, lg in zip(coefficients, logs))
 
+    def g_prime(x):  # the same positive scale factor as g: signs are comparable
+        logs, top = scaled(x)
+        return mp.fsum(c * (m / s2) * mp.exp(lg - top) for c, m, lg in zip(coefficients, means, logs))
+
     cells = max(64, int(float((high - low) / sigma) * 16))
+    xs = [low + (high - low) * i / cells for i in range(cells + 1)]
+    values = [g(x) for x in xs]
+    slopes = [g_prime(x) for x in xs]
     roots = []
-    for _ in range(4):
-        xs = [low + (high - low) * i / cells for i in range(cells + 1)]
-        values = [g(x) for x in xs]
-        roots = []
-        for x0, x1, v0, v1 in zip(xs, xs[1:], values, values[1:]):
-            if v0 == 0:
-                roots.append(x0)
-            elif (v0 > 0) != (v1 > 0) and v1 != 0:
-                roots.append(mp.findroot(g, (x0, x1), solver="anderson"))
-        if len(roots) >= bound or (bound - len(roots)) % 2 == 0 and _no_tangency(g, xs, values):
-            break
-        cells *= 8
+    for x0, x1, v0, v1, d0, d1 in zip(xs, xs[1:], values, values[1:], slopes, slopes[1:]):
+        if v0 == 0:
+            roots.append(x0)
+        elif (v0 > 0) != (v1 > 0) and v1 != 0:
+            roots.append(mp.findroot(g, (x0, x1), solver="anderson"))
+        elif (d0 > 0) != (d1 > 0) and d0 != 0 and d1 != 0:
+            critical = mp.findroot(g_prime, (x0, x1), solver="anderson")
+            if x0 < critical < x1 and (g(critical) > 0) != (v0 > 0):
+                roots.append(mp.findroot(g, (x0, critical), solver="anderson"))
+                roots.append(mp.findroot(g, (critical, x1), solver="anderson"))
     return sorted(roots)
-
-
-def _no_tangency(g, xs, values):
-    """Heuristic: no interior local minimum of |g| that comes close to 0 between grid points."""
-    for i in range(1, len(values) - 1):
-        if abs(values[i]) < abs(values[i - 1]) and abs(values[i]) < abs(values[i + 1]):
-            scale = max(abs(values[i - 1]), abs(values[i + 1]))
-            if abs(values[i]) < scale * mp.mpf(10) ** -3:
-                return False
-    return True
 
 
 def _mixture_mass_mp(coefficients, means, sigma, a, b):
@@ -791,7 +794,7 @@ def delta_mixture(pair, epsilon, dps=precise.DEFAULT_DPS):
     contribution smaller than those tails), refined to working precision; the positive set's mass
     is then a sum of exact normal CDFs. Worked at ``dps + 20`` digits against cancellation.
     """
-    with mp.workdps(dps + precise.GUARD_DPS + 20):
+    with mp.workdps(dps + precise.GUARD_DPS + 10):
         coefficients, means, s, roots = _delta_pieces_mp(pair, epsilon, dps)
         total = mp.zero
         for a, b in _positive_intervals(coefficients, means, s, roots):
