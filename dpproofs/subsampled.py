@@ -933,7 +933,7 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
         low, high = window
         inside = [r for r in rational_roots if low < r < high]
         edges = [low] + inside + [high]
-        tol = arb(2) ** (-(prec // 2))
+        tol = arb(2) ** (-(3 * prec // 4))  # per cell; the bisection depth below reaches it near simple roots
         lower = arb(0)
         slack = arb(0)
         for a, b in zip(edges, edges[1:]):
@@ -943,9 +943,9 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
             if positive:
                 # extend to infinity at the window's ends: P(S) - cQ(S) over S is still a lower bound
                 lower += _mass_ball(coefficients, means, s, None if a == low else aa, None if b == high else bb)
-                slack += _excess_bound(coefficients, means, s, aa, bb, -1, tol, 80)
+                slack += _excess_bound(coefficients, means, s, aa, bb, -1, tol, prec)
             else:
-                slack += _excess_bound(coefficients, means, s, aa, bb, 1, tol, 80)
+                slack += _excess_bound(coefficients, means, s, aa, bb, 1, tol, prec)
         # beyond the window: int (f)_+ <= P(x < L) + P(x > U)
         tails = arb(0)
         for w, m in zip(pair.p_weights, pair.p_means):
@@ -954,6 +954,12 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
         lower = ball.positive_part(lower)
         upper = lower + slack + tails
         return arb(lower.lower()).union(arb(upper.upper()))
+
+
+def _arb_fraction(x):
+    """The exact Fraction of an exact arb (an endpoint)."""
+    mantissa, exponent = x.mid().man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def _mpf_fraction(x):
@@ -1090,19 +1096,17 @@ def delta_mixture_composed_ball(pair, epsilon, k, prec=128, cells=400, levels=20
             ranges.append((value.lower(), value.upper()))
         l_min = min(float(r[0]) for r in ranges)
         l_max = max(float(r[1]) for r in ranges)
-        grid = [Fraction(l_min + (l_max - l_min) * i / levels).limit_denominator(10**9) for i in range(levels + 1)]
-        grid[0] = min(grid[0], Fraction(l_min) - 1)
-        grid[-1] = max(grid[-1], Fraction(l_max) + 1)
+        grid = [Fraction(l_min - 1 + (l_max - l_min + 2) * i / levels).limit_denominator(10**9) for i in range(levels + 1)]
+        grid[0] = min(grid[0], _arb_fraction(arb(min((r[0] for r in ranges), key=float))) - 1)
+        grid[-1] = max(grid[-1], _arb_fraction(arb(max((r[1] for r in ranges), key=float))) + 1)
         # delta_1(eps - l) for l on the grid: non-decreasing in l
         values = [delta_mixture_ball(pair, eps - ball.to_arb(l), prec) for l in grid]
 
         def bracket(l0, l1):
-            i = max(j for j in range(len(grid)) if grid[j] <= Fraction(l0.mid()) or j == 0)
-            while i > 0 and ball.to_arb(grid[i]) > l0:
-                i -= 1
-            j = min(j for j in range(len(grid)) if grid[j] >= Fraction(l1.mid()) or j == len(grid) - 1)
-            while j < len(grid) - 1 and ball.to_arb(grid[j]) < l1:
-                j += 1
+            """Grid indices ``i, j`` with ``grid[i] <= l0`` and ``grid[j] >= l1`` (exact ends)."""
+            f0, f1 = _arb_fraction(l0), _arb_fraction(l1)
+            i = max(k for k in range(len(grid)) if grid[k] <= f0)
+            j = min(k for k in range(len(grid)) if grid[k] >= f1)
             return values[i].lower(), values[j].upper()
 
         lo_total = arb(0)
