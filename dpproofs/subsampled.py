@@ -475,11 +475,12 @@ def hockey_stick_combination(c, a, b, triple, to, positive_part):
     probabilities; ``positive_part`` is the backend's ``max(., 0)``. With ``a``, ``b`` weights of
     mixtures this is the hockey-stick divergence ``H_c`` of the two mixtures.
     """
+    # grouped per component, (a_j - c b_j) nu_j: a shared component cancels exactly when c = 1
+    weights = [a[j] - c * b[j] for j in range(3)]
     total = to(0)
     for i in range(len(triple.mu0)):
         nu = (to(triple.mu0[i]), to(triple.mu1[i]), to(triple.mu1p[i]))
-        x = a[0] * nu[0] + a[1] * nu[1] + a[2] * nu[2] - c * (b[0] * nu[0] + b[1] * nu[1] + b[2] * nu[2])
-        total += positive_part(x)
+        total += positive_part(weights[0] * nu[0] + weights[1] * nu[1] + weights[2] * nu[2])
     return total
 
 
