@@ -111,3 +111,26 @@ wor_add_remove = wor.mutant(
 )
 
 CLAIMS = [wor, poisson, wor_realised, wor_add_remove]
+
+
+
+def _draw(path):
+    from dpproofs_theorems.balle2018._common import sides_figure
+
+    half, one = Fraction(1, 2), Fraction(1)
+    points = [
+        PIN,
+        {"config": subsampled.GaussianSubsampled((one, -one, half), (-one, -one, half), "fixed", one, batch_size=1)},
+        {"config": subsampled.GaussianSubsampled((one, -one), (-one, -one), "poisson", one, rate=half)},
+    ]
+    sides_figure(path, poisson, points, ["WOR realising P1", "WOR, d = (1, -1, 1/2)", "Poisson, rate 1/2"],
+                 "Gaussian sum query, replace-one, sigma = 1: exact profile against P1's", xs=[i / 10 for i in range(31)])
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_gaussian_dominance.png", "Per-step dominance by P1: exact profiles against P1's", _draw)
+
+
+FIGURES = _figures()

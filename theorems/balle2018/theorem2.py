@@ -97,3 +97,20 @@ mutant_order_not_shifted = statement.mutant(
 )
 
 CLAIMS = [statement, joint_convexity, mutant_beta_one, mutant_order_not_shifted]
+
+
+
+def _draw(path):
+    from dpproofs_theorems.balle2018._common import sides_figure
+
+    sides_figure(path, statement, [{"eta": 0.5, "T": _PIN["T"]}, {"eta": 0.1, "T": _PIN["T"]}],
+                 ["eta = 1/2", "eta = 1/10"], "Thm. 2 on mu0 = mu1 = (1/2, 1/2), mu1' = (9/10, 1/10)")
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_theorem2.png", "Advanced joint convexity: both sides along eps", _draw)
+
+
+FIGURES = _figures()

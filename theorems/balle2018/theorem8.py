@@ -67,3 +67,22 @@ mutant_linear_epsilon = statement.mutant(
 )
 
 CLAIMS = [statement, mutant_linear_epsilon]
+
+
+
+def _draw(path):
+    from dpproofs_theorems.balle2018._common import sides_figure
+
+    base = subsampled.geometric_count(Fraction(1, 2), 3)
+    points = [PIN, {"instance": subsampled.Subsampled(base, (1, 1, 0), (1, 0), "poisson", rate=Fraction(1, 4))}]
+    sides_figure(path, statement, points, ["RR(3/4), gamma = 1/2", "geometric count, gamma = 1/4"],
+                 "Thm. 8: exact delta'(eps') against gamma delta(eps), Poisson, add/remove")
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_theorem8.png", "Poisson amplification: both sides along eps", _draw)
+
+
+FIGURES = _figures()
