@@ -67,6 +67,7 @@ __all__ = [
     "MixturePair",
     "GaussianSubsampled",
     "sum_query_pair",
+    "symmetric_poisson_pair",
     "rdp_mixture",
     "rdp_mixture_ball",
     "delta_mixture",
@@ -580,6 +581,13 @@ class GaussianSubsampled:
         def show(d):
             return "(" + ", ".join(str(x) for x in d) + ("," if len(d) == 1 else "") + ")"
         return f"sum query on d={show(self.d)}, d2={show(self.d2)} ({self.sampling}, {how}, sigma={self.sigma})"
+
+
+def symmetric_poisson_pair(config):
+    """``P* = ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`` at the rate and sigma of ``config``
+    (Poisson): the pair of ``x = 1`` against ``x' = -1`` with no other record."""
+    q = Fraction(config.rate) if config.sampling == "poisson" else config.gamma
+    return MixturePair((1 - q, q), (Fraction(0), Fraction(1)), (1 - q, q), (Fraction(0), Fraction(-1)), config.sigma)
 
 
 # --- mixture divergences: precise (mpmath) ------------------------------------------------------

@@ -652,6 +652,12 @@ FUNCTIONS.update({
         "rdp_sum_query", lambda alpha, config, dps: _subsampled.rdp_mixture(config.mixture(), alpha, dps),
         lambda alpha, config, prec: _subsampled.rdp_mixture_ball(config.mixture(), alpha, prec),
         (_ALPHA, _CONFIG), "D_alpha of the subsampled Gaussian sum query on the instance (quadrature; acb.integral)"),
+    "delta_pstar_sum_query": _entry(
+        "delta_pstar_sum_query",
+        lambda eps, config, dps: _subsampled.delta_mixture(_subsampled.symmetric_poisson_pair(config), eps, dps),
+        lambda eps, config, prec: _subsampled.delta_mixture_ball(_subsampled.symmetric_poisson_pair(config), eps, prec),
+        (("eps", ()), _CONFIG),
+        "H_{e^eps} of P* = ((1-q)N(0)+qN(1), (1-q)N(0)+qN(-1)) at the instance's rate and sigma"),
     "gamma_sum_query": _entry(
         "gamma_sum_query", lambda config, dps: precise.to_mpf(config.gamma),
         lambda config, prec: ball.to_arb(config.gamma), (_CONFIG,), "the rate q or batch_size / n of the instance"),

@@ -26,7 +26,13 @@ Ids -> items:
 * ``balle2018.gaussian_dominance.wor_realised``: equality on the WOR configurations that realise
   ``P1`` (every other record equals ``x'``, ``x = -x'``, ``|x| = 1``);
 * ``balle2018.gaussian_dominance.wor.mutant.add_remove_pair``: the bound with ``sigma`` instead of
-  ``sigma/2`` (sensitivity 1: the add/remove pair), refuted on a realising configuration.
+  ``sigma/2`` (sensitivity 1: the add/remove pair), refuted on a realising configuration;
+* ``balle2018.gaussian_dominance.poisson_symmetric``: a conjecture, tested and never relied on
+  (issue 12's notes): under Poisson, every configuration's one-step profile is below that of
+  ``P* = ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`` (the pair dp_accounting's PLD takes for
+  Poisson under replace-one; realised by ``x = 1``, ``x' = -1``, no other record);
+* ``balle2018.gaussian_dominance.poisson_symmetric.mutant.add_remove_pair``: the add/remove pair
+  ``((1-q) N(0) + q N(1), N(0))`` in place of ``P*``, refuted at ``d = (1,)``, ``d' = (-1,)``.
 """
 
 from fractions import Fraction
@@ -110,7 +116,31 @@ wor_add_remove = wor.mutant(
     pinned=(PIN,),
 )
 
-CLAIMS = [wor, poisson, wor_realised, wor_add_remove]
+_PSTAR = F["delta_pstar_sum_query"](eps, config)
+
+poisson_symmetric = Claim(
+    id="balle2018.gaussian_dominance.poisson_symmetric",
+    source="issue 12 notes: conjecture (P* dominates Poisson replace-one); not a printed result",
+    statement=sympy.Le(_TRUE, _PSTAR),
+    variables=(EPS,),
+    extra={"config": sum_query_configs("poisson")},
+    kind="support",
+    title="Poisson, replace-one (conjecture): the Gaussian sum query's profile <= that of P*",
+    cost=0.5,
+)
+
+PIN_PSTAR = {"eps": 0.5, "config": subsampled.GaussianSubsampled((Fraction(1),), (Fraction(-1),), "poisson",
+                                                                 Fraction(1), rate=Fraction(1, 2))}
+
+poisson_symmetric_add_remove = poisson_symmetric.mutant(
+    "add_remove_pair",
+    statement=sympy.Le(_TRUE, F["delta_sampled_gaussian_add"](eps, g, s)),
+    explanation="the add/remove pair ((1-q)N(0)+qN(1), N(0)) is below P* itself: d = (1,), d' = (-1,), "
+    "q = 1/2, sigma = 1, eps = 1/2",
+    pinned=(PIN_PSTAR,),
+)
+
+CLAIMS = [wor, poisson, wor_realised, wor_add_remove, poisson_symmetric, poisson_symmetric_add_remove]
 
 
 
