@@ -62,6 +62,9 @@ __all__ = [
     "compose",
     "Subsampled",
     "Triple",
+    "poisson_decomposition",
+    "decomposition_gap",
+    "hockey_stick_decomposed",
     "hockey_stick_combination",
     "triples",
     "MixturePair",
@@ -429,6 +432,51 @@ class Subsampled:
     def __str__(self):
         how = f"rate={self.rate}" if self.sampling == "poisson" else f"batch_size={self.batch_size}"
         return f"{self.base} on d={self.d}, d2={self.d2} ({self.sampling}, {how})"
+
+
+def poisson_decomposition(instance):
+    """``(R, A, added_first)`` of a Poisson add/remove instance: with ``big = small + (y,)``,
+    ``M(S(big)) = (1 - gamma) R + gamma A`` where ``R = M(S(small))`` and ``A = E_T[M(T + (y,))]``,
+    ``T ~ S(small)`` (the proof of Balle, Barthe & Gaboardi 2018, Thm. 8). ``added_first`` says
+    whether ``instance.d`` is ``big``. Exact Fractions."""
+    if instance.sampling != "poisson":
+        raise InvalidArgument(f"sampling={instance.sampling!r}: the decomposition is of Poisson instances")
+    d, d2 = instance.d, instance.d2
+    added_first = len(d) == len(d2) + 1
+    big, small = (d, d2) if added_first else (d2, d)
+    if len(big) != len(small) + 1 or not is_neighbour(big, small, "add_remove"):
+        raise InvalidArgument(f"d={d!r}, d2={d2!r} are not add/remove neighbours")
+    rest = list(big)
+    for x in small:
+        rest.remove(x)
+    (y,) = rest
+    base, q = instance.base, Fraction(instance.rate)
+    r = subsampled_distribution(base, small, sampling="poisson", rate=q)
+    a = [Fraction(0)] * base.outcomes
+    for batch, weight in batches(small, sampling="poisson", rate=q).items():
+        for j, pj in enumerate(base(batch + (y,))):
+            a[j] += weight * pj
+    return r, tuple(a), added_first
+
+
+def decomposition_gap(instance):
+    """``max_o |M(S(big))(o) - ((1 - gamma) R + gamma A)(o)|`` (exact; 0 when the decomposition holds)."""
+    r, a, added_first = poisson_decomposition(instance)
+    pair = instance.pair()
+    big = pair.p if added_first else pair.q
+    q = Fraction(instance.rate)
+    return max(abs(b - ((1 - q) * ri + q * ai)) for b, ri, ai in zip(big, r, a))
+
+
+def hockey_stick_decomposed(c, a, b, instance, to, positive_part):
+    """``sum_o (a0 R + a1 A - c (b0 R + b1 A))_+`` over the outcomes, ``(R, A)`` of
+    :func:`poisson_decomposition`, coefficients grouped per component."""
+    r, x, _ = poisson_decomposition(instance)
+    w = (a[0] - c * b[0], a[1] - c * b[1])
+    total = to(0)
+    for ri, ai in zip(r, x):
+        total += positive_part(w[0] * to(ri) + w[1] * to(ai))
+    return total
 
 
 _CACHE = {}
