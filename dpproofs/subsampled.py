@@ -62,11 +62,15 @@ __all__ = [
     "compose",
     "Subsampled",
     "Triple",
+    "poisson_decomposition",
+    "decomposition_gap",
+    "hockey_stick_decomposed",
     "hockey_stick_combination",
     "triples",
     "MixturePair",
     "GaussianSubsampled",
     "sum_query_pair",
+    "symmetric_poisson_pair",
     "rdp_mixture",
     "rdp_mixture_ball",
     "delta_mixture",
@@ -430,6 +434,51 @@ class Subsampled:
         return f"{self.base} on d={self.d}, d2={self.d2} ({self.sampling}, {how})"
 
 
+def poisson_decomposition(instance):
+    """``(R, A, added_first)`` of a Poisson add/remove instance: with ``big = small + (y,)``,
+    ``M(S(big)) = (1 - gamma) R + gamma A`` where ``R = M(S(small))`` and ``A = E_T[M(T + (y,))]``,
+    ``T ~ S(small)`` (the proof of Balle, Barthe & Gaboardi 2018, Thm. 8). ``added_first`` says
+    whether ``instance.d`` is ``big``. Exact Fractions."""
+    if instance.sampling != "poisson":
+        raise InvalidArgument(f"sampling={instance.sampling!r}: the decomposition is of Poisson instances")
+    d, d2 = instance.d, instance.d2
+    added_first = len(d) == len(d2) + 1
+    big, small = (d, d2) if added_first else (d2, d)
+    if len(big) != len(small) + 1 or not is_neighbour(big, small, "add_remove"):
+        raise InvalidArgument(f"d={d!r}, d2={d2!r} are not add/remove neighbours")
+    rest = list(big)
+    for x in small:
+        rest.remove(x)
+    (y,) = rest
+    base, q = instance.base, Fraction(instance.rate)
+    r = subsampled_distribution(base, small, sampling="poisson", rate=q)
+    a = [Fraction(0)] * base.outcomes
+    for batch, weight in batches(small, sampling="poisson", rate=q).items():
+        for j, pj in enumerate(base(batch + (y,))):
+            a[j] += weight * pj
+    return r, tuple(a), added_first
+
+
+def decomposition_gap(instance):
+    """``max_o |M(S(big))(o) - ((1 - gamma) R + gamma A)(o)|`` (exact; 0 when the decomposition holds)."""
+    r, a, added_first = poisson_decomposition(instance)
+    pair = instance.pair()
+    big = pair.p if added_first else pair.q
+    q = Fraction(instance.rate)
+    return max(abs(b - ((1 - q) * ri + q * ai)) for b, ri, ai in zip(big, r, a))
+
+
+def hockey_stick_decomposed(c, a, b, instance, to, positive_part):
+    """``sum_o (a0 R + a1 A - c (b0 R + b1 A))_+`` over the outcomes, ``(R, A)`` of
+    :func:`poisson_decomposition`, coefficients grouped per component."""
+    r, x, _ = poisson_decomposition(instance)
+    w = (a[0] - c * b[0], a[1] - c * b[1])
+    total = to(0)
+    for ri, ai in zip(r, x):
+        total += positive_part(w[0] * to(ri) + w[1] * to(ai))
+    return total
+
+
 _CACHE = {}
 
 
@@ -475,11 +524,12 @@ def hockey_stick_combination(c, a, b, triple, to, positive_part):
     probabilities; ``positive_part`` is the backend's ``max(., 0)``. With ``a``, ``b`` weights of
     mixtures this is the hockey-stick divergence ``H_c`` of the two mixtures.
     """
+    # grouped per component, (a_j - c b_j) nu_j: a shared component cancels exactly when c = 1
+    weights = [a[j] - c * b[j] for j in range(3)]
     total = to(0)
     for i in range(len(triple.mu0)):
         nu = (to(triple.mu0[i]), to(triple.mu1[i]), to(triple.mu1p[i]))
-        x = a[0] * nu[0] + a[1] * nu[1] + a[2] * nu[2] - c * (b[0] * nu[0] + b[1] * nu[1] + b[2] * nu[2])
-        total += positive_part(x)
+        total += positive_part(weights[0] * nu[0] + weights[1] * nu[1] + weights[2] * nu[2])
     return total
 
 
@@ -576,7 +626,16 @@ class GaussianSubsampled:
 
     def __str__(self):
         how = f"rate={self.rate}" if self.sampling == "poisson" else f"batch_size={self.batch_size}"
-        return f"sum query on d={self.d}, d2={self.d2} ({self.sampling}, {how}, sigma={self.sigma})"
+        def show(d):
+            return "(" + ", ".join(str(x) for x in d) + ("," if len(d) == 1 else "") + ")"
+        return f"sum query on d={show(self.d)}, d2={show(self.d2)} ({self.sampling}, {how}, sigma={self.sigma})"
+
+
+def symmetric_poisson_pair(config):
+    """``P* = ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`` at the rate and sigma of ``config``
+    (Poisson): the pair of ``x = 1`` against ``x' = -1`` with no other record."""
+    q = Fraction(config.rate) if config.sampling == "poisson" else config.gamma
+    return MixturePair((1 - q, q), (Fraction(0), Fraction(1)), (1 - q, q), (Fraction(0), Fraction(-1)), config.sigma)
 
 
 # --- mixture divergences: precise (mpmath) ------------------------------------------------------
@@ -677,47 +736,48 @@ def rdp_mixture(pair, alpha, dps=precise.DEFAULT_DPS):
 
 
 def _sorted_roots_mp(coefficients, means, sigma, low, high):
-    """Sign changes of ``f(x) = sum_i c_i exp(-(x - m_i)^2 / (2 s^2))`` on ``[low, high]``.
+    """The real roots of ``f(x) = sum_i c_i exp(-(x - m_i)^2 / (2 s^2))`` on ``[low, high]``.
 
-    ``f = exp(-x^2/(2 s^2)) g(x)`` with ``g`` an exponential sum with exponents ``m_i / s^2``, so
-    ``f`` has at most as many real roots as ``c`` (ordered by mean) has sign changes (Laguerre's
-    rule of signs); the grid is refined until that many are found or the grid is very fine.
+    ``f = exp(-x^2/(2 s^2)) g(x)`` with ``g`` an exponential sum with exponents ``m_i / s^2``: ``g``
+    has at most as many real roots as ``c`` (ordered by mean) has sign changes (Laguerre's rule of
+    signs), and none when there is no sign change. On a grid of 16 cells per sigma, a sign change
+    of ``g`` brackets a root; a cell whose ends agree in sign but where ``g'`` changes sign is
+    searched at its critical point for a pair of roots (a double crossing inside one cell).
+    Roots outside the window bound contributions below the window's Gaussian tails.
     """
     bound = sum(1 for a, b in zip(coefficients, coefficients[1:]) if (a > 0) != (b > 0))
     if bound == 0:
         return []
+    s2 = sigma**2
+
+    def scaled(x):
+        logs = [m * x / s2 - m * m / (2 * s2) for m in means]
+        return logs, max(logs)
 
     def g(x):
-        # scaled: exp(x^2/(2 s^2)) f(x), evaluated with the largest exponent factored out
-        logs = [m * x / sigma**2 - m * m / (2 * sigma**2) for m in means]
-        top = max(logs)
+        logs, top = scaled(x)
         return mp.fsum(c * mp.exp(lg - top) for c, lg in zip(coefficients, logs))
 
+    def g_prime(x):  # the same positive scale factor as g: signs are comparable
+        logs, top = scaled(x)
+        return mp.fsum(c * (m / s2) * mp.exp(lg - top) for c, m, lg in zip(coefficients, means, logs))
+
     cells = max(64, int(float((high - low) / sigma) * 16))
+    xs = [low + (high - low) * i / cells for i in range(cells + 1)]
+    values = [g(x) for x in xs]
+    slopes = [g_prime(x) for x in xs]
     roots = []
-    for _ in range(4):
-        xs = [low + (high - low) * i / cells for i in range(cells + 1)]
-        values = [g(x) for x in xs]
-        roots = []
-        for x0, x1, v0, v1 in zip(xs, xs[1:], values, values[1:]):
-            if v0 == 0:
-                roots.append(x0)
-            elif (v0 > 0) != (v1 > 0) and v1 != 0:
-                roots.append(mp.findroot(g, (x0, x1), solver="anderson"))
-        if len(roots) >= bound or (bound - len(roots)) % 2 == 0 and _no_tangency(g, xs, values):
-            break
-        cells *= 8
+    for x0, x1, v0, v1, d0, d1 in zip(xs, xs[1:], values, values[1:], slopes, slopes[1:]):
+        if v0 == 0:
+            roots.append(x0)
+        elif (v0 > 0) != (v1 > 0) and v1 != 0:
+            roots.append(mp.findroot(g, (x0, x1), solver="anderson"))
+        elif (d0 > 0) != (d1 > 0) and d0 != 0 and d1 != 0:
+            critical = mp.findroot(g_prime, (x0, x1), solver="anderson")
+            if x0 < critical < x1 and (g(critical) > 0) != (v0 > 0):
+                roots.append(mp.findroot(g, (x0, critical), solver="anderson"))
+                roots.append(mp.findroot(g, (critical, x1), solver="anderson"))
     return sorted(roots)
-
-
-def _no_tangency(g, xs, values):
-    """Heuristic: no interior local minimum of |g| that comes close to 0 between grid points."""
-    for i in range(1, len(values) - 1):
-        if abs(values[i]) < abs(values[i - 1]) and abs(values[i]) < abs(values[i + 1]):
-            scale = max(abs(values[i - 1]), abs(values[i + 1]))
-            if abs(values[i]) < scale * mp.mpf(10) ** -3:
-                return False
-    return True
 
 
 def _mixture_mass_mp(coefficients, means, sigma, a, b):
@@ -791,7 +851,7 @@ def delta_mixture(pair, epsilon, dps=precise.DEFAULT_DPS):
     contribution smaller than those tails), refined to working precision; the positive set's mass
     is then a sum of exact normal CDFs. Worked at ``dps + 20`` digits against cancellation.
     """
-    with mp.workdps(dps + precise.GUARD_DPS + 20):
+    with mp.workdps(dps + precise.GUARD_DPS + 10):
         coefficients, means, s, roots = _delta_pieces_mp(pair, epsilon, dps)
         total = mp.zero
         for a, b in _positive_intervals(coefficients, means, s, roots):
@@ -930,7 +990,7 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
         low, high = window
         inside = [r for r in rational_roots if low < r < high]
         edges = [low] + inside + [high]
-        tol = arb(2) ** (-(prec // 2))
+        tol = arb(2) ** (-(3 * prec // 4))  # per cell; the bisection depth below reaches it near simple roots
         lower = arb(0)
         slack = arb(0)
         for a, b in zip(edges, edges[1:]):
@@ -940,9 +1000,9 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
             if positive:
                 # extend to infinity at the window's ends: P(S) - cQ(S) over S is still a lower bound
                 lower += _mass_ball(coefficients, means, s, None if a == low else aa, None if b == high else bb)
-                slack += _excess_bound(coefficients, means, s, aa, bb, -1, tol, 80)
+                slack += _excess_bound(coefficients, means, s, aa, bb, -1, tol, prec)
             else:
-                slack += _excess_bound(coefficients, means, s, aa, bb, 1, tol, 80)
+                slack += _excess_bound(coefficients, means, s, aa, bb, 1, tol, prec)
         # beyond the window: int (f)_+ <= P(x < L) + P(x > U)
         tails = arb(0)
         for w, m in zip(pair.p_weights, pair.p_means):
@@ -951,6 +1011,12 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
         lower = ball.positive_part(lower)
         upper = lower + slack + tails
         return arb(lower.lower()).union(arb(upper.upper()))
+
+
+def _arb_fraction(x):
+    """The exact Fraction of an exact arb (an endpoint)."""
+    mantissa, exponent = x.mid().man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def _mpf_fraction(x):
@@ -1087,19 +1153,17 @@ def delta_mixture_composed_ball(pair, epsilon, k, prec=128, cells=400, levels=20
             ranges.append((value.lower(), value.upper()))
         l_min = min(float(r[0]) for r in ranges)
         l_max = max(float(r[1]) for r in ranges)
-        grid = [Fraction(l_min + (l_max - l_min) * i / levels).limit_denominator(10**9) for i in range(levels + 1)]
-        grid[0] = min(grid[0], Fraction(l_min) - 1)
-        grid[-1] = max(grid[-1], Fraction(l_max) + 1)
+        grid = [Fraction(l_min - 1 + (l_max - l_min + 2) * i / levels).limit_denominator(10**9) for i in range(levels + 1)]
+        grid[0] = min(grid[0], _arb_fraction(arb(min((r[0] for r in ranges), key=float))) - 1)
+        grid[-1] = max(grid[-1], _arb_fraction(arb(max((r[1] for r in ranges), key=float))) + 1)
         # delta_1(eps - l) for l on the grid: non-decreasing in l
         values = [delta_mixture_ball(pair, eps - ball.to_arb(l), prec) for l in grid]
 
         def bracket(l0, l1):
-            i = max(j for j in range(len(grid)) if grid[j] <= Fraction(l0.mid()) or j == 0)
-            while i > 0 and ball.to_arb(grid[i]) > l0:
-                i -= 1
-            j = min(j for j in range(len(grid)) if grid[j] >= Fraction(l1.mid()) or j == len(grid) - 1)
-            while j < len(grid) - 1 and ball.to_arb(grid[j]) < l1:
-                j += 1
+            """Grid indices ``i, j`` with ``grid[i] <= l0`` and ``grid[j] >= l1`` (exact ends)."""
+            f0, f1 = _arb_fraction(l0), _arb_fraction(l1)
+            i = max(k for k in range(len(grid)) if grid[k] <= f0)
+            j = min(k for k in range(len(grid)) if grid[k] >= f1)
             return values[i].lower(), values[j].upper()
 
         lo_total = arb(0)

@@ -601,8 +601,18 @@ def _triple_hs(backend):
     return evaluate
 
 
+def _decomposed_hs(backend):
+    def evaluate(c, a0, a1, b0, b1, inst, **precision):
+        if backend == "mp":
+            return _subsampled.hockey_stick_decomposed(c, (a0, a1), (b0, b1), inst, precise.to_mpf,
+                                                       lambda x: max(x, mp.zero))
+        with ball.precision(precision["prec"]):
+            return _subsampled.hockey_stick_decomposed(c, (a0, a1), (b0, b1), inst, ball.to_arb, ball.positive_part)
+    return evaluate
+
+
 _C = ("c", ((">=", 0),))
-_COEF = tuple((name, ((">=", 0), ("<=", 1))) for name in ("a0", "a1", "a2", "b0", "b1", "b2"))
+_COEF = tuple((name, ()) for name in ("a0", "a1", "a2", "b0", "b1", "b2"))  # mixture weights; unchecked (1 - beta can be a ball around 0)
 _ALPHA = ("alpha", ((">", 1),))
 
 FUNCTIONS.update({
@@ -652,6 +662,20 @@ FUNCTIONS.update({
         "rdp_sum_query", lambda alpha, config, dps: _subsampled.rdp_mixture(config.mixture(), alpha, dps),
         lambda alpha, config, prec: _subsampled.rdp_mixture_ball(config.mixture(), alpha, prec),
         (_ALPHA, _CONFIG), "D_alpha of the subsampled Gaussian sum query on the instance (quadrature; acb.integral)"),
+    "decomposition_gap": _entry(
+        "decomposition_gap", lambda inst, dps: precise.to_mpf(_subsampled.decomposition_gap(inst)),
+        lambda inst, prec: ball.to_arb(_subsampled.decomposition_gap(inst)), (_INSTANCE,),
+        "max_o |M(S(big))(o) - ((1-q) R + q A)(o)| of a Poisson add/remove instance (exact rationals)"),
+    "hs_decomposed": _entry(
+        "hs_decomposed", _decomposed_hs("mp"), _decomposed_hs("ball"),
+        (_C, ("a0", ()), ("a1", ()), ("b0", ()), ("b1", ()), _INSTANCE),
+        "sum_o (a0 R + a1 A - c (b0 R + b1 A))_+ for R = M(S(small)), A = E_T M(T + y): H_c of two mixtures"),
+    "delta_pstar_sum_query": _entry(
+        "delta_pstar_sum_query",
+        lambda eps, config, dps: _subsampled.delta_mixture(_subsampled.symmetric_poisson_pair(config), eps, dps),
+        lambda eps, config, prec: _subsampled.delta_mixture_ball(_subsampled.symmetric_poisson_pair(config), eps, prec),
+        (("eps", ()), _CONFIG),
+        "H_{e^eps} of P* = ((1-q)N(0)+qN(1), (1-q)N(0)+qN(-1)) at the instance's rate and sigma"),
     "gamma_sum_query": _entry(
         "gamma_sum_query", lambda config, dps: precise.to_mpf(config.gamma),
         lambda config, prec: ball.to_arb(config.gamma), (_CONFIG,), "the rate q or batch_size / n of the instance"),

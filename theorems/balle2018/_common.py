@@ -110,3 +110,35 @@ def sum_query_configs(sampling, max_size=4, max_batch=3):
         return subsampled.GaussianSubsampled(d, d2, "fixed", sigma, batch_size=b)
 
     return draw()
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the two sides of a claim as the checker evaluates
+# them (Claim.evaluate), along eps, at fixed structured values.
+
+
+def sides_figure(path, claim, points, labels, title, x="eps", xs=None):
+    """Plot both sides of ``claim`` along ``x`` for each fixed point of ``points`` (dicts)."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    xs = xs or [3 * i / 40 for i in range(41)]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for point, label in zip(points, labels):
+        lhs, rhs = [], []
+        for value in xs:
+            left, right = claim.evaluate({**point, x: value}, 20)
+            lhs.append(float(left))
+            rhs.append(float(right))
+        line, = ax.plot(xs, lhs, label=f"{label}: left side")
+        ax.plot(xs, rhs, "--", color=line.get_color(), label=f"{label}: right side")
+    ax.set_xlabel(x)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def figures(name, caption, draw):
+    from dpproofs.docgen import Figure
+
+    return (Figure(name, caption, draw),)

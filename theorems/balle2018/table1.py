@@ -20,6 +20,7 @@ Ids -> items:
   ``eps' = gamma eps``, refuted.
 """
 
+import math
 from fractions import Fraction
 
 import sympy
@@ -123,3 +124,34 @@ wor_linear = wor.mutant(
 )
 
 CLAIMS = [poisson, wor, replacement, poisson_tight, wor_tight, poisson_linear, wor_linear]
+
+
+
+def _draw(path):
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    keeps = [Fraction(k, 40) for k in range(21, 40)]
+    for rate in (Fraction(1, 10), Fraction(1, 2)):
+        xs, exact, bound = [], [], []
+        for keep in keeps:
+            point = {"instance": subsampled.Subsampled(subsampled.randomized_response(keep), (1,), (), "poisson", rate=rate)}
+            left, right = poisson.evaluate(point, 20)
+            xs.append(math.log(keep / (1 - keep)))
+            exact.append(float(left))
+            bound.append(float(right))
+        line, = ax.plot(xs, exact, "o", markersize=3, label=f"RR, exact eps of the subsampled pair, gamma = {rate}")
+        ax.plot(xs, bound, "-", color=line.get_color(), label=f"log(1 + gamma(e^eps - 1)), gamma = {rate}")
+    ax.set_xlabel("eps of the base (randomized response)")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_table1.png", "Table 1, Poisson row: attained by randomized response", _draw)
+
+
+FIGURES = _figures()

@@ -73,3 +73,22 @@ mutant_kept_probability = statement.mutant(
 )
 
 CLAIMS = [statement, batch3, mutant_kept_probability]
+
+
+
+def _draw(path):
+    from dpproofs_theorems.balle2018._common import sides_figure
+
+    base = subsampled.geometric_count(Fraction(1, 2), 3)
+    points = [PIN, {"instance": subsampled.Subsampled(base, (1, 1, 0), (1, 0, 0), "replacement", batch_size=2)}]
+    sides_figure(path, statement, points, ["RR(3/4), n = 2", "geometric count, n = 3"],
+                 "Thm. 10 (m = 2): exact delta'(eps') against the group-profile sum")
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_theorem10.png", "Amplification with replacement: both sides along eps", _draw)
+
+
+FIGURES = _figures()

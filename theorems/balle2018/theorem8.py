@@ -18,6 +18,15 @@ Ids -> items:
 * ``balle2018.theorem8.mutant.linear_epsilon``: ``eps' = gamma eps`` (smaller than
   ``log(1 + gamma(e^eps - 1))`` by convexity), refuted at randomized response with keep 3/4,
   ``d = (1,)``, ``d' = ()``, ``gamma = 1/2``, ``eps = 1.1 > log 3``.
+
+The proof's steps (``big = small + (y,)``, ``R = M(S(small))``, ``A = E_T M(T + (y,))``):
+
+* ``balle2018.theorem8.decomposition``: ``M(S(big)) = (1 - gamma) R + gamma A`` exactly;
+* ``balle2018.theorem8.remove_direction``: ``H_{e^eps'}(M(S(big)) || R) = gamma H_{e^eps}(A || R)``
+  (Theorem 2 with ``mu1' = mu0 = R``), which joint convexity over ``T`` bounds by ``gamma delta(eps)``;
+* ``balle2018.theorem8.add_direction``: ``H_{e^eps'}(R || M(S(big))) = gamma H_{e^eps}(R || (1-beta) R
+  + beta A)`` (Theorem 2 with ``mu1 = mu0 = R``), at most ``gamma beta delta(eps)``;
+* ``balle2018.theorem8.remove_direction.mutant.unshifted``: ``eps`` for ``eps'`` on the left, refuted.
 """
 
 from fractions import Fraction
@@ -66,4 +75,71 @@ mutant_linear_epsilon = statement.mutant(
     pinned=(PIN,),
 )
 
-CLAIMS = [statement, mutant_linear_epsilon]
+def _ordered(added_first):
+    return poisson_instances().filter(lambda i: (len(i.d) == len(i.d2) + 1) == added_first)
+
+
+_E, _EPS_PRIME = sympy.exp(eps), amplified_epsilon(gamma, eps)
+_BETA = (1 + gamma * (_E - 1)) / _E
+
+decomposition = Claim(
+    id="balle2018.theorem8.decomposition",
+    source=SOURCE + ", proof",
+    statement=sympy.Eq(F["decomposition_gap"](inst), 0),
+    extra={"instance": poisson_instances()},
+    kind="step",
+    title="M(S(big)) = (1 - gamma) M(S(small)) + gamma E_T M(T + y), exactly",
+    cost=0.5,
+)
+
+remove_direction = Claim(
+    id="balle2018.theorem8.remove_direction",
+    source=SOURCE + ", proof (Thm. 2 with mu1' = mu0)",
+    statement=sympy.Eq(F["delta_subsampled"](_EPS_PRIME, inst), gamma * F["hs_decomposed"](_E, 0, 1, 1, 0, inst)),
+    variables=(Variable("eps", 0, 3),),
+    extra={"instance": _ordered(True)},
+    kind="step",
+    title="H_{e^eps'}(M(S(big)) || M(S(small))) = gamma H_{e^eps}(A || R)",
+    cost=0.5,
+)
+
+add_direction = Claim(
+    id="balle2018.theorem8.add_direction",
+    source=SOURCE + ", proof (Thm. 2 with mu1 = mu0)",
+    statement=sympy.Eq(F["delta_subsampled"](_EPS_PRIME, inst),
+                       gamma * F["hs_decomposed"](_E, 1, 0, 1 - _BETA, _BETA, inst)),
+    variables=(Variable("eps", 0, 3),),
+    extra={"instance": _ordered(False)},
+    kind="step",
+    title="H_{e^eps'}(M(S(small)) || M(S(big))) = gamma H_{e^eps}(R || (1-beta) R + beta A)",
+    cost=0.5,
+)
+
+mutant_unshifted = remove_direction.mutant(
+    "unshifted",
+    statement=sympy.Eq(F["delta_subsampled"](eps, inst), gamma * F["hs_decomposed"](_E, 0, 1, 1, 0, inst)),
+    explanation="the identity holds at the amplified level eps' only: RR(3/4), d = (1,), d' = (), gamma = 1/2, "
+    "eps = 1/2: H_{e^eps}(M(S(d)) || M(S(d'))) = 0.088, gamma H_{e^eps}(A || R) = 0.169",
+    pinned=({"eps": 0.5, "instance": PIN["instance"]},),
+)
+
+CLAIMS = [statement, mutant_linear_epsilon, decomposition, remove_direction, add_direction, mutant_unshifted]
+
+
+
+def _draw(path):
+    from dpproofs_theorems.balle2018._common import sides_figure
+
+    base = subsampled.geometric_count(Fraction(1, 2), 3)
+    points = [PIN, {"instance": subsampled.Subsampled(base, (1, 1, 0), (1, 0), "poisson", rate=Fraction(1, 4))}]
+    sides_figure(path, statement, points, ["RR(3/4), gamma = 1/2", "geometric count, gamma = 1/4"],
+                 "Thm. 8: exact delta'(eps') against gamma delta(eps), Poisson, add/remove")
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_theorem8.png", "Poisson amplification: both sides along eps", _draw)
+
+
+FIGURES = _figures()

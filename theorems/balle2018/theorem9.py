@@ -59,3 +59,22 @@ mutant_squared_fraction = statement.mutant(
 )
 
 CLAIMS = [statement, mutant_squared_fraction]
+
+
+
+def _draw(path):
+    from dpproofs_theorems.balle2018._common import sides_figure
+
+    base = subsampled.geometric_count(Fraction(1, 2), 3)
+    points = [PIN, {"instance": subsampled.Subsampled(base, (1, 1, 0, 1), (1, 0, 0, 1), "fixed", batch_size=2)}]
+    sides_figure(path, statement, points, ["RR(3/4), m/n = 1/2", "geometric count, m/n = 2/4"],
+                 "Thm. 9: exact delta'(eps') against (m/n) delta(eps), WOR, substitution")
+
+
+def _figures():
+    from dpproofs_theorems.balle2018._common import figures
+
+    return figures("balle2018_theorem9.png", "Amplification without replacement: both sides along eps", _draw)
+
+
+FIGURES = _figures()
