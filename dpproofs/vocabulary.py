@@ -26,6 +26,14 @@ response, ``rr_event_P`` and ``rr_event_Q``; the add direction of the sampled Ga
 its ``rdp_sampled_gaussian_add`` and ``delta_sampled_gaussian_add``. Pairs, compositions and
 events are *structured* arguments (:data:`STRUCTURED_TYPES`).
 
+Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities (the block after the subsampled
+instances' one): over a subsampled instance, ``instance_pair`` (its exact pair), ``base_rdp`` (the
+base's ``eps(j)`` over the instance's neighbouring batches), ``zdw_pair`` (the dominating pair built
+on the base's randomized-response pair), ``wor_chi_moment`` and ``wor_ternary_chi`` (the moments of
+WBK19's proof); over finite pairs, ``hockey_stick_pair`` (every real eps), ``product_pair``,
+``power_pair``, ``symmetrised``; ``wor_p1_configuration`` (the Gaussian configuration realising P1);
+the shipped ``wbk19_shipped_log_moment`` (mpmath/arb) and ``wbk19_shipped_log_moment_float``.
+
 plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``tanh``, ``sinh``,
 ``cosh``, ``binomial`` and arithmetic.
 
