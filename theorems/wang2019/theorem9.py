@@ -23,7 +23,10 @@ Ids -> items (``wang2019.theorem9`` + suffix):
 * ``.gaussian``: ``rdp_sampled_gaussian(alpha, gamma, sigma/2) <= Theorem 9 bound`` with
   ``eps(j) = rdp_gaussian(j, sigma/2)``, ``eps(inf) = oo``; alpha integer in [2, 48].
 * ``.shipped``: ``dpproofs.subsampling.wbk19_log_moment`` (mpmath and arb backends) equals the printed
-  bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it.
+  bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it;
+  ``.accountant_orders``: ``dpproofs.subsampling.wor_replace_one_rdp`` (Theorem 9, min ``2a/s^2``, the
+  chord of ``(a-1) eps(a)`` at fractional orders) is above the realised ``P1`` at every real order in
+  [1.01, 64].
 * ``.finite``: random finite bases (:func:`dpproofs.subsampled.finite_bases`) on random replace-one
   neighbours (n <= 5, b <= 3), ``rdp_pair(alpha, instance_pair(inst)) <=`` the bound with
   ``eps(j) = base_rdp(j, inst)`` and ``eps(inf) = eps_base(inst)``: the base's RDP and pure-DP level
@@ -144,6 +147,20 @@ shipped_float = Claim(
     title="the float Theorem 9 of the accountant's path is never below the printed bound",
 )
 
+ORDER = Variable("alpha", 1.01, 64)
+_ACCOUNTANT = F["wor_replace_one_rdp_float"](ORDER.symbol, gamma, sigma)
+_REALISED_ANY_ORDER = F["rdp_sampled_gaussian"](ORDER.symbol, gamma, sigma / 2)
+accountant_orders = Claim(
+    id="wang2019.theorem9.accountant_orders",
+    source=SOURCE,
+    statement=sympy.Ge(_ACCOUNTANT, _REALISED_ANY_ORDER),
+    variables=(ORDER, GAMMA, SIGMA),
+    kind="support",
+    title="the accountant's per-step RDP of a fixed-size batch (Theorem 9, min 2a/s^2, chord at fractional "
+    "orders) is above the realised pair P1 at every order",
+    cost=0.5,
+)
+
 # --- finite bases, every batch enumerated ----------------------------------------------------------
 
 inst = structured("inst")
@@ -229,7 +246,7 @@ step_ternary2 = Claim(
     cost=0.5,
 )
 
-CLAIMS = [gaussian, mutant_second_order_only, mutant_cubic_amplification, shipped, shipped_float, finite_bases, step_expansion,
+CLAIMS = [gaussian, mutant_second_order_only, mutant_cubic_amplification, shipped, shipped_float, accountant_orders, finite_bases, step_expansion,
           step_ternary, mutant_ternary_exponent, step_ternary2]
 
 
