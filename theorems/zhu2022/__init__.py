@@ -14,6 +14,11 @@ A pair ``(P, Q)`` *dominates* a mechanism when ``H_{e^eps}(M(D) || M(D')) <= H_{
 every neighbouring ``D, D'`` and EVERY real ``eps`` (``e^eps`` in ``[0, inf)``): the composition
 theorem needs the negative ``eps`` too. Ground truth is exact enumeration over every batch
 (:mod:`dpproofs.subsampled`). Claim ids start with ``zhu2022.<result>``.
+
+Provenance: the reference corpora reachable when these modules were written held no text of the
+paper, so results are named by content (the definition, the composition theorem, the subsampling
+theorems), not by number, and the arXiv version is not given; the statements are the standard ones
+and are checked here as mathematics.
 """
 
 #: The paper this package checks (used by the generated docs).
