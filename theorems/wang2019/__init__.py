@@ -8,11 +8,12 @@ Moments Accountant" (AISTATS 2019, arXiv 1808.00087v2): one module per result.
 * :mod:`.lower_bound` - the general lower bound (the configuration that attains it).
 
 Provenance of the transcription: the reference corpora reachable when these modules were written
-held the paper's abstract, not its text. Theorem 9 (its number and its formula) agrees term by term
-with two independent public implementations of it and with :mod:`dpproofs.subsampling`; the lower
-bound's form (the Renyi divergence of ``((1-gamma) Q + gamma P, Q)``) and the proof steps are
-transcribed from the paper as recalled and are checked here as mathematics; their printed wording and
-numbering are to be compared with the PDF.
+held the paper's abstract, not its text. The number "Theorem 9" is confirmed by public code that
+cites it, and its Gaussian specialisation (``eps(inf) = inf``) agrees with the excerpts of two public
+implementations seen and with :mod:`dpproofs.subsampling` (transcribed independently); the general
+form's ``eps(inf)`` terms, the lower bound's form (the Renyi divergence of ``((1-gamma) Q + gamma P, Q)``)
+and the proof steps are transcribed from the paper as recalled and are checked here as mathematics;
+their printed wording and numbering are to be compared with the PDF.
 
 Claim ids start with ``wang2019.<result>``; each module's docstring maps ids to printed items.
 Convention (the project's): ``sigma`` is the noise standard deviation over the clipping norm C;
