@@ -691,6 +691,10 @@ def _rdp_tail_bound(pair, alpha, low, high, to, exp, log, sf):
     return total
 
 
+def mpmath_str(x):
+    return mp.nstr(x, 5)
+
+
 def _log_mixture_mp(weights, means, sigma, x):
     terms = [mp.log(w) - (x - m) ** 2 / (2 * sigma**2) for w, m in zip(weights, means)]
     top = max(terms)
@@ -703,6 +707,9 @@ def rdp_mixture(pair, alpha, dps=precise.DEFAULT_DPS):
     Computed in the excess form ``log1p(J)/(a-1)``, ``J = int q [(p/q)^a - 1 - a (p/q - 1)]``
     (a non-negative integrand: ``int q (p/q - 1) = 0``), on a window ``[L, U]`` whose tails are
     bounded by :func:`_rdp_tail_bound` below ``10^-(dps + 20)``; the window is widened until so.
+    The window spans ``(alpha - 1)`` times the spread of the means (the tilted measure moves out):
+    measured on an 8-component Poisson pair at 65 digits, ~6 s at alpha 2 to 5/2, ~11 s at 16,
+    ~4 min at 64. The ball flavour is slower (~7-35 s at 256 bits for alpha 2-16).
     """
     _check_alpha(alpha)
     with mp.workdps(dps + precise.GUARD_DPS):
@@ -729,10 +736,16 @@ def rdp_mixture(pair, alpha, dps=precise.DEFAULT_DPS):
             return mp.exp(lq) * (mp.expm1(a * mp.log1p(r)) - a * r)
 
         step = float(pair.sigma)
-        points = [mp.mpf(low) + i * (mp.mpf(high) - mp.mpf(low)) / max(1, math.ceil((high - low) / step))
-                  for i in range(max(1, math.ceil((high - low) / step)) + 1)]
-        j = mp.quad(integrand, points)
-        return max(mp.zero, mp.log1p(j) / (a - 1))
+        pieces = max(1, math.ceil((high - low) / step))
+        points = [mp.mpf(low) + i * (mp.mpf(high) - mp.mpf(low)) / pieces for i in range(pieces + 1)]
+        # Gauss-Legendre on one-sigma pieces (a smooth integrand: 3-4x fewer nodes than tanh-sinh,
+        # measured); its error estimate must meet the target, else tanh-sinh is tried
+        goal = mp.mpf(10) ** (-(dps + 5))
+        for method in ("gauss-legendre", "tanh-sinh"):
+            j, error = mp.quad(integrand, points, method=method, error=True)
+            if error <= goal * max(abs(j), goal):
+                return max(mp.zero, mp.log1p(j) / (a - 1))
+        raise NumericalError(f"rdp_mixture: quadrature error {mpmath_str(error)} above the target (alpha={alpha})")
 
 
 def _sorted_roots_mp(coefficients, means, sigma, low, high):

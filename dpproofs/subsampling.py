@@ -287,9 +287,9 @@ def _numpy_log_moment(alpha, gamma, sigma, higher):
     With ``t_j`` the log-terms and ``K = log(1 + sum_j e^{t_j})``, an error ``d_j`` in ``t_j`` moves
     ``K`` by at most ``sum_j w_j |d_j|``, ``w_j = e^{t_j}/(1 + sum e^t) <= 1``. Each ``t_j`` is a sum
     of four parts (``j log g``, ``log C(a, j)`` as three ``gammaln``, ``log 2``, ``j (j-1) u``); its
-    float error is at most ``16 2^-52`` times the sum of their magnitudes (scipy's ``gammaln`` is
-    accurate to a few ulp; 16 covers it and the five roundings, with room). The log-sum-exp itself
-    adds ``(a + 4) 2^-52 K`` at most. Both are added (times 2), so the float is never below the
+    float error is at most ``16 2^-52`` times the sum of their magnitudes and of ``|t_j|`` (scipy's
+    ``gammaln`` is accurate to a few ulp; 16 covers it and the five roundings, with room). The
+    log-sum-exp itself adds ``(a + 4) 2^-52 (K + 1)`` at most (``K`` alone when no shift is needed). Both are added (times 2), so the float is never below the
     formula."""
     if gamma == 0.0:
         return 0.0
@@ -299,14 +299,16 @@ def _numpy_log_moment(alpha, gamma, sigma, higher):
         two, rest = _wbk19_log_terms(_NumpyOps, alpha, log_gamma, unit, higher=higher)
         two = float(two)
         gl_alpha = abs(float(_special.gammaln(alpha + 1.0)))
-        mag_two = 2 * abs(log_gamma) + 3 * gl_alpha + _LOG_4 + 3 * 2 * unit
+        mag_two = 2 * abs(log_gamma) + 3 * gl_alpha + _LOG_4 + 3 * 2 * unit + abs(two)
         if rest is None:
             terms = np.array([two])
             magnitudes = np.array([mag_two])
         else:
             j = np.arange(3, alpha + 1, dtype=np.float64)
             terms = np.concatenate(([two], rest))
-            magnitudes = np.concatenate(([mag_two], j * abs(log_gamma) + 3 * gl_alpha + _LOG_2 + j * j * unit))
+            magnitudes = np.concatenate(
+                ([mag_two], j * abs(log_gamma) + 3 * gl_alpha + _LOG_2 + j * j * unit + np.abs(rest))
+            )
         if not np.all(np.isfinite(terms)):
             if np.any(np.isnan(terms)) or np.any(terms == np.inf):
                 return math.inf
@@ -319,7 +321,11 @@ def _numpy_log_moment(alpha, gamma, sigma, higher):
         inner = math.exp(-shift) + float(np.sum(scaled))
         value = shift + math.log(inner) if shift > 0 else math.log1p(float(np.sum(scaled)))
         weights = scaled / inner
-        error = float(np.sum(weights * magnitudes)) * 16 * _ULP + (alpha + 4) * _ULP * abs(value)
+        # the log-sum-exp: (a + 4) ulp relative on the sum, i.e. absolute on log(inner) (inner >= 1
+        # when shifted) or relative on log1p (unshifted)
+        error = float(np.sum(weights * magnitudes)) * 16 * _ULP + (alpha + 4) * _ULP * (
+            abs(value) + (1.0 if shift > 0 else 0.0)
+        )
     if not math.isfinite(value):
         return math.inf
     return value + 2.0 * error + 5e-324
@@ -354,7 +360,7 @@ def _numpy_wor_log_moment(alpha, gamma, sigma, higher=True):
 def wor_replace_one_rdp(orders, gamma, sigma, *, higher=True):
     """Float RDP upper bound of one FixedBatchGaussian step under replace-one at every order (numpy
     array): integer orders by :func:`wbk19_rdp`, fractional ones by the chord of ``K`` between the
-    neighbouring integers (``K(1) = 0``); ``sigma`` beyond the float range's ends as in
+    neighbouring integers (``K(1) = 0``), every order min'd with ``2a/s^2``; ``sigma`` beyond the float range's ends as in
     :mod:`dpproofs.domain` (``+inf`` below ``SIGMA_TINY``, the Gaussian bound floored at TINY above
     ``SIGMA_HUGE``). Never below the exact bound; never below ``TINY`` (gamma > 0 always)."""
     alpha = np.asarray(orders, dtype=np.float64)
@@ -387,7 +393,10 @@ def wor_replace_one_rdp(orders, gamma, sigma, *, higher=True):
             k = (1.0 - t) * low + t * high
             k = k * (1 + 4 * _ULP)  # three roundings of the chord
         value = k / (a - 1.0) * (1 + 2 * _ULP) if math.isfinite(k) else math.inf
-        out[index] = max(value, tiny)
+        # the coupling bound 2a/s^2 holds at every order, fractional ones too (the chord of the
+        # Gaussian's own convex K lies above it)
+        gaussian = 2.0 * a / sigma / sigma * (1 + 4 * _ULP)
+        out[index] = max(min(value, gaussian), tiny)
     return out.reshape(alpha.shape)
 
 

@@ -10,6 +10,10 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
 * :mod:`.delta` - ``acc.delta(epsilon)`` bounds the exact profile (same mechanisms and modes);
 * :mod:`.calibrate` - ``calibrate_sigma`` never overshoots its target and is within its stated
   ``1e-6`` relative of the smallest sigma;
+* :mod:`.relations` - under ``relation="replace_one"`` (fixed-size batches, ``FixedBatchGaussian``, and
+  Poisson sampling) the accountant's RDP curve and epsilon are at least those of pairs that
+  neighbouring datasets realise (mutants: sigma not halved, WBK19 without its j >= 3 terms, Mironov's
+  Prop. 11 without its factor, add/remove accounting of a replace-one run);
 * :mod:`.rdp` - the accountant's RDP curve, inflated by its documented tolerance, is at least the
   exact RDP (sampled Gaussian at integer and fractional orders, both directions, Gaussian,
   Laplace, randomized response).

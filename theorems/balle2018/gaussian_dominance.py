@@ -35,6 +35,7 @@ Ids -> items:
   ``((1-q) N(0) + q N(1), N(0))`` in place of ``P*``, refuted at ``d = (1,)``, ``d' = (-1,)``.
 """
 
+import dataclasses
 from fractions import Fraction
 
 import sympy
@@ -139,6 +140,15 @@ poisson_symmetric_add_remove = poisson_symmetric.mutant(
     "q = 1/2, sigma = 1, eps = 1/2",
     pinned=(PIN_PSTAR,),
 )
+
+# always evaluated first: the configurations the issue's notes single out (P1 realised; the
+# symmetric x = 1 against x' = -1 with a shared record; P* itself under Poisson)
+_ONE, _HALF = Fraction(1), Fraction(1, 2)
+_SYMMETRIC_WOR = {"eps": 0.5, "config": subsampled.GaussianSubsampled((_ONE, Fraction(0)), (-_ONE, Fraction(0)), "fixed",
+                                                                      _ONE, batch_size=1)}
+wor = dataclasses.replace(wor, pinned=(PIN, _SYMMETRIC_WOR))
+poisson = dataclasses.replace(poisson, pinned=(PIN_PSTAR,))
+poisson_symmetric = dataclasses.replace(poisson_symmetric, pinned=(PIN_PSTAR,))
 
 CLAIMS = [wor, poisson, wor_realised, wor_add_remove, poisson_symmetric, poisson_symmetric_add_remove]
 
