@@ -1,6 +1,8 @@
 """Zhu, Dong & Wang 2022, "Optimal Accounting of Differential Privacy via Characteristic Function"
 (AISTATS 2022, arXiv 2106.08567): dominating pairs, one module per result.
 
+* :mod:`.definition` - the definition, and the base pair every module builds on (eps0-RR dominates
+  every eps0-DP pair at every real eps);
 * :mod:`.subsampling` - the dominating pairs of subsampled mechanisms: Poisson sampling under
   add/remove (``((1-g) Q + g P, Q)`` for removal, ``(Q, (1-g) Q + g P)`` for addition) and sampling
   without replacement under replace-one (``((1-g) Q + g P, Q)``), from a dominating pair ``(P, Q)``
