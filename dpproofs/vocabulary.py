@@ -31,7 +31,7 @@ instances' one): over a subsampled instance, ``instance_pair`` (its exact pair),
 base's ``eps(j)`` over the instance's neighbouring batches), ``zdw_pair`` (the dominating pair built
 on the base's randomized-response pair), ``wor_chi_moment`` and ``wor_ternary_chi`` (the moments of
 WBK19's proof); over finite pairs, ``hockey_stick_pair`` (every real eps), ``product_pair``,
-``power_pair``, ``symmetrised``, ``rr_dominating_pair``; ``wor_p1_configuration`` (the Gaussian configuration realising P1);
+``power_pair``, ``symmetrised``, ``rr_dominating_pair``, ``rr_step_pair`` (adaptive compositions); ``wor_p1_configuration`` (the Gaussian configuration realising P1);
 the shipped ``wbk19_shipped_log_moment`` (mpmath/arb) and ``wbk19_shipped_log_moment_float``.
 
 plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``tanh``, ``sinh``,
@@ -922,6 +922,11 @@ def _papers_functions():
                                    max(_Fr(a) / _Fr(b) for a, b in zip(check_pair(pr, "rr_dominating_pair").p + pr.q,
                                                                       pr.q + pr.p)))), (pair,),
                                "eps-RR at the pair's pure-DP level eps = max_i |log p_i/q_i| (a finite.Pair)"),
+        "rr_step_pair": (*pair_fn(lambda c, i: randomized_response_pair(max(
+                             _Fr(a) / _Fr(b) for pr in c.step_pairs(i) for a, b in zip(pr.p + pr.q, pr.q + pr.p))), 1),
+                         (("C", ((_TYPE, _finite.AdaptiveComposition),)), ("i", ((">=", 0), (_INTEGER, None)))),
+                         "eps_i-RR at the max pure-DP level of step i over its prefixes: one pair dominating "
+                         "every pair step i may run"),
         "symmetrised": (*pair_fn(symmetrised), (pair,),
                         "Sym(P, Q): positive-loss outcomes, their mirrors, the rest at loss 0 (a finite.Pair)"),
         "hockey_stick_pair": (_pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True),

@@ -18,6 +18,9 @@ Ids -> items (``zhu2022.composition`` + suffix):
 
 * ``.poisson``: two Poisson instances ``i1, i2`` (add/remove, either order):
   ``H(pair(i1) x pair(i2)) <= H(zdw_pair(i1) x zdw_pair(i2))`` at ``eps`` in [-2, 4];
+* ``.adaptive``: random adaptive compositions of two steps (step 2's pair depends on step 1's
+  outcome): ``H(joint) <= H(RR(eps_1) x RR(eps_2))``, ``eps_i`` the max pure-DP level of step ``i`` over
+  its prefixes (one dominating pair per step, valid for every prefix), ``eps`` in [-2, 4];
 * ``.wor.k2`` and ``.wor.k3`` (FINDINGS, expected to fail): a WOR replace-one configuration composed
   k times is NOT below ``max(H(P1^k), H(P2^k))``. Pinned: randomized response (3/4) on the parity,
   n = 3, b = 1, D = (1, 1, 0), D' = (0, 1, 0) (one step: the symmetric pair ((5/12,7/12),(7/12,5/12))):
@@ -32,7 +35,7 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import subsampled
+from dpproofs import finite, subsampled
 from dpproofs.claims import Claim, Variable
 from dpproofs.vocabulary import NAMESPACE as F
 
@@ -62,6 +65,17 @@ poisson = Claim(
     extra={"i1": poisson_instances(max_n=4), "i2": poisson_instances(max_n=4)},
     title="Two Poisson-subsampled steps: the product of the dominating pairs dominates the composition",
     cost=0.5,
+)
+
+C = structured("C")
+adaptive = Claim(
+    id="zhu2022.composition.adaptive",
+    source=SOURCE,
+    statement=sympy.Le(H(eps, F["joint"](C)), H(eps, F["product_pair"](F["rr_step_pair"](C, 0), F["rr_step_pair"](C, 1)))),
+    variables=(Variable("eps", -2, 4),),
+    extra={"C": finite.adaptive_compositions(steps=2, max_outcomes=3)},
+    title="Adaptive composition of two steps: the product of one dominating pair per step (eps_i-RR at the "
+    "step's level over every prefix) dominates the joint pair at every real eps",
 )
 
 _REALISING = subsampled.Subsampled(subsampled.randomized_response(Fraction(3, 4)), (1,), (), "poisson",
@@ -113,7 +127,7 @@ def _wor_claims(k, pin_eps, numbers):
 wor_k2, wor_symmetrised_k2 = _wor_claims(2, 0.34, "H_{e^0.34} = 0.096363 > 0.085802 = max(P1^2, P2^2)")
 wor_k3, wor_symmetrised_k3 = _wor_claims(3, 0.0, "total variation 107/432 = 0.24769 > 193/864 = 0.22338")
 
-CLAIMS = [poisson, mutant_one_step_pair, wor_k2, wor_symmetrised_k2, wor_k3, wor_symmetrised_k3]
+CLAIMS = [poisson, mutant_one_step_pair, adaptive, wor_k2, wor_symmetrised_k2, wor_k3, wor_symmetrised_k3]
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------
