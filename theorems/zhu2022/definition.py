@@ -1,0 +1,55 @@
+"""Zhu, Dong & Wang 2022 (arXiv 2106.08567): the definition of a dominating pair, and the dominating
+pair every other module here builds on.
+
+Definition: ``(P, Q)`` dominates a mechanism ``M`` when ``H_{e^eps}(M(D) || M(D')) <= H_{e^eps}(P || Q)``
+for every neighbouring ``D, D'`` and every real ``eps`` (``e^eps`` in ``[0, inf)``).
+
+The base dominating pair used by ``zdw_pair``: an ``eps0``-DP mechanism is dominated by ``eps0``-RR,
+``((e^eps0, 1), (1, e^eps0)) / (1 + e^eps0)``, in both orders and at every real eps (Kairouz, Oh &
+Viswanath 2015: every eps0-DP pair is a post-processing of RR).
+
+Ids -> items:
+
+* ``zhu2022.definition.randomized_response``: random finite pairs ``(P, Q)`` (either order):
+  ``hockey_stick_pair(eps, pair) <= hockey_stick_pair(eps, rr_dominating_pair(pair))``, eps in [-3, 3];
+* ``zhu2022.definition.randomized_response.mutant.half_profile``: half RR's profile is not enough
+  (refuted at P = (3/4, 1/4), Q = (1/4, 3/4) itself, eps = 0: the bound is attained).
+"""
+
+from fractions import Fraction
+
+import sympy
+
+from dpproofs import finite
+from dpproofs.claims import Claim, Variable
+from dpproofs.vocabulary import NAMESPACE as F
+
+from dpproofs_theorems.zhu2022._common import source, structured, sym
+
+__all__ = ["CLAIMS"]
+
+SOURCE = source("definition of a dominating pair")
+
+eps, pair = sym("eps"), structured("pair")
+_H = F["hockey_stick_pair"]
+
+randomized_response = Claim(
+    id="zhu2022.definition.randomized_response",
+    source=SOURCE,
+    statement=sympy.Le(_H(eps, pair), _H(eps, F["rr_dominating_pair"](pair))),
+    variables=(Variable("eps", -3, 3),),
+    extra={"pair": finite.either_order(finite.pairs(min_size=2, max_size=5))},
+    kind="support",
+    title="eps0-RR dominates every eps0-DP finite pair at every real eps (the base pair of zdw_pair)",
+)
+
+_RR = finite.Pair((Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4)))
+mutant_half_profile = randomized_response.mutant(
+    "half_profile",
+    statement=sympy.Le(_H(eps, pair), _H(eps, F["rr_dominating_pair"](pair)) / 2),
+    explanation="the bound is attained: randomized response is its own dominating pair (RR(3/4): total "
+    "variation 1/2 > 1/4)",
+    pinned=({"eps": 0.0, "pair": _RR},),
+)
+
+CLAIMS = [randomized_response, mutant_half_profile]
