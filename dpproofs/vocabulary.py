@@ -713,14 +713,14 @@ def _papers_functions():
 
     def check_instance(value, name, sampling=None):
         if not isinstance(value, instance_type()):
-            raise _InvalidArgument(f"{name}: argument {value!r} must be a dpproofs.subsampled.Subsampled instance")
+            raise InvalidArgument(f"{name}: argument {value!r} must be a dpproofs.subsampled.Subsampled instance")
         if sampling is not None and value.sampling != sampling:
-            raise _InvalidArgument(f"{name}: the instance samples {value.sampling!r}, not {sampling!r}")
+            raise InvalidArgument(f"{name}: the instance samples {value.sampling!r}, not {sampling!r}")
         return value
 
     def check_pair(value, name):
         if not isinstance(value, _finite.Pair):
-            raise _InvalidArgument(f"{name}: argument {value!r} must be a finite.Pair")
+            raise InvalidArgument(f"{name}: argument {value!r} must be a finite.Pair")
         return value
 
     # -- pairs built from pairs (exact rationals) --------------------------------------------------
@@ -733,7 +733,7 @@ def _papers_functions():
     def power(pair, k):
         check_pair(pair, "power_pair")
         if int(k) != k or k < 1:
-            raise _InvalidArgument(f"power_pair: k={k} must be an integer >= 1")
+            raise InvalidArgument(f"power_pair: k={k} must be an integer >= 1")
         from dpproofs import subsampled
 
         return subsampled.compose(pair, int(k))
@@ -745,7 +745,7 @@ def _papers_functions():
         up = [(a, b) for a, b in zip(pair.p, pair.q) if a > b]
         rest = 1 - sum(a + b for a, b in up)
         if rest < 0:
-            raise _InvalidArgument(f"symmetrised: P(L>0) + Q(L>0) = {1 - rest} > 1 for {pair!r}")
+            raise InvalidArgument(f"symmetrised: P(L>0) + Q(L>0) = {1 - rest} > 1 for {pair!r}")
         p = [a for a, _ in up] + [b for _, b in up]
         q = [b for _, b in up] + [a for a, _ in up]
         if rest > 0:
@@ -802,7 +802,7 @@ def _papers_functions():
         d, d2, b = inst.d, inst.d2, inst.batch_size
         diff = [k for k in range(len(d)) if d[k] != d2[k]]
         if len(d) != len(d2) or len(diff) != 1:
-            raise _InvalidArgument(f"wor_parts: {inst} is not a replace-one pair differing at one index")
+            raise InvalidArgument(f"wor_parts: {inst} is not a replace-one pair differing at one index")
         i, n, m = diff[0], len(d), inst.base.outcomes
         a, bb, r = [_Fr(0)] * m, [_Fr(0)] * m, [_Fr(0)] * m
         with_i = without = 0
@@ -826,7 +826,7 @@ def _papers_functions():
         """E_Y[((A - B)/Y)^j] (signed) or E_Y[|A - B|^j / Y^j] (the ternary-|chi|^j divergence of
         (A, B) relative to Y = M(S(d2)) = (1-g) R + g B), exact."""
         if int(j) != j or j < 0:
-            raise _InvalidArgument(f"wor moment: j={j} must be an integer >= 0")
+            raise InvalidArgument(f"wor moment: j={j} must be an integer >= 0")
         j = int(j)
         a, bb, r = wor_parts(inst)
         g = inst.gamma
@@ -843,7 +843,7 @@ def _papers_functions():
                 raise UnsupportedExpression(f"{name} must be an exact integer")
             return int(value.unique_fmpz())
         if int(value) != value:
-            raise _InvalidArgument(f"{name}={value} must be an integer")
+            raise InvalidArgument(f"{name}={value} must be an integer")
         return int(value)
 
     def exact_fn(fn, *integer_positions):
@@ -896,7 +896,7 @@ def _papers_functions():
         from dpproofs import subsampled
 
         if not isinstance(config, subsampled.GaussianSubsampled) or config.sampling != "fixed":
-            raise _InvalidArgument(f"wor_p1_configuration: {config!r} must be a fixed-size GaussianSubsampled")
+            raise InvalidArgument(f"wor_p1_configuration: {config!r} must be a fixed-size GaussianSubsampled")
         n = len(config.d)
         return subsampled.GaussianSubsampled((1,) + (-1,) * (n - 1), (-1,) * n, "fixed", config.sigma,
                                              batch_size=config.batch_size)
