@@ -56,7 +56,7 @@ from mpmath import mp
 from flint import arb
 
 from dpproofs import finite
-from dpproofs.errors import DPProofsError, InvalidArgument
+from dpproofs.errors import DPProofsError, InvalidArgument, NumericalError
 from dpproofs.evaluator import ball, precise
 
 __all__ = [
@@ -136,6 +136,10 @@ _INTEGER = "integer"
 Phi = _function("Phi", 1)
 
 _ORDER, _POSITIVE, _NON_NEGATIVE, _RATE = ((">", 1),), ((">", 0),), ((">=", 0),), ((">=", 0), ("<=", 1))
+#: The exact sampled-Gaussian sums have about alpha terms (dpproofs.domain.MAX_EXACT_ORDER), and
+#: the optimal composition of eps-DP about n: beyond these an evaluation would not end in bounded time.
+_EXACT_ORDER = ((">", 1), ("<=", 10_000))
+MAX_COMPOSITIONS = 100_000
 
 FUNCTIONS = {
     "rdp_gaussian": _Binding(
@@ -159,15 +163,15 @@ FUNCTIONS = {
     ),
     "rdp_sampled_gaussian": _Binding(
         _function("rdp_sampled_gaussian", 3), precise.rdp_sampled_gaussian, ball.rdp_sampled_gaussian,
-        domain=(("alpha", _ORDER), ("q", _RATE), ("sigma", _POSITIVE)),
-        doc="sampled-Gaussian RDP, the max of both directions (Mironov, Talwar & Zhang 2019)",
+        domain=(("alpha", _EXACT_ORDER), ("q", _RATE), ("sigma", _POSITIVE)),
+        doc="sampled-Gaussian RDP, the max of both directions (Mironov, Talwar & Zhang 2019); alpha <= 1e4",
     ),
     "log_moment": _Binding(
         _function("log_moment", 3),
         precise.log_moment_sampled_gaussian,
         ball.log_moment_sampled_gaussian,
-        domain=(("lam", _POSITIVE), ("q", _RATE), ("sigma", _POSITIVE)),
-        doc="Abadi et al. 2016's alpha(lambda) = log max(E1, E2)",
+        domain=(("lam", ((">", 0), ("<=", 9_999))), ("q", _RATE), ("sigma", _POSITIVE)),
+        doc="Abadi et al. 2016's alpha(lambda) = log max(E1, E2); lam <= 9999",
     ),
     "delta_gaussian": _Binding(
         _function("delta_gaussian", 2), precise.delta_gaussian, ball.delta_gaussian,
@@ -198,8 +202,8 @@ FUNCTIONS = {
         precise.delta_composed_pure,
         ball.delta_composed_pure,
         integer_args=(2,),
-        domain=(("eps_prime", _NON_NEGATIVE), ("eps", _NON_NEGATIVE), ("n", ((">=", 1),))),
-        doc="optimal n-fold composition of eps-DP (Kairouz, Oh & Viswanath 2015)",
+        domain=(("eps_prime", _NON_NEGATIVE), ("eps", _NON_NEGATIVE), ("n", ((">=", 1), ("<=", MAX_COMPOSITIONS)))),
+        doc="optimal n-fold composition of eps-DP (Kairouz, Oh & Viswanath 2015); n <= 1e5",
     ),
     # --- Mironov 2017 quantities ------------------------------------------------------------
     # Finite pairs P = M(d), Q = M(d') (finite.Pair), adaptive compositions (finite.AdaptiveComposition)
@@ -974,6 +978,18 @@ def evaluate_mp(expr, point, dps):
         return _mp(sympy.sympify(expr), point, dps)
 
 
+#: Largest argument of exp (and exponent of a power, times log|base|) the evaluators take: e^(2^40)
+#: has a binary exponent of 40 bits; beyond it (``exp(exp(exp(exp(exp(x)))))``) a value would need
+#: unbounded time and memory, so the point is unevaluable instead.
+MAX_EXPONENT = 2.0**40
+
+
+def _mp_exp(x):
+    if x > MAX_EXPONENT:
+        raise NumericalError(f"exp({x}) overflows (argument beyond {MAX_EXPONENT:g})")
+    return mp.exp(x)
+
+
 def _mp(e, point, dps):
     if e.is_Symbol:
         if e.name not in point:
@@ -1002,10 +1018,12 @@ def _mp(e, point, dps):
         base, exponent = args
         if e.exp.is_Integer:
             return base ** int(e.exp)
+        if base != 0 and abs(exponent) * abs(mp.log(abs(base))) > MAX_EXPONENT:
+            raise NumericalError(f"{e} overflows at this point (exponent beyond {MAX_EXPONENT:g})")
         return mp.power(base, exponent)
     simple = {
         sympy.log: mp.log,
-        sympy.exp: mp.exp,
+        sympy.exp: _mp_exp,
         sympy.erfc: mp.erfc,
         sympy.erf: mp.erf,
         sympy.tanh: mp.tanh,
@@ -1048,9 +1066,15 @@ def ball_supported(expr):
     return True
 
 
+def _ball_exp(x):
+    if not x.is_finite() or x.upper() > MAX_EXPONENT:
+        raise NumericalError(f"exp of {x} overflows (argument beyond {MAX_EXPONENT:g})")
+    return x.exp()
+
+
 _BALL_SIMPLE = {
     sympy.log: lambda x: x.log(),
-    sympy.exp: lambda x: x.exp(),
+    sympy.exp: _ball_exp,
     sympy.erfc: lambda x: x.erfc(),
     sympy.erf: lambda x: x.erf(),
     sympy.tanh: lambda x: x.tanh(),

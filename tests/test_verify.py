@@ -425,3 +425,37 @@ def test_lemma3_with_doubled_main_term_holds_on_the_coupled_domain():
     )
     assert verdict.status in ("holds", "proved"), verdict.evidence
     assert verdict.seconds < 60
+
+
+@pytest.mark.parametrize("claim, where, integers, message", [
+    ("x <= 1e100000000", ["0 < x < 1"], [], "exponent beyond"),
+    ("(10**10000)**10000 <= x", ["0 < x < 1"], [], "decimal digits"),
+    ("delta_composed_pure(1, 0.01, n) <= 1", ["1 <= n <= 10**9"], ["n"], "outside the domain"),
+    ("rdp_sampled_gaussian(alpha, 0.01, 2) <= 10**9", ["2 <= alpha <= 10**7"], ["alpha"], "outside the domain"),
+    ("(x - 1)**1.5 <= 2", ["0 < x < 2"], [], "outside the domain of power"),
+    ("exp(log(x)) <= x", ["-1 < x < 1"], [], "outside the domain of log"),
+    ("log(x, 0) <= 1", ["0 < x < 1"], [], "base"),
+    ("Integer + 1 <= 2", ["0 < Integer < 1"], [], "reserves"),
+])
+def test_inputs_that_once_hung_or_crashed_are_one_line_errors_within_seconds(claim, where, integers, message):
+    """Issue 10's list: each once hung (minutes to forever), crashed with a traceback or gave a
+    verdict about a simplified claim; now a clear InvalidArgument, checked before any search."""
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(dp.InvalidArgument, match=message):
+        dp.verify(claim, where=where, integers=integers)
+    assert time.perf_counter() - started < 20
+
+
+def test_an_overflowing_nested_exponential_is_answered_not_hung():
+    verdict = dp.verify("exp(exp(exp(exp(exp(x))))) <= 1", where=["0 < x < 1"], samples=20)
+    assert verdict.verdict == "refuted" and verdict.seconds < 20
+
+
+@pytest.mark.parametrize("claim, where, integers", [
+    ("tanh(x) <= 1", ["0 < x < 1"], []), ("sinh(x) <= cosh(x)", ["0 < x < 1"], []),
+    ("binomial(n, 2) <= n**2", ["1 <= n <= 100"], ["n"]),
+])
+def test_every_documented_elementary_function_is_accepted(claim, where, integers):
+    assert dp.verify(claim, where=where, integers=integers, samples=20).verdict in ("proved", "holds")

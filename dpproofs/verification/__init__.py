@@ -50,9 +50,11 @@ expression, e.g. a variable declared in ``integers``).
     Domain: eps_prime >= 0, eps >= 0, n an integer >= 1 (an integer expression).
 ``Phi(x)``
     Standard normal CDF. Domain: every real x.
-``log(x)``, ``exp(x)``, ``sqrt(x)``, ``erfc(x)``, ``Min(...)``, ``Max(...)``, ``Abs(x)``
-    Elementary functions. Domain: log needs x > 0, sqrt x >= 0, a negative power a non-zero
-    base; the others every real. Constants: ``pi``, ``E``.
+``log(x)``, ``log(x, b)``, ``exp(x)``, ``sqrt(x)``, ``erfc(x)``, ``tanh(x)``, ``sinh(x)``, ``cosh(x)``, ``binomial(n, k)``, ``Min(...)``, ``Max(...)``, ``Abs(x)``
+    Elementary functions. Domain: log needs x > 0 (and a base b > 0, b != 1), sqrt x >= 0, a
+    negative power a non-zero base, a power whose exponent is not an integer a base >= 0; the
+    others every real. Constants: ``pi``, ``E``. An argument of exp beyond 2^40 (or a power that
+    large) is an overflow: that point is unevaluable, never a hang.
 
 Domain: every free variable must be bounded below and above by the conditions, directly
 (``0 < q < 1``) or through other bounded variables (``q < 1/(16*sigma)`` with ``sigma`` bounded:

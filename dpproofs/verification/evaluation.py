@@ -52,6 +52,7 @@ ELEMENTARY_DOMAINS = {
     "Phi": (("x", ()),),
     "log": (("x", ((">", 0),)),),
     "sqrt": (("x", ((">=", 0),)),),
+    "power": (("base", ((">=", 0),)),),  # x**y with y not an integer: x >= 0
 }
 
 
@@ -95,6 +96,11 @@ def calls(expr):
             found.append(("log", node))
         elif isinstance(node, sympy.Pow) and node.exp == sympy.Rational(1, 2):
             found.append(("sqrt", node))
+        elif (isinstance(node, sympy.Pow) and node.base.free_symbols and not node.exp.free_symbols
+              and not node.exp.is_integer):
+            found.append(("power", node))  # a real power of a negative base is not real
+        elif isinstance(node, sympy.Pow) and node.base.free_symbols and node.exp.free_symbols:
+            found.append(("power", node))
         elif isinstance(node, sympy.Pow) and node.exp.is_negative and node.base.free_symbols:
             found.append(("1/x", node))
     return found
@@ -104,9 +110,13 @@ def _argument_conditions(name, node):
     """``[(argument text, argument expr, conditions)]`` for one call."""
     if name == "sqrt":
         return [("x", node.base, ((">=", 0),))]
+    if name == "power":
+        return [("base", node.base, ((">=", 0),))]
     if name == "1/x":
         return [("denominator", node.base, (("!=", 0),))]
     if name == "log":
+        if len(node.args) == 2:  # log(x, b) = log(x) / log(b)
+            return [("x", node.args[0], ((">", 0),)), ("base", node.args[1], ((">", 0), ("!=", 1)))]
         return [("x", node.args[0], ((">", 0),))]
     return [(arg_name, argument, conditions)
             for (arg_name, conditions), argument in zip(FUNCTION_DOMAINS[name], node.args)]
@@ -125,8 +135,8 @@ def _check_argument(value, conditions):
                 continue
             return Outcome.UNDECIDED if value.rad() > 0 else Outcome.VIOLATED
         if relation == "!=":
-            outcome = Outcome.VIOLATED if (value.is_exact() and value.is_zero()) else (
-                Outcome.HOLDS if not value.contains(0) else Outcome.UNDECIDED)
+            outcome = Outcome.VIOLATED if (value.is_exact() and value == arb(bound)) else (
+                Outcome.HOLDS if not value.contains(arb(bound)) else Outcome.UNDECIDED)
         else:
             outcome = compare(value, arb(bound), relation)
         if outcome is Outcome.VIOLATED:

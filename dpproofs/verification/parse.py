@@ -23,8 +23,12 @@ __all__ = ["parse_claim", "parse_condition", "is_variable_name", "MAX_TEXT", "MA
 
 #: Longest claim or condition text accepted.
 MAX_TEXT = 2000
-#: Largest numeric exponent accepted in a literal power (``2**10**6`` would hang sympy).
+#: Largest numeric exponent accepted in a literal power (``2**10**6`` would hang sympy), and the
+#: largest decimal exponent of a number literal (``1e100000000`` would be a 10^8-digit integer).
 MAX_LITERAL_EXPONENT = 10_000
+#: Largest number of decimal digits of a literal's value, powers of literals included
+#: (``(10**10000)**10000`` has 10^8 of them).
+MAX_LITERAL_DIGITS = 100_000
 
 _COMPARISONS = ("<=", ">=", "<", ">")
 _RELATION_CLASSES = {"<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}
@@ -35,10 +39,15 @@ _FUNCTIONS = dict(vocabulary.NAMESPACE)
 _FUNCTIONS.update(
     log=sympy.log, exp=sympy.exp, sqrt=sympy.sqrt, erfc=sympy.erfc,
     Min=sympy.Min, Max=sympy.Max, Abs=sympy.Abs,
+    tanh=sympy.tanh, sinh=sympy.sinh, cosh=sympy.cosh, binomial=sympy.binomial,
 )
 _CONSTANTS = {"pi": sympy.pi, "E": sympy.E}
 
 
+_GLOBALS = {
+    "Integer": sympy.Integer, "Float": sympy.Float, "Rational": sympy.Rational,
+    "Add": sympy.Add, "Mul": sympy.Mul, "Pow": sympy.Pow, "__builtins__": {},
+}
 _NUMBER = re.compile(r"^(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d+)?$")
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
@@ -65,9 +74,19 @@ def _tokens(text, what):
         if tok.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER):
             continue
         if tok.type == tokenize.NUMBER:
-            if not _NUMBER.match(tok.string):
+            match = _NUMBER.match(tok.string)
+            if not match:
                 raise InvalidArgument(f"{what}={text!r}: {tok.string!r} is not a real decimal number")
+            if match.group(2) and abs(int(match.group(2)[1:])) > MAX_LITERAL_EXPONENT:
+                raise InvalidArgument(f"{what}={text!r}: the literal {tok.string!r} has an exponent beyond "
+                                      f"+-{MAX_LITERAL_EXPONENT}")
+            if len(match.group(1)) > MAX_LITERAL_DIGITS:
+                raise InvalidArgument(f"{what}={text!r}: a literal has more than {MAX_LITERAL_DIGITS} digits")
         elif tok.type == tokenize.NAME:
+            if tok.string in _GLOBALS:
+                raise InvalidArgument(f"{what}={text!r}: {tok.string!r} is a name the parser reserves for numbers "
+                                      f"({', '.join(sorted(n for n in _GLOBALS if n[0] != '_'))}); call the variable "
+                                      "something else")
             if keyword.iskeyword(tok.string) or not _IDENTIFIER.match(tok.string):
                 hint = " (use e.g. 'lam')" if tok.string == "lambda" else ""
                 raise InvalidArgument(f"{what}={text!r}: {tok.string!r} cannot be a name here{hint}")
@@ -125,10 +144,6 @@ def _local_dict(names, integers):
     return local
 
 
-_GLOBALS = {
-    "Integer": sympy.Integer, "Float": sympy.Float, "Rational": sympy.Rational,
-    "Add": sympy.Add, "Mul": sympy.Mul, "Pow": sympy.Pow, "__builtins__": {},
-}
 _TRANSFORMS = (auto_number, rationalize, convert_xor)
 
 
@@ -139,6 +154,10 @@ def _parse_expression(text, local, what):
                          evaluate=False)
         _check_literal_powers(raw, what)
         expr = parse_expr(text, local_dict=local, global_dict=dict(_GLOBALS), transformations=_TRANSFORMS)
+        if _guarded_calls(raw) - _guarded_calls(expr):
+            # sympy's evaluation removed a call whose domain can fail (exp(log(x)) -> x,
+            # log(x, 0) -> 0): the claim is checked as written
+            expr = raw
     except InvalidArgument:
         raise
     except TypeError as error:
@@ -147,6 +166,17 @@ def _parse_expression(text, local, what):
         raise InvalidArgument(f"{what}: cannot parse {text.strip()!r} ({type(error).__name__}: {error})") from None
     _check_tree(expr, text, what)
     return expr
+
+
+def _guarded_calls(expr):
+    """The calls in ``expr`` whose arguments have a domain (functions, real powers, divisions)."""
+    found = set()
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Function) or (
+            isinstance(node, sympy.Pow) and node.base.free_symbols and not node.exp.is_integer
+        ) or (isinstance(node, sympy.Pow) and node.exp.is_negative and node.base.free_symbols):
+            found.add(node)
+    return found
 
 
 def _check_literal_powers(expr, what):
@@ -159,6 +189,29 @@ def _check_literal_powers(expr, what):
                 size = math.inf
             if size > MAX_LITERAL_EXPONENT and sympy.N(abs(base), 15) != 1:
                 raise InvalidArgument(f"{what}: the literal power {node} is too large to evaluate")
+    if _digits(expr) > MAX_LITERAL_DIGITS:
+        raise InvalidArgument(f"{what}: a literal value has more than {MAX_LITERAL_DIGITS} decimal digits "
+                              "(too large to evaluate)")
+
+
+def _digits(node):
+    """An upper estimate of the decimal digits of the largest literal value built from constants
+    in the unevaluated tree ``node`` (0 for anything that depends on a variable), without
+    evaluating it: digits(a**b) ~ b digits(a), digits(a*b) ~ digits(a) + digits(b)."""
+    if node.free_symbols:
+        return max((_digits(arg) for arg in node.args), default=0)
+    if node.is_Integer or node.is_Rational:
+        return max(len(str(abs(node.p))), len(str(abs(node.q))))
+    if node.is_Number:
+        return 20
+    if isinstance(node, sympy.Pow):
+        base, exponent = node.args
+        try:
+            magnitude = abs(float(sympy.N(exponent, 15))) if _digits(exponent) <= 300 else math.inf
+        except (TypeError, ValueError, OverflowError):
+            magnitude = math.inf
+        return _digits(base) * magnitude + 1
+    return sum(_digits(arg) for arg in node.args) + 1
 
 
 def _check_tree(expr, text, what):
@@ -212,9 +265,10 @@ def parse_condition(text, integers=()):
 
 
 def is_variable_name(name):
-    """Whether ``name`` can name a variable (an identifier that is no function or constant)."""
+    """Whether ``name`` can name a variable (an identifier that is no function, constant or
+    name the parser reserves)."""
     return (isinstance(name, str) and bool(_IDENTIFIER.match(name)) and name not in _FUNCTIONS
-            and name not in _CONSTANTS)
+            and name not in _CONSTANTS and name not in _GLOBALS)
 
 
 #: The functions and constants a claim may use, by name.
