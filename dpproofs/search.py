@@ -95,6 +95,7 @@ class _Tracker:
         self.claim, self.dps, self.keep = claim, dps, keep
         self.examples = 0
         self.pinned = 0  # of which at pinned points (not part of the examples budget)
+        self.violation = None  # the first violation (Hypothesis replays the call that raised it)
         self.best = []  # (margin, point, lhs, rhs), ascending margin
         self.errors = 0
         self.last_error = None
@@ -119,7 +120,8 @@ class _Tracker:
         self.best.sort(key=lambda item: item[0])
         del self.best[self.keep :]
         if compare(lhs, rhs, claim.relation, dps=dps) is Outcome.VIOLATED:
-            raise _Violation(dict(point), lhs, rhs)
+            self.violation = _Violation(dict(point), lhs, rhs)
+            raise self.violation
         return margin
 
 
@@ -314,6 +316,8 @@ def _hypothesis_search(claim, tracker, draws, seed, deadline):
     @hypothesis.seed(seed)
     @given(strategy)
     def probe(point):
+        if tracker.violation is not None:
+            raise tracker.violation  # Hypothesis replaying the failing call: the same outcome
         if deadline is not None and time.perf_counter() > deadline:
             return
         if tracker.examples - tracker.pinned >= draws:
