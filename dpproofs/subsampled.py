@@ -977,7 +977,7 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
     Lower end: ``P(S) - e^eps Q(S)`` for the located positive set ``S`` with rational endpoints
     (any set gives a lower bound of the supremum). Upper end: that plus rigorous bounds of what
     ``S`` misses on the window, ``int_S (f)_- + int_{S^c ∩ window} (f)_+`` (cell bisection in
-    arb), plus the mass of ``P`` beyond the window. Valid whatever the root finder found; a
+    arb), plus ``P + e^eps Q`` of the outside of the window (where ``S`` is extended to infinity). Valid whatever the root finder found; a
     missed root only widens the ball.
     """
     from flint import arb
@@ -1016,11 +1016,14 @@ def delta_mixture_ball(pair, epsilon, prec=ball.DEFAULT_PREC, dps=None):
                 slack += _excess_bound(coefficients, means, s, aa, bb, -1, tol, prec)
             else:
                 slack += _excess_bound(coefficients, means, s, aa, bb, 1, tol, prec)
-        # beyond the window: int (f)_+ <= P(x < L) + P(x > U)
+        # beyond the window: what S misses there, int (f)_+ <= P(outside), and the negative part
+        # that the lower end counted where S was extended to -inf/+inf, int (f)_- <= e^eps Q(outside)
         tails = arb(0)
-        for w, m in zip(pair.p_weights, pair.p_means):
-            wm, m = ball.to_arb(w), ball.to_arb(m)
-            tails += wm * (ball.normal_sf((ball.to_arb(high) - m) / s) + ball.normal_sf((m - ball.to_arb(low)) / s))
+        for factor, weights, centres in ((arb(1), pair.p_weights, pair.p_means), (c, pair.q_weights, pair.q_means)):
+            for w, m in zip(weights, centres):
+                wm, m = ball.to_arb(w), ball.to_arb(m)
+                tails += factor * wm * (ball.normal_sf((ball.to_arb(high) - m) / s)
+                                        + ball.normal_sf((m - ball.to_arb(low)) / s))
         lower = ball.positive_part(lower)
         upper = lower + slack + tails
         return arb(lower.lower()).union(arb(upper.upper()))
