@@ -658,7 +658,7 @@ FUNCTIONS.update({
         "the pure-DP level of the base over the instance's batches at substitution distance 1..k"),
     "sampling_fraction": _entry(
         "sampling_fraction", lambda inst, dps: precise.to_mpf(inst.gamma), lambda inst, prec: ball.to_arb(inst.gamma),
-        (_INSTANCE,), "gamma: the Poisson rate, or batch_size / n (fixed size), or batch_size for with replacement"),
+        (_INSTANCE,), "gamma: the Poisson rate, or batch_size / n (fixed size and with replacement)"),
     "dataset_size": _entry(
         "dataset_size", lambda inst, dps: precise.to_mpf(len(inst.d)), lambda inst, prec: ball.to_arb(len(inst.d)),
         (_INSTANCE,), "n = len(d), the size of the first dataset"),

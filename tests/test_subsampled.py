@@ -167,3 +167,10 @@ def test_bad_sampling_arguments_and_records_outside_the_clipping_range_are_refus
         subsampled.sum_query_pair((Fraction(2),), (Fraction(0),), sampling="fixed", batch_size=1, sigma=1)
     with pytest.raises(InvalidArgument, match="relation"):
         subsampled.neighbours((0,), "swap", 2)
+
+
+def test_the_two_fold_hockey_stick_ball_encloses_the_exact_gaussian_value():
+    enclosure = subsampled.delta_mixture_composed_ball(GAUSS, Fraction(1, 2), 2, prec=64, cells=100, levels=30)
+    exact = precise.delta_gaussian(Fraction(1, 2), mp.mpf(3) / 2 / mp.sqrt(2), dps=20)
+    assert enclosure.overlaps(mp_ball(exact, 18))
+    assert float(enclosure.rad()) < 0.05
