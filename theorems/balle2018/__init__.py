@@ -13,6 +13,12 @@ Couplings and Divergences" (NeurIPS 2018; arXiv 1807.01647v2): one module per re
 
 Every check runs on concrete small datasets: the subsampled mechanism is enumerated over every
 batch (:mod:`dpproofs.subsampled`). Claim ids start with ``balle2018.<result>``.
+
+Provenance: the paper's full text was not available to this project when these modules were
+written (only its abstract); the statements and result numbers are transcribed from the
+literature's standard form of these results and have not yet been compared line by line with the
+PDF. The checks hold the statements as written here, so a transcription error would show as a
+refuted claim, not hide.
 """
 
 #: The paper this package checks (used by the generated docs).
