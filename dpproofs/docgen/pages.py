@@ -237,8 +237,8 @@ def accountant_page(measured, shared_figure=None):
             "(defaults), the PRV accountant (`prv_accountant`, eps_error 0.01: its estimate and its upper "
             "bound), `dp.PLDAccountant()`'s bracket (default width 1e-3; its upper end is a certified upper "
             "bound), and the exact tight epsilon (`dpproofs.evaluator.precise_pld`: Bromwich inversion of the "
-            "privacy-loss moment generating function, no discretisation; minutes per value, computed for the "
-            "first row only; the tests hold the E = 400 value, 2.0330653, inside the bracket). Times in seconds: cold (first query, including the RDP evaluation), warm "
+            "privacy-loss moment generating function, no discretisation; tens of minutes per value under load, "
+            "so the two Abadi values are the reference's, stored and held inside the bracket by tests/test_pld.py). Times in seconds: cold (first query, including the RDP evaluation), warm "
             "(memoised RDP).\n\n")
         header = ("config", "q", "sigma", "steps", "delta", "dpproofs improved", "classic", "refined",
                   "certified", "dp_accounting RDP", "dp_accounting PLD", "PRV estimate [upper]",
