@@ -135,7 +135,9 @@ def _references(function):
         except ValueError:  # an empty cell
             continue
         refs.append(value)
-        text = _plain(value)
+        # a mutable container in a closure is state (a memo table filled as the code runs), not
+        # data: hashing it would make the fingerprint depend on what has been computed so far
+        text = None if isinstance(value, (dict, set, list)) else _plain(value)
         if text is not None:
             constants.append(f"closure = {text}")
         elif hasattr(value, "__dataclass_fields__") or isinstance(value, (tuple, list)):
@@ -186,7 +188,9 @@ def _unwrap(obj):
 @functools.lru_cache(maxsize=None)
 def _closure_of(function):
     """(sorted (name, source) pairs, sorted constants) of everything ``function`` reaches."""
-    seen, sources, constants = set(), {}, set()
+    # a set of (name, text): generated functions (dataclass __repr__, __eq__, ...) of different
+    # classes share one qualified name, and keeping one of them would depend on traversal order
+    seen, sources, constants = set(), set(), set()
     pending = [function]
     while pending:
         obj = _unwrap(pending.pop())
@@ -195,15 +199,15 @@ def _closure_of(function):
         seen.add(id(obj))
         if isinstance(obj, types.FunctionType):
             # a wrapper made by functools.wraps shares the qualname: the code name tells them apart
-            sources[f"{obj.__module__}.{obj.__qualname__}/{obj.__code__.co_name}"] = _source(obj)
+            sources.add((f"{obj.__module__}.{obj.__qualname__}/{obj.__code__.co_name}", _source(obj)))
             refs, found = _references(obj)
             constants.update(found)
             wrapped = getattr(obj, "__wrapped__", None)  # a decorator's wrapper: follow both
             pending.extend(r for r in refs + [wrapped] if _followable(r))
         elif isinstance(obj, type):
-            sources[f"{obj.__module__}.{obj.__qualname__}"] = _source(obj)
+            sources.add((f"{obj.__module__}.{obj.__qualname__}", _source(obj)))
             pending.extend(v for v in vars(obj).values() if _followable(v))
-    return tuple(sorted(sources.items())), tuple(sorted(constants))
+    return tuple(sorted(sources)), tuple(sorted(constants))
 
 
 def _followable(value):
