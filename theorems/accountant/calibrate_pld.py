@@ -87,3 +87,35 @@ mutant_below_tolerance = never_overshoots.mutant(
 )
 
 CLAIMS = [never_overshoots, mutant_below_tolerance]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the sigma each accountant calibrates, as a user calls them.
+
+
+def _figure_calibrated_sigma(path):
+    """Calibrated sigma against the target epsilon, RDP and PLD, Abadi run (q = 0.01, 10 000 steps)."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    targets = [0.5, 1.0, 2.0, 4.0, 8.0]
+    rdp = [dp.calibrate_sigma(epsilon=e, delta=1e-5, q=0.01, steps=10000) for e in targets]
+    pld = [calibrated(e, 1e-5, 0.01, 10000) for e in targets]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.plot(targets, rdp, "o--", label="calibrate_sigma (RDP)")
+    ax.plot(targets, pld, "s-", label="calibrate_sigma(accountant='pld')")
+    ax.set_xscale("log")
+    ax.set_xlabel("target epsilon (delta = 1e-5, q = 0.01, T = 10 000)")
+    ax.set_ylabel("calibrated sigma")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_calibrate_pld_sigma.png", "Calibrated sigma against the target epsilon, RDP and "
+                   "PLD (Abadi run)", _figure_calibrated_sigma),)
+
+
+FIGURES = _figures()

@@ -53,3 +53,35 @@ mutant_half_profile = randomized_response.mutant(
 )
 
 CLAIMS = [randomized_response, mutant_half_profile]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+
+_EXAMPLE = finite.Pair((Fraction(1, 2), Fraction(3, 10), Fraction(1, 5)), (Fraction(3, 10), Fraction(3, 10), Fraction(2, 5)))
+
+
+def _figure_dominance(path):
+    """A finite pair's profile against its randomized-response dominating pair, at every real eps."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    grid = [-3 + 6 * i / 80 for i in range(81)]
+    sides = [randomized_response.evaluate({"eps": e, "pair": _EXAMPLE}, 20) for e in grid]
+    ax.plot(grid, [float(s[0]) for s in sides], label="P = (1/2, 3/10, 1/5), Q = (3/10, 3/10, 2/5)")
+    ax.plot(grid, [float(s[1]) for s in sides], "--", label="eps0-randomized response at the pair's eps0")
+    ax.set_xlabel("eps")
+    ax.set_ylabel("H_{e^eps}")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("zhu2022_definition_dominance.png",
+                   "Randomized response at the pair's level dominates a finite pair at every real eps",
+                   _figure_dominance),)
+
+
+FIGURES = _figures()
