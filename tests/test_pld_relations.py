@@ -8,19 +8,9 @@ import pytest
 
 import dpproofs as dp
 from dpproofs.evaluator import pld as pld_eval
-from dpproofs.evaluator import precise, precise_pld
+from dpproofs.evaluator import precise
 
-
-def gaussian_epsilon(sigma, delta):
-    """Exact epsilon of N(1, sigma^2) vs N(0, sigma^2) by bisection on its closed-form profile."""
-    low, high = 0.0, 400.0
-    for _ in range(80):
-        mid = (low + high) / 2
-        if precise.delta_gaussian(mid, sigma, dps=30) > delta:
-            low = mid
-        else:
-            high = mid
-    return low, high
+from tests.test_pld import gaussian_epsilon  # the one closed-form inversion of the tests
 
 
 def replace_one(mechanism, steps, **options):
