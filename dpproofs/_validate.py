@@ -9,7 +9,22 @@ import numbers
 
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 
-__all__ = ["real", "integer", "choice", "interval_text"]
+__all__ = ["real", "integer", "choice", "interval_text", "shown"]
+
+
+#: Longest ``repr`` of a value quoted in full in a message (a 10**400 would fill the screen).
+SHOWN_CHARACTERS = 60
+
+
+def shown(value):
+    """``repr(value)``, shortened when long: a huge integer as its leading digits and length."""
+    text = repr(value)
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        digits = str(abs(int(value)))
+        return f"{'-' if value < 0 else ''}{digits[0]}.{digits[1:4]}e+{len(digits) - 1} (an integer of {len(digits)} digits)"
+    return text[:SHOWN_CHARACTERS] + "..."
 
 
 def interval_text(low, high, low_open, high_open):
@@ -26,18 +41,18 @@ def real(name, value, low=-math.inf, high=math.inf, *, low_open=False, high_open
     allowed = interval_text(low, high, low_open or low == -math.inf, high_open or high == math.inf)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidArgumentType(
-            f"{name}={value!r} must be a real number in {allowed}, not {type(value).__name__}"
+            f"{name}={shown(value)} must be a real number in {allowed}, not {type(value).__name__}"
         )
     try:
         as_float = float(value)
     except (OverflowError, ValueError) as error:  # e.g. a huge Fraction
-        raise InvalidArgument(f"{name}={value!r} is not representable as a float: {error}") from None
+        raise InvalidArgument(f"{name}={shown(value)} is not representable as a float: {error}") from None
     if not math.isfinite(as_float):
-        raise InvalidArgument(f"{name}={value!r} must be a finite number in {allowed}")
+        raise InvalidArgument(f"{name}={shown(value)} must be a finite number in {allowed}")
     too_low = as_float <= low if low_open else as_float < low
     too_high = as_float >= high if high_open else as_float > high
     if too_low or too_high:
-        raise InvalidArgument(f"{name}={value!r} is outside the allowed range {allowed}")
+        raise InvalidArgument(f"{name}={shown(value)} is outside the allowed range {allowed}")
     return as_float
 
 
@@ -50,7 +65,7 @@ def integer(name, value, low=None, high=None):
     allowed = f"[{low if low is not None else '-inf'}, {high if high is not None else 'inf'}]"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidArgumentType(
-            f"{name}={value!r} must be an integer in {allowed}, not {type(value).__name__}"
+            f"{name}={shown(value)} must be an integer in {allowed}, not {type(value).__name__}"
         )
     if isinstance(value, numbers.Integral):
         as_int = int(value)
@@ -58,19 +73,19 @@ def integer(name, value, low=None, high=None):
         try:
             as_float = float(value)
         except (OverflowError, ValueError) as error:  # e.g. a huge Fraction
-            raise InvalidArgument(f"{name}={value!r} is not representable as a float: {error}") from None
+            raise InvalidArgument(f"{name}={shown(value)} is not representable as a float: {error}") from None
         if not math.isfinite(as_float) or as_float != math.floor(as_float):
-            raise InvalidArgument(f"{name}={value!r} must be an integer in {allowed}")
+            raise InvalidArgument(f"{name}={shown(value)} must be an integer in {allowed}")
         as_int = int(as_float)
     if (low is not None and as_int < low) or (high is not None and as_int > high):
-        raise InvalidArgument(f"{name}={value!r} is outside the allowed range {allowed}")
+        raise InvalidArgument(f"{name}={shown(value)} is outside the allowed range {allowed}")
     return as_int
 
 
 def choice(name, value, allowed):
     """Return ``value`` after checking it is one of ``allowed``."""
     if not isinstance(value, str):
-        raise InvalidArgumentType(f"{name}={value!r} must be a str, one of {sorted(allowed)!r}")
+        raise InvalidArgumentType(f"{name}={shown(value)} must be a str, one of {sorted(allowed)!r}")
     if value not in allowed:
-        raise InvalidArgument(f"{name}={value!r} is not one of {sorted(allowed)!r}")
+        raise InvalidArgument(f"{name}={shown(value)} is not one of {sorted(allowed)!r}")
     return value

@@ -285,7 +285,7 @@ def _check_steps(steps, low):
     """``steps`` as an int in ``[low, MAX_STEPS]`` (the message names the bound as 10**300)."""
     steps = _validate.integer("steps", steps, low)
     if steps > MAX_STEPS:
-        raise InvalidArgument(f"steps={steps!r} is outside the allowed range [{low}, MAX_STEPS=10**300]")
+        raise InvalidArgument(f"steps={_validate.shown(steps)} is outside the allowed range [{low}, MAX_STEPS=10**300]")
     return steps
 
 
