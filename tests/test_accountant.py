@@ -414,9 +414,10 @@ def test_epsilon_and_delta_take_sequences_and_answer_one_float_per_item():
 
 
 def _grid_configurations():
-    for q in (1e-3, 0.01, 0.1, 1.0):
-        for sigma in (0.5, 1.0, 4.0):
-            for steps in (1, 1000):
+    # 5 x 4 x 3 = 60 runs, times 3 deltas: 180 configurations per conversion
+    for q in (1e-4, 1e-3, 0.01, 0.1, 1.0):
+        for sigma in (0.5, 1.0, 4.0, 20.0):
+            for steps in (1, 1000, 10**6):
                 yield q, sigma, steps
 
 
@@ -450,6 +451,12 @@ def test_refine_finds_optima_below_the_grid_and_above_the_largest_grid_order():
     for factor in (0.98, 1.02):
         nearby = high._refine(high.ledger, 1e-5, "improved", 1.0, alpha_high * factor)  # a restart nearby
         assert eps_high <= nearby[0] * (1 + 1e-6)
+    # and a scan of 41 continuous orders over +-1% of it (orders above the grid's cap, so the
+    # per-order bound is evaluated as refine evaluates it)
+    orders = alpha_high * np.linspace(0.99, 1.01, 41)
+    rdp = 100 * fast.rdp_sampled_gaussian(orders, 1e-4, 50.0)
+    scan = dp.accountant._epsilon_terms(dp.accountant._inflate(rdp, 1), orders, 1e-5, "improved")
+    assert eps_high <= scan.min() * (1 + 1e-6)
 
 
 @pytest.mark.parametrize("alpha", [20000.5, 46000.5])
