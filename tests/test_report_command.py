@@ -54,3 +54,24 @@ def test_measurements_are_replaced_atomically(tmp_path):
     measure.write_atomically(path, "one")
     measure.write_atomically(path, "two")
     assert path.read_text() == "two" and [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_out_writes_pages_and_measurements_into_the_folder_given_even_outside_a_checkout(monkeypatch, tmp_path):
+    # as from a wheel install: the package's own docs/ is not a checkout's, so without --out it refuses
+    stored_tour = measure.load("tour")  # stands in for measuring it again
+    monkeypatch.setattr(measure, "DOCS", tmp_path / "site-packages" / "docs")
+    monkeypatch.setattr(measure, "measure_tour", lambda: stored_tour)
+    out = tmp_path / "my-docs"
+    site.generate(only=("tour",), out=out)
+    assert (out / "index.md").is_file() and (out / "_measured" / "tour.json").is_file()
+    assert not (tmp_path / "site-packages").exists()
+    assert measure.DOCS == tmp_path / "site-packages" / "docs"  # the paths are restored afterwards
+
+
+def test_out_naming_a_file_is_refused(tmp_path, capsys):
+    from dpproofs.cli import main
+
+    target = tmp_path / "a-file"
+    target.write_text("")
+    assert main(["report", "--render-only", "--out", str(target)]) == 2
+    assert "out=" in capsys.readouterr().err

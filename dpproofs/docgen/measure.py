@@ -34,6 +34,19 @@ SEED = 0
 DPS = 50
 
 
+@contextlib.contextmanager
+def directory(docs):
+    """Point the store, the figures and the pages at ``docs`` (``--out``) for the duration."""
+    import dpproofs.docgen.measure as this
+
+    saved = this.DOCS, this.MEASURED, this.FIGURES
+    this.DOCS, this.MEASURED, this.FIGURES = docs, docs / "_measured", docs / "figures"
+    try:
+        yield
+    finally:
+        this.DOCS, this.MEASURED, this.FIGURES = saved
+
+
 def _paths():
     """The current directories (module attributes, so that tests can point them elsewhere)."""
     import dpproofs.docgen.measure as this

@@ -200,7 +200,7 @@ def index_page(found, tour):
                  "re-renders the pages from the registry plus the stored measurements and fails if a committed "
                  "page differs, if a fingerprint no longer matches what the current code would compute, or if "
                  "a re-run of the millisecond tour commands prints something else "
-                 "(`dpproofs report --render-only` re-renders without measuring).\n")
+                 "(`dpproofs report --render-only` re-renders without measuring). From a wheel or any install that is not a source checkout the report refuses to write into the installed package; `dpproofs report --out DIR` writes pages, figures and measurements into DIR instead.\n")
     return "".join(lines)
 
 

@@ -248,19 +248,34 @@ def check_dependencies(needs_figures):
             )
 
 
-def generate(*, measure_parts=True, only=(), log=print):
+def generate(*, measure_parts=True, only=(), log=print, out=None):
     """Re-measure (unless ``measure_parts=False``) and rewrite every page; returns a summary dict.
 
     ``only``: restrict measuring to some of :data:`PARTS` (and result prefixes like
-    "abadi2016.lemma3"); pages are always all re-rendered. Everything is checked first (a source
-    checkout, known parts, the optional packages), every part is measured before anything is
-    written, and each file is replaced atomically: a failed or interrupted run leaves the stored
-    measurements and pages as they were. Raises InvalidArgument for a bad request.
+    "abadi2016.lemma3"); pages are always all re-rendered. ``out``: a directory (a
+    :class:`pathlib.Path`) to write pages, figures and measurements into instead of the
+    checkout's ``docs/``; it works from any install (parts not measured there render as not
+    measured). Everything is checked first (a source checkout unless ``out`` is given, known
+    parts, the optional packages), every part is measured before anything is written, and each
+    file is replaced atomically: a failed or interrupted run leaves the stored measurements and
+    pages as they were. Raises InvalidArgument for a bad request.
     """
+    if out is not None:
+        from dpproofs.errors import InvalidArgument
+
+        if out.exists() and not out.is_dir():
+            raise InvalidArgument(f"out={str(out)!r} exists and is not a directory")
+        with measure.directory(out):
+            return _generate(measure_parts, only, log, checkout=False)
+    return _generate(measure_parts, only, log, checkout=True)
+
+
+def _generate(measure_parts, only, log, checkout):
     started = time.perf_counter()
     timings = {}
     found = groups()
-    check_checkout()
+    if checkout:
+        check_checkout()
     check_only(only, found)
 
     def wanted(name):
