@@ -67,6 +67,13 @@ EXAMPLES = (
      "a = dp.Accountant(certified=True).compose(dp.SampledGaussian(0.01, 1.1), 100); e = a.epsilon(1e-5)\n"
      "b, c = pickle.loads(pickle.dumps(a)), copy.deepcopy(a)\n"
      "assert b.epsilon(1e-5) == e == c.epsilon(1e-5); result = e"),
+    ("Ctrl-C during a command ends it with one line and exit 130 (once a traceback)",
+     "import signal, subprocess, sys, time\n"
+     "p = subprocess.Popen([sys.executable, '-m', 'dpproofs', 'check', '--examples', '20'], "
+     "stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)\n"
+     "time.sleep(3); p.send_signal(signal.SIGINT); err = p.communicate(timeout=10)[1]\n"
+     "assert p.returncode == 130 and len(err.strip().splitlines()) == 1, (p.returncode, err)\n"
+     "result = (p.returncode, err.strip())"),
     ("4 threads, 80 000 composes, switch interval 1e-6 (once 58 745 kept)",
      "import sys, threading\nsys.setswitchinterval(1e-6)\n"
      "a = dp.Accountant(); m = dp.SampledGaussian(0.01, 1.1)\n"
