@@ -172,7 +172,7 @@ def main():
     line("dpproofs calibrate_sigma, dp_accounting's orders", median_seconds(lambda i=0: ours_calibrate(i, their_orders), repeats), theirs)
     print(f"  sigma: dp_accounting {theirs_calibrate():.8f}, dpproofs {ours_calibrate():.8f} (default orders), "
           f"{ours_calibrate(0, their_orders):.8f} (dp_accounting's orders)")
-    accountant_module._cached_rdp.cache_clear()
+    accountant_module._RDP_CACHE.clear()
 
 
 def grid_loss():
