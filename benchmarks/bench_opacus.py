@@ -1,8 +1,10 @@
 """get_noise_multiplier: dpproofs' drop-in against Opacus' calibration loop, in one process.
 
-    python benchmarks/bench_opacus.py [--repeats N]
+    python benchmarks/bench_opacus.py [--repeats N] [--opacus-rdp opacus/accountants/analysis/rdp.py]
 
-Opacus is not installed (it needs torch), so its calibration loop is reimplemented here from its
+Opacus is not installed (it needs torch). Its RDP evaluator, ``opacus/accountants/analysis/rdp.py``,
+needs only numpy and scipy: give the file of a clone with ``--opacus-rdp`` to time the loop with it
+too (loaded at run time, not part of this project). Its calibration loop is reimplemented here from its
 public description (``opacus.accountants.utils.get_noise_multiplier``: start with
 ``sigma_high = 10``; double it until the epsilon at ``sigma_high`` is at most the target; then
 bisect between ``sigma_low = 0`` and ``sigma_high``, keeping the upper end whenever its epsilon is
@@ -80,6 +82,30 @@ def dpproofs_epsilon(q, steps, delta, orders=dpo.OPACUS_ALPHAS):
     return lambda sigma: dp.Accountant(orders).compose(dp.SampledGaussian(q, sigma), steps).epsilon(delta)
 
 
+#: Opacus' own ``opacus/accountants/analysis/rdp.py`` (numpy and scipy only), loaded from the file
+#: given with ``--opacus-rdp`` (a clone of github.com/pytorch/opacus); None when not given.
+OPACUS_RDP = None
+
+
+def load_opacus_rdp(path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("opacus_analysis_rdp", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def opacus_epsilon(q, steps, delta, orders=dpo.OPACUS_ALPHAS):
+    orders = list(orders)
+
+    def epsilon_at(sigma):
+        rdp = OPACUS_RDP.compute_rdp(q=q, noise_multiplier=sigma, steps=steps, orders=orders)
+        return float(OPACUS_RDP.get_privacy_spent(orders=orders, rdp=rdp, delta=delta)[0])
+
+    return epsilon_at
+
+
 def dp_accounting_epsilon(q, steps, delta, orders=dpo.OPACUS_ALPHAS):
     import dp_accounting
     from dp_accounting.rdp import rdp_privacy_accountant
@@ -114,7 +140,12 @@ def median_seconds(function, repeats):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--opacus-rdp", metavar="PATH", default=None,
+                        help="Opacus' opacus/accountants/analysis/rdp.py: also time the loop with Opacus' own evaluator")
     args = parser.parse_args(argv)
+    global OPACUS_RDP
+    if args.opacus_rdp:
+        OPACUS_RDP = load_opacus_rdp(args.opacus_rdp)
     logging.getLogger("absl").setLevel(logging.ERROR)  # dp_accounting's warnings on dropped orders
     print(f"get_noise_multiplier, median of {args.repeats} repeats (the dp_accounting loop: {max(1, args.repeats // 5)}); cold: q nudged on every call")
     print("eps: dpproofs at the orders each method calibrated for (ours: ORDERS; the loops: OPACUS_ALPHAS)")
@@ -134,11 +165,14 @@ def main(argv=None):
             f"  {'dpproofs get_noise_multiplier':40s} sigma {sigma_ours:.7f}  eps {eps_ours.get_epsilon(delta):.7f}"
             f"  {t_ours * 1e3:9.2f} ms"
         )
-        for name, make in (("dp_accounting", dp_accounting_epsilon), ("dpproofs", dpproofs_epsilon)):
+        evaluators = [("dp_accounting", dp_accounting_epsilon), ("dpproofs", dpproofs_epsilon)]
+        if OPACUS_RDP is not None:
+            evaluators.insert(0, ("Opacus rdp.py", opacus_epsilon))
+        for name, make in evaluators:
             def loop(index, make=make, q=q):
                 return opacus_loop(make(fresh(q), steps, delta), target)
 
-            t_loop = median_seconds(loop, max(1, args.repeats // (5 if name == "dp_accounting" else 1)))
+            t_loop = median_seconds(loop, max(1, args.repeats // (1 if name == "dpproofs" else 5)))
             sigma, evaluations = loop(-2)
             eps = dpproofs_epsilon(q, steps, delta)(sigma)
             print(
