@@ -167,3 +167,19 @@ def test_the_help_states_the_sigma_convention_and_the_shuffling_warning(capsys):
         main(["epsilon", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "clipping norm" in text and "2C under replace_one" in text and "Chua et al. 2024" in text
+
+
+def test_a_slow_step_prints_progress_on_stderr_and_a_quick_one_prints_nothing(monkeypatch):
+    import io
+    import time
+
+    from dpproofs.commands import _progress
+
+    monkeypatch.setattr(_progress, "FIRST_NOTICE_SECONDS", 0.05)
+    monkeypatch.setattr(_progress, "NOTICE_EVERY_SECONDS", 0.05)
+    slow, quick = io.StringIO(), io.StringIO()
+    with _progress.slow_notice("tight epsilon", stream=slow):
+        time.sleep(0.3)
+    with _progress.slow_notice("tight epsilon", stream=quick):
+        pass
+    assert slow.getvalue().startswith("tight epsilon: still working (") and quick.getvalue() == ""

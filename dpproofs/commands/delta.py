@@ -6,6 +6,7 @@ Delta (an upper bound, in [0, 1]) of the DP-SGD run at each epsilon. JSON: ``del
 ``delta_lower``/``delta_upper``), and the run. Exit status 0; bad arguments: one line, status 2.
 """
 
+from dpproofs.commands._progress import slow_notice
 from dpproofs.commands._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
 from dpproofs.conversions import CONVERSIONS
 
@@ -29,7 +30,8 @@ def run(args):
     rows = []
     for epsilon in args.epsilon:
         if args.accountant == "pld":
-            lower, upper = accountant.delta_bounds(epsilon)
+            with slow_notice(f"tight delta at epsilon={epsilon:g} (PLD bracket)"):
+                lower, upper = accountant.delta_bounds(epsilon)
             rows.append({"epsilon": epsilon, "delta": upper, "delta_lower": lower, "delta_upper": upper})
         else:
             rows.append({"epsilon": epsilon, "delta": accountant.delta(epsilon, args.conversion)})

@@ -7,6 +7,7 @@ JSON: ``epsilon`` and ``delta`` (the first delta's), ``results`` (one row per de
 Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2.
 """
 
+from dpproofs.commands._progress import slow_notice
 from dpproofs.commands._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
 from dpproofs.conversions import CONVERSIONS
 
@@ -31,7 +32,8 @@ def run(args):
     rows = []
     for delta in args.delta:
         if args.accountant == "pld":
-            lower, upper = accountant.epsilon_bounds(delta)
+            with slow_notice(f"tight epsilon at delta={delta:g} (PLD bracket)"):
+                lower, upper = accountant.epsilon_bounds(delta)
             rows.append({"delta": delta, "epsilon": upper, "epsilon_lower": lower, "epsilon_upper": upper})
         else:
             epsilon, order = accountant.epsilon_and_order(delta, args.conversion, refine=args.refine)
