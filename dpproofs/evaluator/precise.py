@@ -346,25 +346,23 @@ def _log_integral_of_r_power(power, q, sigma, dps):
         return mp.exp(log_integrand(z) - peak)
 
     value, error = mp.quad(integrand, points, error=True, maxdegree=10)
-    if not value > 0 or error > value * mp.mpf(10) ** (-(dps + 2)):
-        raise NumericalError(
-            f"quadrature of E[r^{mpmath.nstr(power, 8)}] (q={mpmath.nstr(q, 8)}, "
-            f"sigma={mpmath.nstr(sigma, 8)}) has error estimate {mpmath.nstr(error, 3)} "
-            f"against value {mpmath.nstr(value, 8)}"
-        )
-    log_value = peak + mp.log(value) - mp.log(sigma * mp.sqrt(2 * mp.pi))
-    if abs(log_value) < _NEAR_ONE:
-        # E[r^p] is close to 1, so its log has fewer significant digits than E[r^p] itself
+    log_value = peak + mp.log(value) - mp.log(sigma * mp.sqrt(2 * mp.pi)) if value > 0 else mp.nan
+    # the relative error of E[r^p] is the absolute error of its log: relative to the log, it is
+    # that divided by |log E[r^p]|, which is large when E[r^p] is close to 1
+    allowed = mp.mpf(10) ** (-(dps + 2))
+    if value > 0 and error <= value * allowed * min(1, abs(log_value)):
+        return log_value
+    if value > 0 and error <= value * allowed:
+        # E[r^p] is close to 1 and its log has lost digits: recompute it as 1 + excess.
+        # (Found by the ci campaign of 2026-12-01: at alpha = 1.0000454, q = 1.9e-12,
+        # sigma = 2981 the direct quadrature at 30 digits was 1.6e-10 relative off in
+        # log A ~ 9e-36.)
         return mp.log1p(_excess_of_r_power(power, q, sigma, points, dps, mp.expm1(log_value)))
-    return log_value
-
-
-#: Below this ``|log E[r^p]|`` the expectation is recomputed as ``1 + excess``
-#: (:func:`_excess_of_r_power`), because the quadrature of ``r^p`` itself is accurate relative to
-#: ``E[r^p] ~ 1``, not relative to its log. (Found by the ci campaign of 2026-12-01: at
-#: alpha = 1.0000454, q = 1.9e-12, sigma = 2981 the direct quadrature at 30 digits was 1.6e-10
-#: relative off in ``log A ~ 9e-36``.)
-_NEAR_ONE = mp.mpf("0.1")
+    raise NumericalError(
+        f"quadrature of E[r^{mpmath.nstr(power, 8)}] (q={mpmath.nstr(q, 8)}, "
+        f"sigma={mpmath.nstr(sigma, 8)}) has error estimate {mpmath.nstr(error, 3)} "
+        f"against value {mpmath.nstr(value, 8)}"
+    )
 
 
 def _excess_of_r_power(power, q, sigma, points, dps, estimate):
