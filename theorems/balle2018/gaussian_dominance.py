@@ -15,6 +15,9 @@ whose profile is ``delta_sampled_gaussian_add(eps, g, sigma/2)`` (the vocabulary
 the pair ``((1-q) N(0) + q N(1), N(0))`` alone at noise ``sigma/2``, i.e. the same pair scaled by
 1/2; note ``delta_sampled_gaussian`` is the max of both directions, not this pair's profile).
 
+Provenance: not a printed result; this project's derivation from Theorem 2 (whose printed text
+could not be read, see :mod:`dpproofs_theorems.balle2018`), written out in docs/math.md.
+
 Checked on concrete configurations (:class:`dpproofs.subsampled.GaussianSubsampled`: records
 ``k/4``, at most 4 records, sigma in {1/2, 3/4, 1, 3/2, 2}, rate in {0.1, ..., 0.9} or batch
 ``b <= 3``, either order), the left side the exact profile of the enumerated Gaussian mixture

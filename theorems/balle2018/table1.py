@@ -10,6 +10,12 @@ level at distance m, so that every ``delta_k`` vanishes): the subsampled pair's 
 level must not exceed ``eps'``. The paper proves the rows tight; the ``.tight`` claims check that
 randomized response attains them (equality, on the instances that realise the bound).
 
+Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.balle2018`).
+The three rows above are the statements of :mod:`.theorem8` - :mod:`.theorem10`; secondary notes
+reproduce a table of these three rows as "Table 1" (writing the with-replacement fraction as
+``(1 - 1/n)^m``, which ``balle2018.theorem10.mutant.kept_probability`` refutes), and that is all
+that could be confirmed.
+
 Ids -> items:
 
 * ``balle2018.table1.poisson``, ``.wor``, ``.replacement``: ``eps_subsampled <= eps'``;

@@ -13,6 +13,12 @@ a random finite base, replace-one neighbours of 1..4 records, the ``n^m`` index 
 enumerated exactly; ``delta_{M,k}`` over the instance's batches of size ``m`` at distance
 ``1..k`` (both orders). One step.
 
+Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.balle2018`).
+The number "Theorem 10" for sampling with replacement is corroborated only by a library's
+documentation that cites it. The amplification fraction ``1 - (1 - 1/n)^m`` (the probability that
+the substituted record is drawn at least once) is not confirmed from the text; one set of public
+reading notes writes ``(1 - 1/n)^m``, which the mutant below refutes.
+
 Ids -> items:
 
 * ``balle2018.theorem10`` (m = 2) and ``balle2018.theorem10.batch3`` (m = 3);

@@ -13,6 +13,11 @@ The amplification proofs follow it with joint convexity,
 Checked on random triples ``(mu0, mu1, mu1')`` of rational distributions (``hs_triple(c, a, b,
 T) = sum_i (a.nu(i) - c b.nu(i))_+``, exact up to ``e^eps``), ``eps`` in [0, 3], ``eta`` in [0, 1].
 
+Provenance (2026-12-01): not compared with the printed text (the stored full-text copies listed in
+:mod:`dpproofs_theorems.balle2018` are reachable only through their opening). The number
+"Theorem 2" and its form as an identity (not an inequality) are corroborated by another paper's
+proof that cites it so; the joint-convexity step is the one that proof takes after it.
+
 Ids -> items:
 
 * ``balle2018.theorem2``: the identity (``==``: the two sides' balls must overlap);

@@ -12,6 +12,11 @@ exact hockey-stick divergence of the enumerated subsampled pair, ``delta_M(eps)`
 profile over the instance's neighbouring batches (see ``_common``). One step (the theorem says
 nothing about composition).
 
+Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.balle2018`).
+The number "Theorem 8" and the relation (Poisson under remove/add) are corroborated only by
+secondary reading notes; the statement is the standard one. The proof steps below are this
+project's derivation through Theorem 2, not a transcription of the printed proof.
+
 Ids -> items:
 
 * ``balle2018.theorem8``: the statement;

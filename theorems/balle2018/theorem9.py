@@ -9,6 +9,11 @@ Checked per instance: a random finite base, replace-one neighbours of 1..5 recor
 ``1 <= m <= min(n, 3)``; exact enumeration of the ``C(n, m)`` batches; ``delta_M`` the base's
 profile over the instance's batches of size ``m`` differing in one record (both orders). One step.
 
+Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.balle2018`).
+The number "Theorem 9" for sampling without replacement is corroborated only by a library's
+documentation that cites it; the substitution relation and the amplified pair are the standard
+statement.
+
 Ids -> items:
 
 * ``balle2018.theorem9``: the statement;

@@ -1,8 +1,8 @@
-"""Shared pieces of the Wang, Balle & Kasiviswanathan 2019 modules: source, symbols, the printed
+"""Shared pieces of the Wang, Balle & Kasiviswanathan 2019 modules: source, symbols, the paper's
 bounds as sympy expressions, and :func:`expanded_sides` (finite sums over the order).
 
-Nothing here is a claim. The printed bounds are sums ``sum_{j=3}^{alpha}`` over an integer order;
-they are written as sympy ``Sum`` objects, exactly as printed, and evaluated by substituting the
+Nothing here is a claim. The bounds are sums ``sum_{j=3}^{alpha}`` over an integer order;
+they are written as sympy ``Sum`` objects, exactly as transcribed, and evaluated by substituting the
 point's integer order and expanding the sum (``doit``) before the shared evaluators
 (:func:`dpproofs.vocabulary.evaluate_mp` / ``evaluate_ball``) see it.
 """
@@ -27,7 +27,7 @@ __all__ = [
 
 PAPER = "Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2)"
 
-#: the summation index of the printed sums
+#: the summation index of the sums
 J = sympy.Symbol("j", integer=True, positive=True)
 
 
@@ -47,7 +47,9 @@ def structured(name):
 
 
 def theorem9_bound(alpha, gamma, eps, eps_inf):
-    """The right side of Theorem 9 (as printed), for an integer order ``alpha >= 2``:
+    """The right side of Theorem 9 for an integer order ``alpha >= 2`` (as transcribed; it agrees with
+    a public transcription said to be checked against the PDFs, not compared with the printed text
+    here):
 
     ``1/(alpha-1) log(1 + gamma^2 C(alpha,2) min{4(e^{eps(2)}-1), e^{eps(2)} min{2, (e^{eps(inf)}-1)^2}}
     + sum_{j=3}^{alpha} gamma^j C(alpha,j) e^{(j-1) eps(j)} min{2, (e^{eps(inf)}-1)^j})``.

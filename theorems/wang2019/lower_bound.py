@@ -8,8 +8,18 @@ every batch without the replaced record output ``Q``): the subsampled mechanism'
 ``1/(alpha-1) log((1-gamma)^{alpha-1}(alpha gamma - gamma + 1)
 + sum_{j=2}^{alpha} C(alpha,j) gamma^j (1-gamma)^{alpha-j} e^{(j-1) eps(j)})``,
 
-the Renyi divergence of the realised pair ``((1-gamma) Q + gamma P, Q)``. Checked as that equality
-at the realising configuration (a lower bound on the supremum over configurations):
+the Renyi divergence of the realised pair ``((1-gamma) Q + gamma P, Q)``.
+
+Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.wang2019`).
+A public transcription that says it was checked against the PDFs numbers this result "Proposition
+11" and prints the same bound in the form ``alpha/(alpha-1) log(1-gamma) + 1/(alpha-1) log(1 +
+alpha gamma/(1-gamma) + sum_{j>=2} C(alpha,j) (gamma/(1-gamma))^j e^{(j-1) eps(j)})``, equal term
+by term to the one above; its exact hypotheses (which pairs must attain ``eps(j)``) are not
+confirmed. The claims check the equality at configurations that realise it, which holds whatever
+the printed hypotheses are.
+
+Checked as that equality at the realising configuration (a lower bound on the supremum over
+configurations):
 
 * ``wang2019.lower_bound.gaussian``: the Gaussian sum query, ``P1 = ((1-g) N(0) + g N(2), N(0))``
   (every other record equal to ``x'``, ``x = -x'``): ``rdp_sampled_gaussian_add(alpha, gamma, sigma/2)

@@ -1,12 +1,17 @@
 """Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2), Theorem 9: RDP of a mechanism run on a
 batch drawn uniformly without replacement, under replace-one neighbours.
 
-Statement (as printed; sampling parameter ``gamma = m/n``, a batch of ``m`` of the ``n`` records
+Statement (as transcribed; sampling parameter ``gamma = m/n``, a batch of ``m`` of the ``n`` records
 drawn without replacement; ``M`` obeys ``(alpha, eps(alpha))``-RDP on neighbouring batches): for
 every integer ``alpha >= 2`` the subsampled mechanism obeys ``(alpha, eps'(alpha))``-RDP with
 
 ``eps'(alpha) <= 1/(alpha-1) log(1 + gamma^2 C(alpha,2) min{4(e^{eps(2)}-1), e^{eps(2)} min{2, (e^{eps(inf)}-1)^2}}
 + sum_{j=3}^{alpha} gamma^j C(alpha,j) e^{(j-1) eps(j)} min{2, (e^{eps(inf)}-1)^j})``.
+
+Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.wang2019`:
+the stored copies are reachable only through their opening). The statement above agrees with a
+public transcription that says it was checked against the PDFs and with public implementations
+citing "Theorem 9"; the proof steps below are this project's reading of the proof, unconfirmed.
 
 The Gaussian sum query (clipping norm C, noise sigma C, the project's sigma): a replaced record
 moves the sum by up to 2C, so ``eps(j) = 2j/sigma^2 = rdp_gaussian(j, sigma/2)`` and
@@ -22,7 +27,7 @@ Ids -> items (``wang2019.theorem9`` + suffix):
 
 * ``.gaussian``: ``rdp_sampled_gaussian(alpha, gamma, sigma/2) <= Theorem 9 bound`` with
   ``eps(j) = rdp_gaussian(j, sigma/2)``, ``eps(inf) = oo``; alpha integer in [2, 48].
-* ``.shipped``: ``dpproofs.subsampling.wbk19_log_moment`` (mpmath and arb backends) equals the printed
+* ``.shipped``: ``dpproofs.subsampling.wbk19_log_moment`` (mpmath and arb backends) equals the
   bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it;
   ``.accountant_orders``: ``dpproofs.subsampling.wor_replace_one_rdp`` (Theorem 9, min ``2a/s^2``, the
   chord of ``(a-1) eps(a)`` at fractional orders) is above the realised ``P1`` at every real order in
@@ -31,7 +36,7 @@ Ids -> items (``wang2019.theorem9`` + suffix):
   neighbours (n <= 5, b <= 3), ``rdp_pair(alpha, instance_pair(inst)) <=`` the bound with
   ``eps(j) = base_rdp(j, inst)`` and ``eps(inf) = eps_base(inst)``: the base's RDP and pure-DP level
   computed exactly over the instance's neighbouring batches (both orders); alpha integer in [2, 12].
-* printed proof steps, same instances, with ``X = M(S(D)) = (1-g) R + g A`` and
+* proof steps (this project's reading of the proof), same instances, with ``X = M(S(D)) = (1-g) R + g A`` and
   ``Y = M(S(D')) = (1-g) R + g B`` (``R``: the replaced index not in the batch; ``A``, ``B``: in it):
   ``.step.binomial_expansion`` (``E_Y[(X/Y)^alpha] = 1 + sum_{j=2}^{alpha} C(alpha,j) g^j
   E_Y[((A-B)/Y)^j]``, exact), ``.step.ternary_chi`` (``E_Y[|A-B|^j/Y^j] <= e^{(j-1) eps(j)}
@@ -124,7 +129,7 @@ mutant_cubic_amplification = gaussian.mutant(
 # --- the shipped bound (dpproofs.subsampling, which the FixedBatchGaussian accountant uses) ---------
 
 _SHIPPED = F["wbk19_shipped_log_moment"](alpha, gamma, sigma)
-_K = (alpha - 1) * _BOUND  # the printed bound times (alpha - 1): the log(1 + ...)
+_K = (alpha - 1) * _BOUND  # the bound times (alpha - 1): the log(1 + ...)
 shipped = Claim(
     id="wang2019.theorem9.shipped",
     source=SOURCE,
@@ -132,7 +137,7 @@ shipped = Claim(
     variables=(ALPHA, GAMMA, SIGMA),
     sides=expanded_sides(_SHIPPED, _K),
     kind="support",
-    title="dpproofs.subsampling.wbk19_log_moment (mpmath and arb backends) is the printed Theorem 9 for "
+    title="dpproofs.subsampling.wbk19_log_moment (mpmath and arb backends) is Theorem 9 for "
     "the Gaussian, times (alpha - 1)",
 )
 
@@ -144,7 +149,7 @@ shipped_float = Claim(
     variables=(ALPHA, GAMMA, SIGMA),
     sides=expanded_sides(_SHIPPED_FLOAT, _K),
     kind="support",
-    title="the float Theorem 9 of the accountant's path is never below the printed bound",
+    title="the float Theorem 9 of the accountant's path is never below the bound",
 )
 
 ORDER = Variable("alpha", 1.01, 64)
@@ -188,7 +193,7 @@ finite_bases = Claim(
     cost=0.5,
 )
 
-# printed proof steps: X = M(S(D)) = (1-g) R + g A, Y = M(S(D')) = (1-g) R + g B (R: the index of the
+# proof steps: X = M(S(D)) = (1-g) R + g A, Y = M(S(D')) = (1-g) R + g B (R: the index of the
 # replaced record not in the batch; A, B: in it, under D and D')
 _MOMENT = sympy.exp((f_alpha - 1) * _F_REALISED)
 _EXPANSION = 1 + sympy.Sum(

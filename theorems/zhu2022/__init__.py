@@ -17,10 +17,23 @@ every neighbouring ``D, D'`` and EVERY real ``eps`` (``e^eps`` in ``[0, inf)``):
 theorem needs the negative ``eps`` too. Ground truth is exact enumeration over every batch
 (:mod:`dpproofs.subsampled`). Claim ids start with ``zhu2022.<result>``.
 
-Provenance: the reference corpora reachable when these modules were written held no text of the
-paper, so results are named by content (the definition, the composition theorem, the subsampling
-theorems), not by number, and the arXiv version is not given; the statements are the standard ones
-and are checked here as mathematics.
+Provenance (checked 2026-12-01): no full text of the paper was found. The stored pages on it
+(https://paperswithcode.com/paper/optimal-accounting-of-differential-privacy,
+https://emergentmind.com/papers/2106.08567, which lists 2106.08567v3 as the latest version, and
+https://www.scholarfeed.org/paper/2106.08567v3) hold the abstract only; a web-page search on the
+title with "dominating pair", exact-string searches of public repositories for the arXiv id and
+for "Proposition 30", and a code search on dominating pairs of Poisson and without-replacement
+subsampling found no copy of the body (and the reference search returns only the opening of each
+stored page anyway). So the statements here are the standard ones, checked as mathematics, and not
+compared with the printed text; no arXiv version is given because none was read. Result numbers
+seen only in secondary sources (other papers and design documents that cite the paper):
+"Definition 7" for the dominating pair (:mod:`.definition`) and "Theorem 10" for the adaptive
+composition of dominating pairs (:mod:`.composition`), cited so by three independent sources; the
+numbers and exact wording of the subsampling results (:mod:`.subsampling`, :mod:`.gaussian`) were
+not found. The claim sources keep naming results by content. Whether the printed
+without-replacement statement asserts the pair ``((1-g) Q + g P, Q)`` at every real eps (which
+``zhu2022.subsampling.wor.negative_eps`` refutes) or only for eps >= 0 could not be settled from
+the text; the findings stand as statements about the pairs themselves either way.
 """
 
 #: The paper this package checks (used by the generated docs).

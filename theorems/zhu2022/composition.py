@@ -4,6 +4,10 @@ question for sampling without replacement under replace-one.
 Statement (composition theorem): if ``(P_i, Q_i)`` dominates ``M_i`` (every real eps), then
 ``(P_1 x P_2, Q_1 x Q_2)`` dominates the composition ``(M_1, M_2)``.
 
+Provenance (2026-12-01): not compared with the printed text (no full text found; see
+:mod:`dpproofs_theorems.zhu2022`). Three secondary sources cite the adaptive composition of
+dominating pairs as "Theorem 10"; the statement above is the standard one.
+
 The question of the issue (Lebeda, Regehr, Kamath & Steinke 2024, arXiv 2405.20769, "worst-case
 datasets may not survive composition"): accountants compose the per-step pair
 ``P1 = ((1-g) Q + g P, Q)`` of sampling without replacement (and take ``max(P1^k, P2^k)`` with its

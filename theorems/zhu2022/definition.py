@@ -8,6 +8,10 @@ The base dominating pair used by ``zdw_pair``: an ``eps0``-DP mechanism is domin
 ``((e^eps0, 1), (1, e^eps0)) / (1 + e^eps0)``, in both orders and at every real eps (Kairouz, Oh &
 Viswanath 2015: every eps0-DP pair is a post-processing of RR).
 
+Provenance (2026-12-01): not compared with the printed text (no full text found; see
+:mod:`dpproofs_theorems.zhu2022`). Secondary sources number the definition "Definition 7"; the
+"every real eps" reading (``e^eps`` over ``[0, inf)``) is the one the composition theorem needs.
+
 Ids -> items:
 
 * ``zhu2022.definition.randomized_response``: random finite pairs ``(P, Q)`` (either order):

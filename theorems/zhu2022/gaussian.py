@@ -1,6 +1,9 @@
 """Zhu, Dong & Wang 2022 (arXiv 2106.08567): the Gaussian instances of the subsampling theorems,
 the pairs a PLD accountant composes, against the exact Gaussian sum query.
 
+Provenance (2026-12-01): instances of :mod:`.subsampling`, whose printed text was not found (see
+:mod:`dpproofs_theorems.zhu2022`).
+
 The sum query ``sum(batch) + N(0, sigma^2)`` on 1-D clipped records in ``[-1, 1]`` (clipping norm
 ``C = 1``; sigma = noise std / C): its output on a dataset is a finite Gaussian mixture, whose
 hockey-stick divergence is computed from exact normal CDFs on the located level set and enclosed

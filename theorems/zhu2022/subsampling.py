@@ -8,6 +8,9 @@ sampling rate; ``H_{e^eps}(X || Y) = sup_S X(S) - e^eps Y(S)`` at every real ``e
 * sampling without replacement (a batch of ``b`` of ``n``, ``g = b/n``), replace-one: dominated by
   ``((1-g) Q + g P, Q)``.
 
+Provenance (2026-12-01): not compared with the printed text (no full text found; see
+:mod:`dpproofs_theorems.zhu2022`); the result numbers of these statements were not found either.
+
 Ground truth: random finite bases (randomized response on the parity, randomized counts,
 truncated geometric counts, arbitrary tables) on random small neighbouring datasets, every batch
 enumerated (:class:`dpproofs.subsampled.Subsampled`). The base's dominating pair is the
