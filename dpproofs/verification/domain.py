@@ -180,6 +180,9 @@ class Problem:
     conditions: tuple
     variables: tuple
     hypotheses: tuple
+    #: ``{name: (low, low_strict, high, high_strict)}``: the exact (sympy) bounds of each variable
+    #: as typed (None where a side has no single-variable bound).
+    bounds: dict = dataclasses.field(default_factory=dict)
 
     def describe(self):
         parts = [v.interval_text() for v in self.variables] + [sympy.sstr(h) for h in self.hypotheses]
@@ -188,8 +191,9 @@ class Problem:
 
 def derive(statement, conditions, integers):
     """Derive the box of every free variable and the conditions kept as hypotheses:
-    ``(variables, hypotheses, constants)``, ``constants`` the variables fixed to one exact value
-    (``{name: sympy number}``, to be substituted into the statement and the hypotheses)."""
+    ``(variables, hypotheses, constants, bounds)``, ``constants`` the variables fixed to one exact
+    value (``{name: sympy number}``, to be substituted into the statement and the hypotheses),
+    ``bounds`` the exact bounds (see :class:`Problem`)."""
     names = sorted({s.name for s in statement.free_symbols}
                    | {s.name for c in conditions for s in c.free_symbols})
     unknown_integers = sorted(set(integers) - set(names))
@@ -267,7 +271,15 @@ def derive(statement, conditions, integers):
                 raise InvalidArgument(f"the conditions leave no integer value for {name!r}: the domain is empty")
         _check_not_empty(name, exact[name], low, high, low_open, high_open)
         variables.append(Variable(name, low, high, integer=integer, low_open=low_open, high_open=high_open))
-    return tuple(variables), tuple(hypotheses), constants
+    bounds = {}
+    for name in names:
+        if name in constants:
+            continue
+        low = _tightest(exact[name]["low"], lambda values: sympy.Max(*values))
+        high = _tightest(exact[name]["high"], lambda values: sympy.Min(*values))
+        bounds[name] = (None if low is None else low[0], True if low is None else low[1],
+                        None if high is None else high[0], True if high is None else high[1])
+    return tuple(variables), tuple(hypotheses), constants, bounds
 
 
 def _tightest(bounds, pick):

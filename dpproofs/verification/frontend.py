@@ -11,13 +11,15 @@ import random
 import time
 from collections.abc import Iterable
 
+import mpmath
 import sympy
 
-from dpproofs import _validate, pipeline
+from dpproofs import _validate, pipeline, search
 from dpproofs.claims import Claim
 from dpproofs.decide import Outcome
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
 from dpproofs.verdicts import Verdict
+from dpproofs.verification import exact
 from dpproofs.verification.domain import Problem, derive
 from dpproofs.verification.evaluation import (
     DomainViolation,
@@ -44,6 +46,9 @@ MAX_PINNED_CORNERS = 64
 FALLBACK_EVALUATIONS = 24
 #: Most boxes of the branch-and-bound proof.
 MAX_BOXES = 4000
+#: Significant digits of the side values shown at an exact counterexample (enough to show
+#: the violation of ``rdp_gaussian(alpha, 1) <= 31.9999999999999999``).
+SIDE_DIGITS = 30
 #: Points of the box probed before the search (validity of the hypotheses, function domains).
 PREFLIGHT_POINTS = 200
 
@@ -73,11 +78,11 @@ def _problem(claim, where, integers):
     conditions = []
     for text in where:
         conditions.extend(parse_condition(text, integers))
-    variables, hypotheses, constants = derive(statement, conditions, set(integers))
+    variables, hypotheses, constants, bounds = derive(statement, conditions, set(integers))
     if constants:  # variables fixed to one exact value: substituted exactly (no float in between)
         statement = _substitute(statement, constants)
         hypotheses = tuple(_substitute(h, constants) for h in hypotheses)
-    return Problem(claim.strip(), statement, tuple(conditions), variables, hypotheses)
+    return Problem(claim.strip(), statement, tuple(conditions), variables, hypotheses, bounds)
 
 
 def _substitute(expression, constants):
@@ -191,6 +196,47 @@ def preflight(claim, pending, seed, dps):
     return corners, interior or mixed or corners
 
 
+def _exact_verdict(claim, point, dps, started, how, details, examples, found_by):
+    """A *refuted* verdict at an exact point, or None when the mpmath reference disagrees."""
+    sides = dict(details)
+    try:
+        lhs, rhs = claim.evaluate_reference(point, dps)  # the mpmath values (texts only)
+        sides.update(lhs=mpmath.nstr(lhs, SIDE_DIGITS), rhs=mpmath.nstr(rhs, SIDE_DIGITS))
+    except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+        pass
+    shown = exact.point_text(point)
+    if how == "exact":
+        evidence = (f"{found_by}: at {shown} the two sides are equal exactly (sympy, in exact arithmetic on "
+                    f"the closed forms), which violates the strict relation {claim.relation}")
+        sides["exact"] = "lhs - rhs = 0 exactly"
+    else:
+        outcome, note = pipeline.reference(claim, point, dps)
+        if outcome is not Outcome.VIOLATED:
+            return None
+        sides["reference"] = note
+        evidence = (f"{found_by}: counterexample certified in ball arithmetic with the exact coordinates "
+                    f"and confirmed by the mpmath reference ({note})")
+    return Verdict(claim_id=claim.id, status="refuted", expected=None, examples=examples, certified=True,
+                   counterexample=shown, sides=sides, evidence=evidence,
+                   seconds=round(time.perf_counter() - started, 3))
+
+
+def exact_corners(claim, problem, dps, started):
+    """Decide the claim at the exact corners of the domain as typed (:func:`.exact.candidates`):
+    a *refuted* verdict at the first violated one, else None."""
+    if not claim.variables:
+        return None
+    points = exact.candidates(claim.variables, problem.bounds)
+    for index, point in enumerate(points):
+        outcome, how, details = exact.decide_at(claim, point)
+        if outcome is Outcome.VIOLATED:
+            verdict = _exact_verdict(claim, point, dps, started, how, details, index + 1,
+                                     f"an exact corner of the domain ({index + 1} of {len(points)} tried)")
+            if verdict is not None:
+                return verdict
+    return None
+
+
 def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Iterable[str] = (), samples: int = 500,
            seed: int = 0, dps: int = 50, time_budget: float = TIME_BUDGET) -> Verdict:
     """Check the inequality ``claim`` on the domain given by ``where``: a :class:`Verdict`.
@@ -208,8 +254,11 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     dps = _validate.integer("dps", dps, 20, 1000)
     time_budget = _validate.real("time_budget", time_budget, 0, 3600, low_open=True)
     started = time.perf_counter()
-    user_claim, _, pending, evaluation = _build(claim, where, integers)
+    user_claim, problem, pending, evaluation = _build(claim, where, integers)
     corners, interior = preflight(user_claim, pending, seed, dps)
+    refuted = exact_corners(user_claim, problem, dps, started)
+    if refuted is not None:
+        return refuted
     search_budget = time_budget * SEARCH_SHARE
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
     searched = dataclasses.replace(user_claim, pinned=pinned)
