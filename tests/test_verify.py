@@ -17,6 +17,8 @@ The inequalities (see also the campaign set at the end):
 """
 
 
+import fractions
+
 import pytest
 import sympy
 
@@ -24,7 +26,7 @@ import dpproofs as dp
 from dpproofs import vocabulary
 from dpproofs.decide import Outcome, compare
 from dpproofs.pipeline import confirm
-from dpproofs.verification import build_claim, parse_claim, parse_condition
+from dpproofs.verification import build_claim, exact, parse_claim, parse_condition
 from dpproofs.verification.frontend import preflight
 
 #: Budget (seconds) for verifications of true claims in the default run: the search (500 draws of
@@ -32,13 +34,20 @@ from dpproofs.verification.frontend import preflight
 QUICK = 8.0
 
 
+def _coordinate(value):
+    """A counterexample coordinate as a number: ``"p/q"`` texts are exact rationals."""
+    return fractions.Fraction(value) if isinstance(value, str) else value
+
+
 def _certified_violation(counterexample, claim, where=(), integers=()):
     """Re-check a counterexample independently: plain ball arithmetic on both sides, from 600
     bits up to 4800 (counterexamples at eps = 5e-324 need about 2200 bits)."""
     user_claim, _, _ = build_claim(claim, where, integers=integers)
-    point = {v.name: counterexample[v.name] for v in user_claim.variables}
+    point = {v.name: _coordinate(counterexample[v.name]) for v in user_claim.variables}
+    # an exact coordinate on an exact bound ("101/100" on alpha >= 1.01) is a tie of the hypothesis
+    # that balls cannot decide: decided exactly
+    assert exact.hypotheses_hold(user_claim.hypotheses, point)
     for bits in (600, 1200, 2400, 4800):
-        assert user_claim.hypotheses_ball(point, bits) is Outcome.HOLDS
         lhs = vocabulary.evaluate_ball(user_claim.lhs, point, bits)
         rhs = vocabulary.evaluate_ball(user_claim.rhs, point, bits)
         if compare(lhs, rhs, user_claim.relation) is Outcome.VIOLATED:
@@ -294,11 +303,12 @@ def test_an_identity_at_q_one_holds_with_the_tie_named():
     assert "equal to" in verdict.evidence
 
 
-def test_an_identity_under_a_strict_relation_is_undecided():
+def test_an_identity_under_a_strict_relation_is_refuted_by_an_exact_tie():
     verdict = dp.verify("rdp_gaussian(alpha, sigma) < alpha/(2*sigma**2)", ["1 < alpha <= 8", "1 <= sigma <= 4"],
                         samples=50, time_budget=QUICK)
-    assert verdict.status == "undecided", verdict.evidence
-    assert verdict.counterexample is None
+    assert verdict.status == "refuted", verdict.evidence
+    assert "equal exactly" in verdict.evidence
+    assert set(verdict.counterexample) == {"alpha", "sigma"}
 
 
 # --- verdicts: false inequalities, each with a certified counterexample ---------------------
@@ -334,7 +344,7 @@ def test_gaussian_total_variation_underestimated_is_refuted_only_at_small_eps():
 def test_randomized_response_bound_failing_only_near_alpha_one_is_refuted():
     claim = "rdp_randomized_response(alpha, eps) <= 4*(alpha - 1)*eps**2"
     verdict, _, _ = _assert_refuted(claim, ["1.01 <= alpha <= 64", "0 < eps <= 2"])
-    assert verdict.counterexample["alpha"] < 8 / 7
+    assert _coordinate(verdict.counterexample["alpha"]) < fractions.Fraction(8, 7)
     assert dp.verify(claim, ["1.2 <= alpha <= 64", "0 < eps <= 2"], time_budget=QUICK).status in ("holds", "proved")
 
 

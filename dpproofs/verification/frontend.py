@@ -19,7 +19,7 @@ from dpproofs.claims import Claim
 from dpproofs.decide import Outcome
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
 from dpproofs.verdicts import Verdict
-from dpproofs.verification import exact
+from dpproofs.verification import exact, prove
 from dpproofs.verification.domain import Problem, derive
 from dpproofs.verification.evaluation import (
     DomainViolation,
@@ -261,7 +261,7 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
         return refuted
     search_budget = time_budget * SEARCH_SHARE
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
-    searched = dataclasses.replace(user_claim, pinned=pinned)
+    searched = dataclasses.replace(user_claim, pinned=pinned, certify=False)  # proved by .prove below
     plan = pipeline.Plan(
         examples=samples if user_claim.variables else 1, seed=seed, dps=dps,
         search_seconds=search_budget, total_seconds=time_budget, box_seconds=BOX_SHARE * time_budget,
@@ -269,6 +269,27 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     )
     evaluation.start_search(FALLBACK_EVALUATIONS)
     try:
-        return pipeline.run(searched, plan)
+        verdict = pipeline.run(searched, plan)
     except DomainViolation as error:
         raise InvalidArgument(str(error)) from None
+    if verdict.status != "holds":
+        return verdict
+    return _with_proof(verdict, user_claim, problem, started + time_budget, started)
+
+
+def _with_proof(verdict, claim, problem, deadline, started):
+    """The verdict after :func:`.prove.prove`: *proved* when the proof closes, else *holds* with
+    what the proof left unproved."""
+    try:
+        proof = prove.prove(claim, problem, deadline=deadline)
+    except DomainViolation as error:
+        raise InvalidArgument(str(error)) from None
+    closed = ", ".join(f"{count} {how}" for how, count in proof.closed.items() if count)
+    seconds = round(time.perf_counter() - started, 3)
+    if proof.proved:
+        return dataclasses.replace(
+            verdict, status="proved", certified=True, boxes=proof.boxes, seconds=seconds,
+            evidence=f"ball arithmetic on the whole domain ({proof.boxes} boxes: {closed}); {verdict.evidence}")
+    return dataclasses.replace(verdict, boxes=proof.boxes, seconds=seconds,
+                               evidence=f"{verdict.evidence}; proof incomplete after {proof.boxes} boxes "
+                                        f"({closed or 'none closed'}): {proof.note}")
