@@ -266,6 +266,7 @@ def derive(statement, conditions, integers):
         if integer:
             low = math.ceil(low) + (1 if low_open and float(low).is_integer() else 0)
             high = math.floor(high) - (1 if high_open and float(high).is_integer() else 0)
+            low, high = _exact_integer_range(exact[name], low, high)
             low_open = high_open = False
             if low > high:
                 raise InvalidArgument(f"the conditions leave no integer value for {name!r}: the domain is empty")
@@ -280,6 +281,22 @@ def derive(statement, conditions, integers):
         bounds[name] = (None if low is None else low[0], True if low is None else low[1],
                         None if high is None else high[0], True if high is None else high[1])
     return tuple(variables), tuple(hypotheses), constants, bounds
+
+
+def _exact_integer_range(sides, low, high):
+    """The integer range from the exact bounds where they are rational (``n <= 2**60 + 1`` is
+    not a float bound), intersected with the float one (which may come from coupled bounds)."""
+    exact_low = _tightest(sides["low"], lambda values: sympy.Max(*values))
+    exact_high = _tightest(sides["high"], lambda values: sympy.Min(*values))
+    if exact_low is not None and exact_low[0].is_Rational:
+        value, strict = exact_low
+        first = int(sympy.ceiling(value)) + (1 if strict and value.is_Integer else 0)
+        low = max(low, first)
+    if exact_high is not None and exact_high[0].is_Rational:
+        value, strict = exact_high
+        last = int(sympy.floor(value)) - (1 if strict and value.is_Integer else 0)
+        high = min(high, last)
+    return low, high
 
 
 def _tightest(bounds, pick):

@@ -122,10 +122,16 @@ def point_text(point):
     return out
 
 
+#: Exact points stepped inside an open bound: ``bound -+ width * 2^-k`` for these k (a claim
+#: false only beyond every float, e.g. ``1/(1 - q) <= 10**17`` on ``0 <= q < 1``, is false there).
+NEAR_OPEN_STEPS = (64, 256)
+
+
 def candidates(variables, bounds):
     """The exact corners of the domain: every combination of each variable's closed exact bounds
-    (a variable with none contributes the float corners of its box), at most
-    :data:`MAX_EXACT_CANDIDATES`, in a fixed order."""
+    and of exact points just inside its open ones (:data:`NEAR_OPEN_STEPS`); a variable with no
+    exact bound contributes the float corners of its box. At most :data:`MAX_EXACT_CANDIDATES`,
+    in a fixed order (closed corners first)."""
     choices = []
     for v in variables:
         low, low_strict, high, high_strict = bounds.get(v.name, (None, True, None, True))
@@ -133,10 +139,19 @@ def candidates(variables, bounds):
         if v.integer:
             values = [int(v.low), int(v.high)]
         else:
-            if low is not None and not low_strict:
-                values.append(_coordinate(low))
-            if high is not None and not high_strict:
-                values.append(_coordinate(high))
+            rational_low = low if low is not None and low.is_Rational else None
+            rational_high = high if high is not None and high.is_Rational else None
+            if rational_low is not None and not low_strict:
+                values.append(_coordinate(rational_low))
+            if rational_high is not None and not high_strict:
+                values.append(_coordinate(rational_high))
+            if rational_low is not None and rational_high is not None and rational_high > rational_low:
+                width = rational_high - rational_low
+                for k in NEAR_OPEN_STEPS:
+                    if low_strict:
+                        values.append(_coordinate(rational_low + width / sympy.Integer(2) ** k))
+                    if high_strict:
+                        values.append(_coordinate(rational_high - width / sympy.Integer(2) ** k))
             if not values:
                 inside_low = math.nextafter(float(v.low), math.inf) if v.low_open else float(v.low)
                 inside_high = math.nextafter(float(v.high), -math.inf) if v.high_open else float(v.high)
@@ -212,6 +227,11 @@ def _relation_outcome(lhs, rhs, relation, point):
         return Outcome.UNDECIDED, None, left, right
     outcome = Outcome.HOLDS if sign in _HOLDS_BY_SIGN[relation] else Outcome.VIOLATED
     return outcome, "exact", left, right
+
+
+def relation_outcome(lhs, rhs, relation, point):
+    """The Outcome of ``lhs relation rhs`` at the exact ``point`` (see :func:`decide_at`)."""
+    return _relation_outcome(lhs, rhs, relation, point)[0]
 
 
 def hypotheses_hold(hypotheses, point):

@@ -86,7 +86,12 @@ def _problem(claim, where, integers):
 
 
 def _substitute(expression, constants):
-    return expression.xreplace({s: constants[s.name] for s in expression.free_symbols if s.name in constants})
+    """``expression`` with the constants put in, a relation kept unevaluated (``delta <= 1`` with
+    delta fixed stays the relation ``1/100000 <= 1``, checked as any other)."""
+    values = {s: constants[s.name] for s in expression.free_symbols if s.name in constants}
+    if isinstance(expression, sympy.core.relational.Relational):
+        return expression.func(expression.lhs.xreplace(values), expression.rhs.xreplace(values), evaluate=False)
+    return expression.xreplace(values)
 
 
 def _build(claim, where, integers):
@@ -159,7 +164,7 @@ def _valid(claim, point, dps=30):
         return False
 
 
-def preflight(claim, pending, seed, dps):
+def preflight(claim, pending, seed, dps, exact_points=False):
     """Domain-check the pending calls at probe points of the domain and time an evaluation.
 
     Returns ``(corners, interior)``: the corners of the box and the random interior points that
@@ -179,6 +184,8 @@ def preflight(claim, pending, seed, dps):
                 except DomainViolation as error:
                     raise InvalidArgument(str(error)) from None
     corners, interior, mixed = valid
+    if not any(valid) and claim.variables and exact_points:
+        return [], []  # no float in the domain, but exact points: decided at those
     if not any(valid) and claim.variables:
         raise InvalidArgument(
             "no point tried satisfies the conditions " + ", ".join(sympy.sstr(h) for h in claim.hypotheses)
@@ -255,10 +262,28 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     time_budget = _validate.real("time_budget", time_budget, 0, 3600, low_open=True)
     started = time.perf_counter()
     user_claim, problem, pending, evaluation = _build(claim, where, integers)
-    corners, interior = preflight(user_claim, pending, seed, dps)
+    inside = [point for point in exact.candidates(user_claim.variables, problem.bounds)
+              if exact.hypotheses_hold(user_claim.hypotheses, point)] if user_claim.variables else [{}]
+    corners, interior = preflight(user_claim, pending, seed, dps, exact_points=bool(inside))
     refuted = exact_corners(user_claim, problem, dps, started)
     if refuted is not None:
         return refuted
+    if not user_claim.variables:
+        outcome, how, details = exact.decide_at(user_claim, {})
+        if outcome is Outcome.HOLDS:
+            return Verdict(claim_id=user_claim.id, status="proved", expected=None, examples=1, certified=True,
+                           sides=details, evidence=f"decided at the point ({'exactly' if how == 'exact' else 'ball arithmetic'})",
+                           seconds=round(time.perf_counter() - started, 3))
+        if outcome is Outcome.VIOLATED:
+            verdict = _exact_verdict(user_claim, {}, dps, started, how, details, 1, "the claim at its only point")
+            if verdict is not None:
+                return verdict
+    elif not corners and not interior:
+        holds = Verdict(claim_id=user_claim.id, status="holds", expected=None, examples=len(inside),
+                        evidence=f"the domain holds no float ({problem.describe()}): no counterexample at the "
+                                 f"{len(inside)} exact points of it tried",
+                        seconds=round(time.perf_counter() - started, 3))
+        return _with_proof(holds, user_claim, problem, started + time_budget, started)
     search_budget = time_budget * SEARCH_SHARE
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
     searched = dataclasses.replace(user_claim, pinned=pinned, certify=False)  # proved by .prove below

@@ -192,6 +192,8 @@ class _Prover:
         """None when the box is closed; a list of boxes to examine instead; :data:`_LEFT` when it
         cannot be decided (a point, or narrower than :data:`MAX_SPLIT_DEPTH` halvings)."""
         ranges = box.ranges
+        if all(low == high for low, high in ranges.values()):
+            return self.at_point(box)
         try:
             point = self.point(ranges)
         except _ERRORS:
@@ -228,6 +230,25 @@ class _Prover:
                 self.closed["mean value"] += 1
                 return None
         return self.split(box, gradient, needs_integer_split)
+
+    def at_point(self, box):
+        """A box that is one point (a corner reached by monotonicity): decided as the exact stage
+        decides (ball arithmetic with exact coordinates, a tie by sympy on the closed forms)."""
+        point = {name: low for name, (low, _) in box.ranges.items()}
+        try:
+            if self.claim.hypotheses and not exact.hypotheses_hold(self.claim.hypotheses, point):
+                # outside the hypotheses, or undecided: a point the domain may exclude cannot be
+                # discarded unless a hypothesis certainly fails there
+                if self.claim.hypotheses_ball(self.point(box.ranges), self.prec) is Outcome.VIOLATED:
+                    self.closed["discarded"] += 1
+                    return None
+            outcome = exact.relation_outcome(self.margin, sympy.Integer(0), ">" if box.strict else ">=", point)
+        except _ERRORS:
+            return _LEFT
+        if outcome is Outcome.HOLDS:
+            self.closed["interval"] += 1
+            return None
+        return _LEFT
 
     def gradient(self, box, point):
         found = {}
