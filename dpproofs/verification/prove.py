@@ -48,6 +48,12 @@ __all__ = ["MAX_PROOF_BOXES", "MAX_SPLIT_DEPTH", "PROOF_BITS", "Proof", "prove"]
 MAX_PROOF_BOXES = 6000
 #: Most halvings of one variable's range (a box narrower than 2^-60 of the range is left unproved).
 MAX_SPLIT_DEPTH = 60
+#: A box on a face of the domain split this many times in one variable gets a proof of the sign of
+#: the derivative in it (:meth:`_Prover.monotone_by_proof`), with at most SUBPROOF_BOXES boxes, for
+#: derivatives up to order MAX_DERIVATIVE_ORDER.
+SUBPROOF_AFTER = 8
+SUBPROOF_BOXES = 40
+MAX_DERIVATIVE_ORDER = 3
 #: Ball precision (bits) of the box evaluations.
 PROOF_BITS = 128
 
@@ -77,14 +83,14 @@ def _margin(claim):
     return claim.lhs - claim.rhs
 
 
-def _derivatives(claim, margin):
-    """``{name: sympy derivative}`` of the margin's closed form in each continuous variable whose
-    derivative the ball evaluator can enclose (none when a vocabulary call has no closed form)."""
-    form = exact.exact_form(margin)
+def _derivatives_of(form, variables):
+    """``{name: sympy derivative}`` of ``form`` in each continuous variable whose derivative the
+    ball evaluator can enclose (Max, Min and Abs have none: their derivatives are not functions
+    the evaluator knows)."""
     if form is None:
         return {}
     found = {}
-    for v in claim.variables:
+    for v in variables:
         if v.integer:
             continue
         symbol = next((s for s in form.free_symbols if s.name == v.name), None)
@@ -113,92 +119,130 @@ class _Box:
     ranges: dict  # name -> (low, high) exact (int / Fraction)
     strict: bool  # whether g > 0 is needed (else g >= 0)
     depth: dict  # name -> halvings so far
-    fixed: tuple = ()  # names reduced to a face by monotonicity
+    #: a face standing for a larger box (monotonicity): its points may lie outside the hypotheses
+    #: while the box it stands for does not, so no hypothesis may discard it
+    proxy: bool = False
+
+
+class _Target:
+    """An expression to prove ``>= 0`` (``> 0``) on boxes: the claim's margin (level 0) or a
+    partial derivative of its closed form (level >= 1, to prove a monotonicity)."""
+
+    def __init__(self, expression, form, variables, claim=None, level=0):
+        self.expression, self.form, self.claim, self.level = expression, form, claim, level
+        self.variables = variables
+        self.derivatives = _derivatives_of(form, variables)
+        self._children = {}
+
+    def child(self, name, sign):
+        """The target ``sign * d expression / d name`` (its derivatives computed once)."""
+        key = (name, sign)
+        if key not in self._children:
+            derivative = sign * self.derivatives[name]
+            self._children[key] = _Target(derivative, derivative, self.variables, level=self.level + 1)
+        return self._children[key]
+
+    def enclose(self, point, prec):
+        """An enclosure of the expression over ``point`` (a box). At level 0: the vocabulary's
+        ball evaluation, or, where it has none (a face on an open bound of a function's domain,
+        such as alpha = 1 for ``rdp_gaussian``), the closed form's, the continuous extension
+        there (a finite enclosure of an elementary expression over a closed box means it is
+        defined and continuous on it); the one with the higher lower bound when both exist."""
+        found = []
+        if self.claim is not None:
+            try:
+                lhs, rhs = self.claim.evaluate_ball(point, prec)
+                value = rhs - lhs if self.claim.relation in ("<=", "<") else lhs - rhs
+                if value.is_finite():
+                    found.append(value)
+            except vocabulary.UnsupportedExpression:
+                if self.form is None:
+                    raise
+            except _ERRORS:
+                pass
+        if self.form is not None:
+            try:
+                value = vocabulary.evaluate_ball(self.form, point, prec)
+                if value.is_finite():
+                    found.append(value)
+            except _ERRORS:
+                pass
+        if not found:
+            raise ValueError("no finite enclosure here")
+        return max(found, key=lambda ball: ball.lower())
+
+    @property
+    def hypotheses(self):
+        return self.claim.hypotheses if self.claim is not None else ()
 
 
 class _Prover:
     def __init__(self, claim, problem, max_boxes, deadline, prec):
         self.claim, self.max_boxes, self.deadline, self.prec = claim, max_boxes, deadline, prec
         self.margin = _margin(claim)
-        self.form = exact.exact_form(self.margin)
-        self.derivatives = _derivatives(claim, self.margin)
+        self.target = _Target(self.margin, exact.exact_form(self.margin), claim.variables, claim=claim)
         self.variables = {v.name: v for v in claim.variables}
         self.domain = {}  # name -> (low, high, low_open, high_open): the first box's bounds
         for v in claim.variables:
             self.domain[v.name] = _initial_range(v, problem.bounds.get(v.name))
-        self.closed = {"interval": 0, "mean value": 0, "monotone": 0, "discarded": 0}
+        self.closed = {"interval": 0, "mean value": 0, "monotone": 0, "derivative proofs": 0, "discarded": 0}
         self.boxes = 0
 
     def point(self, ranges):
         return {name: (low if low == high and isinstance(low, int) else _ball_of(low, high, self.prec))
                 for name, (low, high) in ranges.items()}
 
-    def margin_ball(self, point):
-        """An enclosure of the margin over ``point`` (a box): the vocabulary's ball evaluation,
-        or, where it has none (a face on an open bound of a function's domain, such as alpha = 1
-        for ``rdp_gaussian``), the closed form's, the continuous extension there (a finite
-        enclosure of an elementary expression over a closed box means it is defined and
-        continuous on it). The tighter of the two when both exist."""
-        found = []
-        try:
-            lhs, rhs = self.claim.evaluate_ball(point, self.prec)
-            value = rhs - lhs if self.claim.relation in ("<=", "<") else lhs - rhs
-            if value.is_finite():
-                found.append(value)
-        except vocabulary.UnsupportedExpression:
-            if self.form is None:
-                raise
-        except _ERRORS:
-            pass
-        if self.form is not None:
-            try:
-                value = vocabulary.evaluate_ball(self.form, point, self.prec)
-                if value.is_finite():
-                    found.append(value)
-            except _ERRORS:
-                pass
-        if not found:
-            raise ValueError("no finite enclosure of the margin here")
-        return max(found, key=lambda ball: ball.lower())
-
     def certainly(self, ball, strict):
         return compare(ball, arb(0), ">" if strict else ">=") is Outcome.HOLDS
 
     def run(self):
         first = {name: (low, high) for name, (low, high, _, _) in self.domain.items()}
-        stack = collections.deque([_Box(first, self.claim.relation in ("<", ">"), {name: 0 for name in first})])
-        left = []  # boxes given up (narrower than MAX_SPLIT_DEPTH halvings allow, or a point)
-        while stack:
-            if self.boxes >= self.max_boxes:
-                return self._unfinished(list(stack) + left, f"the budget of {self.max_boxes} boxes is spent")
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                return self._unfinished(list(stack) + left, "the time budget stopped the proof", stopped=True)
-            box = stack.popleft()  # breadth first: the budget is spread over the whole domain
-            self.boxes += 1
-            result = self.examine(box)
-            if result is None:
-                continue
-            if result is _LEFT:
-                left.append(box)
-                if len(left) > MAX_LEFT_BOXES:
-                    return self._unfinished(list(stack) + left, f"more than {MAX_LEFT_BOXES} boxes cannot be decided")
-                continue
-            stack.extend(result)
+        box = _Box(first, self.claim.relation in ("<", ">"), {name: 0 for name in first})
+        left, stack, why = self.cover(self.target, box, self.max_boxes)
+        if why is not None:
+            return self._unfinished(stack + left, why, stopped=why.startswith("the time budget"))
         if left:
             return self._unfinished(left, "some boxes cannot be decided")
         return Proof(True, self.boxes, dict(self.closed), "every box decided")
 
-    def examine(self, box):
+    def cover(self, target, box, budget):
+        """Examine ``box`` and its pieces breadth first for ``target``: ``(left, stack, why)``,
+        the boxes given up, the boxes not examined and why the work stopped (None: finished)."""
+        stack = collections.deque([box])
+        left = []  # boxes given up (narrower than MAX_SPLIT_DEPTH halvings allow, or a point)
+        spent = 0
+        while stack:
+            if self.boxes >= self.max_boxes:
+                return left, list(stack), f"the budget of {self.max_boxes} boxes is spent"
+            if spent >= budget:
+                return left, list(stack), f"the budget of {budget} boxes is spent"
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                return left, list(stack), "the time budget stopped the proof"
+            box = stack.popleft()  # breadth first: the budget is spread over the whole domain
+            self.boxes += 1
+            spent += 1
+            result = self.examine(target, box)
+            if result is None:
+                continue
+            if result is _LEFT:
+                left.append(box)
+                if target.level > 0 or len(left) > MAX_LEFT_BOXES:
+                    return left, list(stack), f"more than {MAX_LEFT_BOXES} boxes cannot be decided"
+                continue
+            stack.extend(result)
+        return left, [], None
+
+    def examine(self, target, box):
         """None when the box is closed; a list of boxes to examine instead; :data:`_LEFT` when it
         cannot be decided (a point, or narrower than :data:`MAX_SPLIT_DEPTH` halvings)."""
         ranges = box.ranges
         if all(low == high for low, high in ranges.values()):
-            return self.at_point(box)
+            return self.at_point(target, box)
         try:
             point = self.point(ranges)
         except _ERRORS:
             point = None
-        if point is not None and self.claim.hypotheses:
+        if point is not None and target.hypotheses and not box.proxy:
             try:
                 if self.claim.hypotheses_ball(point, self.prec) is Outcome.VIOLATED:
                     self.closed["discarded"] += 1
@@ -209,40 +253,40 @@ class _Prover:
         needs_integer_split = False
         if point is not None:
             try:
-                natural = self.margin_ball(point)
+                natural = target.enclose(point, self.prec)
             except vocabulary.UnsupportedExpression:
                 needs_integer_split = True  # an integer argument given a range
             except _ERRORS:
-                natural = None
-            if natural is not None and not natural.is_finite():
                 natural = None
         if natural is not None and self.certainly(natural, box.strict):
             self.closed["interval"] += 1
             return None
         gradient = {}
         if point is not None and not needs_integer_split:
-            gradient = self.gradient(box, point)
-            reduced = self.monotone(box, gradient)
+            gradient = self.gradient(target, box, point)
+            reduced = self.monotone(target, box, gradient)
             if reduced is not None:
                 self.closed["monotone"] += 1
                 return [reduced]
-            if gradient and self.mean_value(box, gradient):
+            if gradient and self.mean_value(target, box, gradient):
                 self.closed["mean value"] += 1
                 return None
+            reduced = self.monotone_by_proof(target, box, gradient)
+            if reduced is not None:
+                self.closed["derivative proofs"] += 1
+                return [reduced]
         return self.split(box, gradient, needs_integer_split)
 
-    def at_point(self, box):
+    def at_point(self, target, box):
         """A box that is one point (a corner reached by monotonicity): decided as the exact stage
         decides (ball arithmetic with exact coordinates, a tie by sympy on the closed forms)."""
         point = {name: low for name, (low, _) in box.ranges.items()}
         try:
-            if self.claim.hypotheses and not exact.hypotheses_hold(self.claim.hypotheses, point):
-                # outside the hypotheses, or undecided: a point the domain may exclude cannot be
-                # discarded unless a hypothesis certainly fails there
+            if target.hypotheses and not box.proxy and not exact.hypotheses_hold(target.hypotheses, point):
                 if self.claim.hypotheses_ball(self.point(box.ranges), self.prec) is Outcome.VIOLATED:
                     self.closed["discarded"] += 1
                     return None
-            outcome = exact.relation_outcome(self.margin, sympy.Integer(0), ">" if box.strict else ">=", point)
+            outcome = exact.relation_outcome(target.expression, sympy.Integer(0), ">" if box.strict else ">=", point)
         except _ERRORS:
             return _LEFT
         if outcome is Outcome.HOLDS:
@@ -250,9 +294,9 @@ class _Prover:
             return None
         return _LEFT
 
-    def gradient(self, box, point):
+    def gradient(self, target, box, point):
         found = {}
-        for name, derivative in self.derivatives.items():
+        for name, derivative in target.derivatives.items():
             low, high = box.ranges[name]
             if low == high:
                 continue
@@ -264,25 +308,50 @@ class _Prover:
                 found[name] = value
         return found
 
-    def monotone(self, box, gradient):
+    def _face(self, box, name, increasing, strictly):
+        """The face of ``box`` where the minimum lies when the target is monotone in ``name``."""
+        low, high = box.ranges[name]
+        end = low if increasing else high
+        open_end = self._open(name, "low" if increasing else "high", end)
+        strict = box.strict and not (open_end and strictly)
+        return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), proxy=True)
+
+    def monotone(self, target, box, gradient):
         """The face of the box where the minimum lies, when a derivative has a certain sign."""
         for name, value in gradient.items():
-            low, high = box.ranges[name]
             if value.lower() >= 0:
-                end, open_end, strictly = low, self._open(name, "low", low), value.lower() > 0
-            elif value.upper() <= 0:
-                end, open_end, strictly = high, self._open(name, "high", high), value.upper() < 0
-            else:
+                return self._face(box, name, True, value.lower() > 0)
+            if value.upper() <= 0:
+                return self._face(box, name, False, value.upper() < 0)
+        return None
+
+    def monotone_by_proof(self, target, box, gradient):
+        """A monotonicity that interval evaluation of the derivative cannot see, proved by covering
+        the box for the derivative itself (a tie at a face: ``log(1 + x) <= x`` at x = 0, where
+        ``1 - 1/(1 + x)`` is 0 and its enclosures on ``[0, w]`` dip below 0 by rounding). Tried
+        on boxes on a face of the domain, split :data:`SUBPROOF_AFTER` times in that variable,
+        up to derivatives of order :data:`MAX_DERIVATIVE_ORDER`, each with
+        :data:`SUBPROOF_BOXES` boxes."""
+        if target.level + 1 > MAX_DERIVATIVE_ORDER:
+            return None
+        for name in sorted(gradient):
+            low, high = box.ranges[name]
+            d_low, d_high, _, _ = self.domain[name]
+            if box.depth[name] < SUBPROOF_AFTER or not (low == d_low or high == d_high):
                 continue
-            strict = box.strict and not (open_end and strictly)
-            return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), box.fixed + (name,))
+            increasing = low == d_low  # the face the box touches is where the minimum should be
+            child = target.child(name, 1 if increasing else -1)
+            sub = _Box(dict(box.ranges), False, dict(box.depth), proxy=True)
+            left, stack, why = self.cover(child, sub, SUBPROOF_BOXES)
+            if why is None and not left:
+                return self._face(box, name, increasing, False)
         return None
 
     def _open(self, name, side, value):
         low, high, low_open, high_open = self.domain[name]
         return (low_open and value == low) if side == "low" else (high_open and value == high)
 
-    def mean_value(self, box, gradient):
+    def mean_value(self, target, box, gradient):
         centre = {}
         for name, (low, high) in box.ranges.items():
             centre[name] = low if low == high else _centre(low, high, self.variables[name])
@@ -292,7 +361,8 @@ class _Prover:
         if any(self.variables[name].integer and low != high for name, (low, high) in box.ranges.items()):
             return False
         try:
-            value = self.margin_ball({name: (c if isinstance(c, int) else to_arb(c)) for name, c in centre.items()})
+            value = target.enclose({name: (c if isinstance(c, int) else to_arb(c)) for name, c in centre.items()},
+                                   self.prec)
         except _ERRORS:
             return False
         with ball_precision(self.prec):
@@ -309,13 +379,14 @@ class _Prover:
             candidates = integers or candidates
         if not candidates:
             return _LEFT
+        continuous = [n for n in candidates if not self.variables[n].integer]
 
         def score(name):
             low, high = box.ranges[name]
             v = self.variables[name]
             if v.integer:
                 return math.inf if integer_first else float(high - low) / max(1.0, float(v.high - v.low))
-            if name in gradient and len(gradient) == len([n for n in candidates if not self.variables[n].integer]):
+            if continuous and all(n in gradient for n in continuous):
                 return float(abs(gradient[name]).upper()) * float(high - low)
             return _relative_width(low, high, self.domain[name], v.logarithmic)
 
@@ -330,7 +401,7 @@ class _Prover:
             middle = _centre(low, high, self.variables[name])
             halves = ((low, middle), (middle, high))
         depth = {**box.depth, name: box.depth[name] + 1}
-        return [_Box({**box.ranges, name: half}, box.strict, depth, box.fixed) for half in halves]
+        return [_Box({**box.ranges, name: half}, box.strict, depth, box.proxy) for half in halves]
 
     def _unfinished(self, stack, why, stopped=False):
         names = sorted(self.domain)
