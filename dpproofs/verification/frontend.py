@@ -37,8 +37,11 @@ __all__ = ["verify", "Verdict", "build_claim", "preflight", "TIME_BUDGET"]
 # stop: if it ever ends the work, the verdict says so.
 
 #: Seconds after which a verification stops whatever it is doing (a safety stop, said in the verdict).
-TIME_BUDGET = 120.0
+TIME_BUDGET = 60.0
 SEARCH_SHARE = 0.6
+#: The proof stops at this share of the time budget (the rest is for building the verdict and
+#: for one box evaluation that was under way: the whole verification ends within the budget).
+FINISH_SHARE = 0.93
 BOX_SHARE = 0.35
 #: Most corners of the box evaluated as pinned points (all of them up to 6 variables).
 MAX_PINNED_CORNERS = 64
@@ -283,7 +286,7 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
                         evidence=f"the domain holds no float ({problem.describe()}): no counterexample at the "
                                  f"{len(inside)} exact points of it tried",
                         seconds=round(time.perf_counter() - started, 3))
-        return _with_proof(holds, user_claim, problem, started + time_budget, started)
+        return _with_proof(holds, user_claim, problem, started + FINISH_SHARE * time_budget, started)
     search_budget = time_budget * SEARCH_SHARE
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
     searched = dataclasses.replace(user_claim, pinned=pinned, certify=False)  # proved by .prove below
@@ -299,7 +302,7 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
         raise InvalidArgument(str(error)) from None
     if verdict.status != "holds":
         return verdict
-    return _with_proof(verdict, user_claim, problem, started + time_budget, started)
+    return _with_proof(verdict, user_claim, problem, started + FINISH_SHARE * time_budget, started)
 
 
 def _with_proof(verdict, claim, problem, deadline, started):

@@ -54,6 +54,10 @@ MAX_SPLIT_DEPTH = 60
 SUBPROOF_AFTER = 8
 SUBPROOF_BOXES = 40
 MAX_DERIVATIVE_ORDER = 3
+#: An integer variable with fewer values than this is split down to single values before any
+#: evaluation (the vocabulary's integer-order formulas are exact and cheap; a range of orders
+#: would go through integrals).
+SMALL_INTEGER_RANGE = 64
 #: Ball precision (bits) of the box evaluations.
 PROOF_BITS = 128
 
@@ -122,6 +126,8 @@ class _Box:
     #: a face standing for a larger box (monotonicity): its points may lie outside the hypotheses
     #: while the box it stands for does not, so no hypothesis may discard it
     proxy: bool = False
+    #: halvings still to make without evaluating (after an evaluation found no finite enclosure)
+    skip: int = 0
 
 
 class _Target:
@@ -238,6 +244,10 @@ class _Prover:
         ranges = box.ranges
         if all(low == high for low, high in ranges.values()):
             return self.at_point(target, box)
+        if any(self.variables[name].integer and 0 < high - low < SMALL_INTEGER_RANGE for name, (low, high) in ranges.items()):
+            return self.split(box, {}, True)  # a few integer values: one at a time (exact orders are cheap)
+        if box.skip:
+            return self.split(box, {}, False, box.skip - 1)
         try:
             point = self.point(ranges)
         except _ERRORS:
@@ -261,6 +271,11 @@ class _Prover:
         if natural is not None and self.certainly(natural, box.strict):
             self.closed["interval"] += 1
             return None
+        if natural is None and not needs_integer_split:
+            # no finite enclosure on so wide a box (and such failures can be slow, e.g. the
+            # sampled Gaussian's series over a wide sigma range): halve every variable twice
+            # before evaluating again
+            return self.split(box, {}, False, 2 * len(ranges) - 1)
         gradient = {}
         if point is not None and not needs_integer_split:
             gradient = self.gradient(target, box, point)
@@ -372,7 +387,7 @@ class _Prover:
                 value = value + slope * offset
         return value.is_finite() and self.certainly(value, box.strict)
 
-    def split(self, box, gradient, integer_first):
+    def split(self, box, gradient, integer_first, skip=0):
         candidates = [name for name, (low, high) in box.ranges.items() if low != high]
         if integer_first:
             integers = [name for name in candidates if self.variables[name].integer]
@@ -401,7 +416,7 @@ class _Prover:
             middle = _centre(low, high, self.variables[name])
             halves = ((low, middle), (middle, high))
         depth = {**box.depth, name: box.depth[name] + 1}
-        return [_Box({**box.ranges, name: half}, box.strict, depth, box.proxy) for half in halves]
+        return [_Box({**box.ranges, name: half}, box.strict, depth, box.proxy, skip) for half in halves]
 
     def _unfinished(self, stack, why, stopped=False):
         names = sorted(self.domain)
