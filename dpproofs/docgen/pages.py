@@ -362,7 +362,8 @@ def verify_page(measured):
     from dpproofs import verification as verify_module
     from dpproofs import vocabulary
     lines = [HEADER, "# Verifying an inequality\n\n",
-             "```console\n$ dpproofs verify CLAIM [--where COND]... [--integer NAME]... [--samples N] [--seed S] [--json]\n```\n\n",
+             "```console\n$ dpproofs verify CLAIM [--where COND]... [--integer NAME]... [--samples N] [--seed S] "
+             "[--time-budget SECONDS] [--json]\n```\n\n",
              "```python\nimport dpproofs as dp\nverdict = dp.verify(\"rdp_gaussian(alpha, sigma) <= alpha/sigma**2\",\n"
              "                    where=[\"1 < alpha <= 64\", \"0.5 <= sigma <= 10\"])\nverdict.status, verdict.certified, "
              "verdict.counterexample\n```\n\n",
