@@ -39,6 +39,10 @@ __all__ = ["verify", "Verdict", "build_claim", "preflight", "TIME_BUDGET"]
 #: Seconds after which a verification stops whatever it is doing (a safety stop, said in the verdict).
 TIME_BUDGET = 60.0
 SEARCH_SHARE = 0.6
+#: The exact corners stop at this share of the time budget (a safety stop, like the others).
+EXACT_SHARE = 0.15
+#: The proof is tried only with at least this share of the time budget left.
+MIN_PROOF_SHARE = 0.25
 #: The proof stops at this share of the time budget (the rest is for building the verdict and
 #: for one box evaluation that was under way: the whole verification ends within the budget).
 FINISH_SHARE = 0.93
@@ -231,20 +235,23 @@ def _exact_verdict(claim, point, dps, started, how, details, examples, found_by)
                    seconds=round(time.perf_counter() - started, 3))
 
 
-def exact_corners(claim, problem, dps, started):
+def exact_corners(claim, problem, dps, started, deadline=None):
     """Decide the claim at the exact corners of the domain as typed (:func:`.exact.candidates`):
-    a *refuted* verdict at the first violated one, else None."""
+    ``(refuted, stopped)``: a *refuted* verdict at the first violated one (else None), and
+    whether ``deadline`` (the safety stop of this stage) ended it before every corner was tried."""
     if not claim.variables:
-        return None
+        return None, False
     points = exact.candidates(claim.variables, problem.bounds)
     for index, point in enumerate(points):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None, True
         outcome, how, details = exact.decide_at(claim, point)
         if outcome is Outcome.VIOLATED:
             verdict = _exact_verdict(claim, point, dps, started, how, details, index + 1,
                                      f"an exact corner of the domain ({index + 1} of {len(points)} tried)")
             if verdict is not None:
-                return verdict
-    return None
+                return verdict, False
+    return None, False
 
 
 def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Iterable[str] = (), samples: int = 500,
@@ -268,9 +275,10 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     inside = [point for point in exact.candidates(user_claim.variables, problem.bounds)
               if exact.hypotheses_hold(user_claim.hypotheses, point)] if user_claim.variables else [{}]
     corners, interior = preflight(user_claim, pending, seed, dps, exact_points=bool(inside))
-    refuted = exact_corners(user_claim, problem, dps, started)
+    refuted, stopped = exact_corners(user_claim, problem, dps, started, started + EXACT_SHARE * time_budget)
     if refuted is not None:
         return refuted
+    corner_note = "; the time budget stopped the exact corners early" if stopped else ""
     if not user_claim.variables:
         outcome, how, details = exact.decide_at(user_claim, {})
         if outcome is Outcome.HOLDS:
@@ -287,7 +295,8 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
                                  f"{len(inside)} exact points of it tried",
                         seconds=round(time.perf_counter() - started, 3))
         return _with_proof(holds, user_claim, problem, started + FINISH_SHARE * time_budget, started)
-    search_budget = time_budget * SEARCH_SHARE
+    # the search's share of the budget counts from the start of the verification
+    search_budget = max(0.0, time_budget * SEARCH_SHARE - (time.perf_counter() - started))
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
     searched = dataclasses.replace(user_claim, pinned=pinned, certify=False)  # proved by .prove below
     plan = pipeline.Plan(
@@ -300,6 +309,8 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
         verdict = pipeline.run(searched, plan)
     except DomainViolation as error:
         raise InvalidArgument(str(error)) from None
+    if corner_note:
+        verdict = dataclasses.replace(verdict, evidence=verdict.evidence + corner_note)
     if verdict.status != "holds":
         return verdict
     return _with_proof(verdict, user_claim, problem, started + FINISH_SHARE * time_budget, started)
@@ -307,7 +318,12 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
 
 def _with_proof(verdict, claim, problem, deadline, started):
     """The verdict after :func:`.prove.prove`: *proved* when the proof closes, else *holds* with
-    what the proof left unproved."""
+    what the proof left unproved. Not tried when less than :data:`MIN_PROOF_SHARE` of the time
+    budget is left (one box evaluation of a slow claim can take seconds)."""
+    budget = (deadline - started) / FINISH_SHARE
+    if deadline - time.perf_counter() < MIN_PROOF_SHARE * budget:
+        return dataclasses.replace(verdict, seconds=round(time.perf_counter() - started, 3),
+                                   evidence=f"{verdict.evidence}; proof not tried (the time budget is spent)")
     try:
         proof = prove.prove(claim, problem, deadline=deadline)
     except DomainViolation as error:
