@@ -6,6 +6,7 @@ search to the time budget and runs :func:`dpproofs.pipeline.run`.
 """
 
 import dataclasses
+import fractions
 import math
 import random
 import time
@@ -16,7 +17,7 @@ import sympy
 
 from dpproofs import _validate, pipeline, search
 from dpproofs.claims import Claim
-from dpproofs.decide import Outcome
+from dpproofs.decide import Outcome, normalised_margin
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
 from dpproofs.verdicts import Verdict
 from dpproofs.verification import exact, prove
@@ -254,6 +255,106 @@ def exact_corners(claim, problem, dps, started, deadline=None):
     return None, False
 
 
+#: Most points the local descent from the closest approach evaluates (work, not seconds).
+LOCAL_EVALUATIONS = 400
+#: The descent and the faces of the closest approach stop at this share of the time budget.
+LOCAL_SHARE = 0.7
+
+
+def _descend(claim, start, dps, deadline):
+    """Coordinate descent of the normalised margin from ``start`` at ``dps`` digits, the step of
+    each continuous variable halving from 1/8 of its range to 2^-50 of it: ``(point, spent)``,
+    the first violated point found (else None) and the points evaluated."""
+    point, spent = dict(start), 0
+
+    def margin(candidate):
+        nonlocal spent
+        spent += 1
+        if time.perf_counter() > deadline:
+            spent = LOCAL_EVALUATIONS  # the safety stop: no more points
+            return None
+        try:
+            if claim.hypotheses_at(candidate, 30) is not Outcome.HOLDS:
+                return None
+            lhs, rhs = claim.search_evaluate(candidate, dps)
+        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+            return None
+        return normalised_margin(lhs, rhs, claim.relation)
+
+    current = margin(point)
+    if current is None:
+        return None, spent
+    continuous = [v for v in claim.variables if not v.integer]
+    for exponent in range(3, 51):
+        for v in continuous:
+            step = (float(v.high) - float(v.low)) / 2**exponent
+            improved = True
+            while improved and spent < LOCAL_EVALUATIONS:
+                improved = False
+                for sign in (1, -1):
+                    x = point[v.name] + sign * step
+                    if not (float(v.low) <= x <= float(v.high)) or (v.low_open and x == v.low) or (
+                            v.high_open and x == v.high):
+                        continue
+                    candidate = {**point, v.name: x}
+                    value = margin(candidate)
+                    if value is not None and value < current:
+                        point, current, improved = candidate, value, True
+                        if current < 0:
+                            return point, spent
+                        break
+            if spent >= LOCAL_EVALUATIONS:
+                return None, spent
+    return None, spent
+
+
+def _closest_on_faces(claim, problem, verdict, dps, started, time_budget):
+    """The closest approach moved onto the faces of the domain (one coordinate at a time set to
+    each of its exact bounds or exact points just inside an open one), each decided exactly: a
+    *refuted* verdict at the first violated point, else None. A thin violation along a face
+    (``x + 1e-8*y*(1 - y) <= 1 + 1e-9`` on the unit square, false only on ``x = 1``) is found
+    from any closest approach near it."""
+    if not claim.variables or not verdict.closest:
+        return None
+    start = {}
+    for v in claim.variables:
+        value = verdict.closest["point"].get(v.name)
+        if value is None:
+            return None
+        start[v.name] = fractions.Fraction(value) if isinstance(value, str) else value
+    corners = exact.candidates(claim.variables, problem.bounds)
+    values = {v.name: [] for v in claim.variables}
+    for corner in corners:
+        for name, value in corner.items():
+            if value not in values[name]:
+                values[name].append(value)
+    tried = 0
+    deadline = started + LOCAL_SHARE * time_budget
+    descended, spent = _descend(claim, start, dps, deadline)
+    tried += spent
+    if descended is not None:
+        outcome, how, details = exact.decide_at(claim, descended)
+        if outcome is Outcome.VIOLATED:
+            found = _exact_verdict(claim, descended, dps, started, how, details, verdict.examples + tried,
+                                   f"a local descent of the margin from the closest approach ({spent} points)")
+            if found is not None:
+                return found
+    for v in claim.variables:
+        for value in values[v.name]:
+            point = {**start, v.name: value}
+            if point == start or time.perf_counter() > deadline:
+                continue
+            tried += 1
+            outcome, how, details = exact.decide_at(claim, point)
+            if outcome is Outcome.VIOLATED:
+                found = _exact_verdict(claim, point, dps, started, how, details, verdict.examples + tried,
+                                       f"the closest approach of the search moved onto a face of the domain "
+                                       f"({tried} points tried)")
+                if found is not None:
+                    return found
+    return None
+
+
 def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Iterable[str] = (), samples: int = 500,
            seed: int = 0, dps: int = 50, time_budget: float = TIME_BUDGET) -> Verdict:
     """Check the inequality ``claim`` on the domain given by ``where``: a :class:`Verdict`.
@@ -313,6 +414,9 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
         verdict = dataclasses.replace(verdict, evidence=verdict.evidence + corner_note)
     if verdict.status != "holds":
         return verdict
+    refuted = _closest_on_faces(user_claim, problem, verdict, dps, started, time_budget)
+    if refuted is not None:
+        return refuted
     return _with_proof(verdict, user_claim, problem, started + FINISH_SHARE * time_budget, started)
 
 
