@@ -271,10 +271,10 @@ class _Prover:
         if natural is not None and self.certainly(natural, box.strict):
             self.closed["interval"] += 1
             return None
-        if natural is None and not needs_integer_split:
-            # no finite enclosure on so wide a box (and such failures can be slow, e.g. the
-            # sampled Gaussian's series over a wide sigma range): halve every variable twice
-            # before evaluating again
+        if natural is None and not needs_integer_split and target.form is None:
+            # no finite enclosure on so wide a box, for a function without a closed form (such
+            # failures are slow, e.g. the sampled Gaussian's series over a wide sigma range):
+            # halve every variable twice before evaluating again
             return self.split(box, {}, False, 2 * len(ranges) - 1)
         gradient = {}
         if point is not None and not needs_integer_split:
