@@ -1,8 +1,10 @@
 """``verify(claim, where=...)``: a user's inequality text through the shared verdict pipeline.
 
 :func:`build_claim` parses the claim (:mod:`.parse`), derives its domain (:mod:`.domain`) and
-checks its function domains (:mod:`.evaluation`); :func:`verify` probes the domain, sizes the
-search to the time budget and runs :func:`dpproofs.pipeline.run`.
+checks its function domains (:mod:`.evaluation`); :func:`verify` probes the domain, decides the
+exact corners (:mod:`.exact`), runs the search of :func:`dpproofs.pipeline.run` (its box proof
+off), descends from the closest approach onto the faces, and proves the claim on the exact
+domain (:mod:`.prove`).
 """
 
 import dataclasses
@@ -364,8 +366,12 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     :class:`~dpproofs.InvalidArgument` for a malformed claim or domain and
     :class:`~dpproofs.InvalidArgumentType` for an argument of the wrong type. ``samples`` is the
     number of search draws; every other budget counts work too (:data:`MAX_PINNED_CORNERS`,
-    :data:`FALLBACK_EVALUATIONS`, :data:`MAX_BOXES`), so the verdict does not depend on the
-    machine. ``time_budget`` (seconds) is a safety stop; a verdict it cut short says so.
+    :data:`FALLBACK_EVALUATIONS`, :data:`LOCAL_EVALUATIONS`, the exact corners'
+    :data:`~dpproofs.verification.exact.MAX_EXACT_CANDIDATES`, the proof's
+    :data:`~dpproofs.verification.prove.MAX_PROOF_BOXES`), so the verdict does not depend on the
+    machine. ``time_budget`` (seconds, default :data:`TIME_BUDGET` = 60) is a safety stop shared by
+    the stages (:data:`EXACT_SHARE`, :data:`SEARCH_SHARE`, :data:`LOCAL_SHARE`,
+    :data:`FINISH_SHARE` of it); a verdict it cut short says so.
     """
     samples = _validate.integer("samples", samples, 1, 10**7)
     seed = _validate.integer("seed", seed, 0, 2**32 - 1)
