@@ -47,11 +47,11 @@ def test_an_integer_variable_is_declared_with_integer(capsys):
     assert status == 0 and result["status"] in ("holds", "proved")
 
 
-def test_a_strict_relation_that_is_an_identity_exits_three(capsys):
+def test_a_strict_relation_that_is_an_identity_is_refuted_by_an_exact_tie_and_exits_one(capsys):
     status, out, _ = _run(capsys, "rdp_gaussian(alpha, sigma) < alpha/(2*sigma**2)", "--where", "1 < alpha <= 8",
                           "--where", "1 <= sigma <= 4", "--samples", "50")
-    assert status == 3
-    assert out.startswith("UNDECIDED:")
+    assert status == 1
+    assert out.startswith("REFUTED:") and "equal exactly" in out
 
 
 @pytest.mark.parametrize(

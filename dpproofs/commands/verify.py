@@ -25,15 +25,20 @@ def add_arguments(parser):
                         help="search draws for a cheap claim (default 500; fewer when evaluation is slow)")
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     parser.add_argument("--dps", type=int, default=50, help="decimal digits of the checks (default 50)")
+    parser.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                        help="safety stop in seconds (default 60); a verdict it cut short says so")
 
 
 def run(args):
     samples = _validate.integer("--samples", args.samples, 1, 10**7)
     seed = _validate.integer("--seed", args.seed, 0, 2**32 - 1)
     dps = _validate.integer("--dps", args.dps, 20, 1000)
-    from dpproofs.verification import verify  # loads sympy, Hypothesis and flint: only when used
+    from dpproofs.verification import TIME_BUDGET, verify  # loads sympy, Hypothesis and flint: only when used
 
-    verdict = verify(args.claim, args.where, integers=args.integer, samples=samples, seed=seed, dps=dps)
+    budget = TIME_BUDGET if args.time_budget is None else _validate.real("--time-budget", args.time_budget, 0, 3600,
+                                                                          low_open=True)
+    verdict = verify(args.claim, args.where, integers=args.integer, samples=samples, seed=seed, dps=dps,
+                     time_budget=budget)
     result = verdict.to_dict()  # a user's claim: no expected result, no matches_expectation
     result["claim"] = result.pop("id")
     result["where"] = list(args.where)

@@ -444,7 +444,31 @@ def measure_verify():
         status, output, seconds = capture(argv)
         rows.append({"title": title, "argv": argv, "status": status, "output": output, "seconds": seconds,
                      "fingerprint": command_fingerprint(argv)})
-    return {"inputs": environment(), "examples": rows, "time_budget": getattr(verification, "TIME_BUDGET", None)}
+    return {"inputs": environment(), "examples": rows, "time_budget": getattr(verification, "TIME_BUDGET", None),
+            "suite": measure_verify_suite()}
+
+
+def verify_suite_argv():
+    """The argv of every probe of the verify suite (dpproofs.verification.suite), in order."""
+    from dpproofs.verification.suite import SUITE
+
+    return [verify_argv(p.claim, p.where, p.integers) for p in SUITE]
+
+
+def measure_verify_suite():
+    """Every probe of the verify suite run as ``dpproofs verify ... --json`` with default settings:
+    its verdict and wall seconds (in-process), with the command's fingerprint."""
+    from dpproofs.verification.suite import SUITE
+
+    rows = []
+    for probe, argv in zip(SUITE, verify_suite_argv()):
+        status, output, seconds = capture(argv + ["--json"])
+        result = json.loads(output)
+        rows.append({"argv": argv, "claim": probe.claim, "where": list(probe.where), "integers": list(probe.integers),
+                     "truth": probe.truth, "expected": probe.verdict, "verdict": result["verdict"],
+                     "seconds": seconds, "boxes": result.get("boxes", 0), "subtle": probe.subtle,
+                     "fingerprint": command_fingerprint(argv)})
+    return rows
 
 
 # --- notes ------------------------------------------------------------------------------------------

@@ -362,7 +362,8 @@ def verify_page(measured):
     from dpproofs import verification as verify_module
     from dpproofs import vocabulary
     lines = [HEADER, "# Verifying an inequality\n\n",
-             "```console\n$ dpproofs verify CLAIM [--where COND]... [--integer NAME]... [--samples N] [--seed S] [--json]\n```\n\n",
+             "```console\n$ dpproofs verify CLAIM [--where COND]... [--integer NAME]... [--samples N] [--seed S] "
+             "[--time-budget SECONDS] [--json]\n```\n\n",
              "```python\nimport dpproofs as dp\nverdict = dp.verify(\"rdp_gaussian(alpha, sigma) <= alpha/sigma**2\",\n"
              "                    where=[\"1 < alpha <= 64\", \"0.5 <= sigma <= 10\"])\nverdict.status, verdict.certified, "
              "verdict.counterexample\n```\n\n",
@@ -382,6 +383,38 @@ def verify_page(measured):
                          f"```console\n$ {command}\n{example['output']}\n```\n\n")
     else:
         lines.append("(not measured yet: run `dpproofs report`)\n")
+    lines.append(_verify_suite_section(measured))
+    return "".join(lines)
+
+
+def _verify_suite_section(measured):
+    """The table of the verify suite (dpproofs/verification/suite.py) as measured."""
+    lines = ["\n## The verify suite\n\n",
+             "Inequalities of known truth over the vocabulary and elementary functions "
+             "(`dpproofs/verification/suite.py`; `tests/test_verify_suite.py` asserts every verdict: the fast "
+             "ones by default, all of them with `pytest -m campaign`). Each row is `dpproofs verify CLAIM --where "
+             "...` with default settings (60 s time budget, 500 samples, seed 0), timed in-process by "
+             "`dpproofs report --only verify`.\n\n"]
+    suite = (measured or {}).get("suite")
+    if not suite:
+        return "".join(lines) + "(not measured yet: run `dpproofs report --only verify`)\n"
+    rows = []
+    for index, row in enumerate(suite, 1):
+        domain = ", ".join(row["where"]) + ("".join(f"; {name} integer" for name in row["integers"]))
+        verdict = f"**{row['verdict']}**" + ("" if row["verdict"] == row["expected"] else f" (expected {row['expected']})")
+        rows.append((str(index), f"`{row['claim']}`", f"`{domain}`", "true" if row["truth"] == "holds" else "false",
+                     verdict, f"{row['seconds']:.1f}", row["subtle"] or "-"))
+    lines.append(_table(("#", "claim", "domain", "truth", "verdict", "seconds", "subtle"), rows))
+    true = [r for r in suite if r["truth"] == "holds"]
+    false = [r for r in suite if r["truth"] == "fails"]
+    right = sum(1 for r in suite if r["verdict"] == r["expected"])
+    proved = sum(1 for r in true if r["verdict"] == "proved")
+    refuted = sum(1 for r in false if r["verdict"] == "refuted")
+    slowest = max(r["seconds"] for r in suite)
+    lines.append(f"\n{len(suite)} probes ({len(true)} true, {len(false)} false, "
+                 f"{sum(1 for r in suite if r['subtle'])} subtle): {right} with the expected verdict; "
+                 f"{proved} of the {len(true)} true ones proved, {refuted} of the {len(false)} false ones refuted "
+                 f"with a certified counterexample; the slowest took {slowest:.1f} s.\n")
     return "".join(lines)
 
 

@@ -182,6 +182,12 @@ def _stale_commands():
         for example in verify["examples"]:
             if example.get("fingerprint") != measure.command_fingerprint(example["argv"]):
                 reasons.append(f"verify example {example['argv'][1]!r}: the code it runs changed since it was captured")
+        suite = verify.get("suite") or []
+        if [row["argv"] for row in suite] != measure.verify_suite_argv():
+            reasons.append("_measured/verify.json: the verify suite changed")
+        for row in suite:
+            if row.get("fingerprint") != measure.command_fingerprint(row["argv"]):
+                reasons.append(f"verify suite {row['claim']!r}: the code it runs changed since it was measured")
     return reasons
 
 

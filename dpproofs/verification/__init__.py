@@ -63,15 +63,36 @@ condition on a single variable that is linear in it with a constant coefficient 
 the box (strict bounds honoured; decimals are exact: a bound that is not a float is rounded
 outward and also kept as a hypothesis, so a verdict always covers the domain exactly as
 written); every other condition stays a hypothesis of the claim (points that violate it are not
-drawn). A variable whose bounds coincide is that exact number, substituted. Unbounded or unknown names, syntax errors, unknown functions,
-calls outside a function's domain and empty domains raise :class:`~dpproofs.InvalidArgument`
-naming the culprit: never a vacuous "holds".
+drawn). A variable whose bounds coincide is that exact number, substituted; a domain that holds
+no float (``1 < alpha <= 1 + 10**(-20)``) is decided at exact points and proved on exact boxes.
+Unbounded or unknown names, syntax errors, unknown functions, calls outside a function's domain
+and empty domains raise :class:`~dpproofs.InvalidArgument` naming the culprit: never a vacuous
+"holds".
 
 Verdicts (see :mod:`dpproofs.claims`): **proved** (ball arithmetic on the whole domain),
 **holds** (no counterexample in the examples tried; the closest approach is reported),
 **refuted** (a counterexample whose violation is certified in ball arithmetic *and* confirmed by
-the mpmath reference, independently of the ball path, at twice the precision or more),
+the mpmath reference, independently of the ball path, at twice the precision or more; or an
+exact tie under a strict relation, decided in exact arithmetic),
 **undecided** (the numbers could not separate the sides, or the two evaluators disagree).
+
+The work, in order:
+
+1. **Exact corners** (:mod:`.exact`): the claim is decided at the corners of the domain as typed,
+   with exact rational coordinates (``x = 1/10`` for ``x <= 0.1``), and at exact points just
+   inside its open bounds (``q = 1 - 2^-64`` for ``q < 1``): ball arithmetic with the exact
+   coordinates at doubling precision, and where the sides agree to every bit, exact arithmetic
+   (sympy on the closed forms of the vocabulary functions that have one). A counterexample's
+   coordinates are printed exactly (``"1/10"``).
+2. **Search**: the pinned float corners, a Hypothesis search steered by the margin (the bounds
+   drawn often) and a local refinement from the closest approaches.
+3. **Proof** (:mod:`.prove`): subdivision of the exact domain into boxes with exact corners,
+   each closed by interval evaluation, by the mean-value form with ball derivatives (sympy
+   differentiates the closed form of the margin), or reduced to a face by monotonicity (the sign
+   of a partial derivative, certified on the box or proved by covering the box for the
+   derivative); split along the variable contributing the most width. A proof that does not
+   close names the part of the domain it left (the hull of the boxes left, and the faces of the
+   domain they lie along).
 
 * A closest point where the sides cannot be separated at ``dps`` digits is re-evaluated with
   doubling precision (up to :data:`MAX_REFERENCE_DPS` digits while cheap, at least ``4 dps``): a
@@ -89,9 +110,11 @@ the values returned are then rigorous and 10-40x cheaper than mpmath quadrature.
 finite enclosures stay unseparated up to :data:`SEARCH_MAX_BITS` bits is counted as
 unevaluable (mpmath at fixed precision would lose the same digits); where ball arithmetic fails,
 mpmath is used (at most ``FALLBACK_EVALUATIONS`` times per search), accepted only when ``dps``
-and ``2 dps`` digits agree. Every budget counts work (examples, corners, bits, boxes), never
-seconds, so the same claim and seed give the same verdict on any machine; :data:`TIME_BUDGET`
-seconds is a safety stop, and a verdict it cut short says so.
+and ``2 dps`` digits agree. Every budget counts work (examples, corners, bits, boxes: at most
+:data:`~dpproofs.verification.prove.MAX_PROOF_BOXES`), never seconds, so the same claim and seed
+give the same JSON on any machine and under any load (the ``seconds`` field aside);
+:data:`TIME_BUDGET` (60 s by default, the ``time_budget`` argument) is a safety stop, and a
+verdict it cut short says so.
 """
 
 from dpproofs.precision import MAX_BALL_BITS

@@ -180,6 +180,9 @@ class Problem:
     conditions: tuple
     variables: tuple
     hypotheses: tuple
+    #: ``{name: (low, low_strict, high, high_strict)}``: the exact (sympy) bounds of each variable
+    #: as typed (None where a side has no single-variable bound).
+    bounds: dict = dataclasses.field(default_factory=dict)
 
     def describe(self):
         parts = [v.interval_text() for v in self.variables] + [sympy.sstr(h) for h in self.hypotheses]
@@ -188,8 +191,9 @@ class Problem:
 
 def derive(statement, conditions, integers):
     """Derive the box of every free variable and the conditions kept as hypotheses:
-    ``(variables, hypotheses, constants)``, ``constants`` the variables fixed to one exact value
-    (``{name: sympy number}``, to be substituted into the statement and the hypotheses)."""
+    ``(variables, hypotheses, constants, bounds)``, ``constants`` the variables fixed to one exact
+    value (``{name: sympy number}``, to be substituted into the statement and the hypotheses),
+    ``bounds`` the exact bounds (see :class:`Problem`)."""
     names = sorted({s.name for s in statement.free_symbols}
                    | {s.name for c in conditions for s in c.free_symbols})
     unknown_integers = sorted(set(integers) - set(names))
@@ -262,12 +266,37 @@ def derive(statement, conditions, integers):
         if integer:
             low = math.ceil(low) + (1 if low_open and float(low).is_integer() else 0)
             high = math.floor(high) - (1 if high_open and float(high).is_integer() else 0)
+            low, high = _exact_integer_range(exact[name], low, high)
             low_open = high_open = False
             if low > high:
                 raise InvalidArgument(f"the conditions leave no integer value for {name!r}: the domain is empty")
         _check_not_empty(name, exact[name], low, high, low_open, high_open)
         variables.append(Variable(name, low, high, integer=integer, low_open=low_open, high_open=high_open))
-    return tuple(variables), tuple(hypotheses), constants
+    bounds = {}
+    for name in names:
+        if name in constants:
+            continue
+        low = _tightest(exact[name]["low"], lambda values: sympy.Max(*values))
+        high = _tightest(exact[name]["high"], lambda values: sympy.Min(*values))
+        bounds[name] = (None if low is None else low[0], True if low is None else low[1],
+                        None if high is None else high[0], True if high is None else high[1])
+    return tuple(variables), tuple(hypotheses), constants, bounds
+
+
+def _exact_integer_range(sides, low, high):
+    """The integer range from the exact bounds where they are rational (``n <= 2**60 + 1`` is
+    not a float bound), intersected with the float one (which may come from coupled bounds)."""
+    exact_low = _tightest(sides["low"], lambda values: sympy.Max(*values))
+    exact_high = _tightest(sides["high"], lambda values: sympy.Min(*values))
+    if exact_low is not None and exact_low[0].is_Rational:
+        value, strict = exact_low
+        first = int(sympy.ceiling(value)) + (1 if strict and value.is_Integer else 0)
+        low = max(low, first)
+    if exact_high is not None and exact_high[0].is_Rational:
+        value, strict = exact_high
+        last = int(sympy.floor(value)) - (1 if strict and value.is_Integer else 0)
+        high = min(high, last)
+    return low, high
 
 
 def _tightest(bounds, pick):

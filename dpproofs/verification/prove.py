@@ -1,0 +1,493 @@
+"""A proof of a user's claim on its whole domain, in ball arithmetic: :func:`prove`.
+
+The claim ``lhs R rhs`` is the statement ``g >= 0`` (``g > 0`` for a strict relation) with the
+margin ``g = rhs - lhs`` (``lhs - rhs`` for ``>=``/``>``). The domain as typed is covered by
+boxes with exact rational corners (an exact bound is used as it is; an irrational one or a
+propagated one is replaced by the float box bound, which lies outside it: the boxes only ever
+cover more than the domain, never less). A box is
+
+* **discarded** when a hypothesis certainly fails on all of it;
+* **closed** when the interval enclosure of ``g`` over it is certainly ``>= 0`` (``> 0``);
+* **closed** by the mean-value form ``g(c) + sum_i g_i(X) (X_i - c_i)`` (``c`` the centre,
+  ``g_i`` the partial derivatives that sympy computes from the closed forms of
+  :data:`dpproofs.verification.exact.EXACT_FORMS`, enclosed over the box);
+* **reduced** in dimension when a partial derivative has a certain sign on it: ``g`` is then
+  monotone in that variable and its minimum over the box lies on one face, which is checked
+  instead (an exact endpoint is a radius-0 ball: ``x <= 1`` on ``0 < x < 1`` closes at ``x = 1``;
+  for a strict relation a face on an *open* bound of the domain needs only ``g >= 0`` there when
+  ``g`` strictly increases away from it, since that face is not part of the domain);
+* otherwise **split** in two along the variable that contributes the most width (the largest
+  ``|g_i(X)| width_i`` when the derivatives are known, else the widest relative range, in log
+  scale for logarithmic variables; an integer variable whose calls need integer arguments first).
+
+Budgets count work: at most :data:`MAX_PROOF_BOXES` boxes and :data:`MAX_SPLIT_DEPTH` halvings of
+one variable; a deadline (the time budget's safety stop) may end the proof early, saying so. When
+the proof does not close, the boxes left are summarised (their hull, and which faces of the domain
+they touch): that is the part of the domain left unproved.
+"""
+
+import collections
+import dataclasses
+import fractions
+import math
+import time
+
+import sympy
+from flint import arb
+
+from dpproofs import vocabulary
+from dpproofs.decide import Outcome, compare
+from dpproofs.errors import DPProofsError
+from dpproofs.evaluator.ball import precision as ball_precision
+from dpproofs.evaluator.ball import to_arb
+from dpproofs.verification import exact
+
+__all__ = ["MAX_PROOF_BOXES", "MAX_SPLIT_DEPTH", "PROOF_BITS", "Proof", "prove"]
+
+#: Most boxes one proof examines (each costs one to ``2 + dimension`` ball evaluations).
+MAX_PROOF_BOXES = 6000
+#: Most halvings of one variable's range (a box narrower than 2^-60 of the range is left unproved).
+MAX_SPLIT_DEPTH = 60
+#: A box on a face of the domain split this many times in one variable gets a proof of the sign of
+#: the derivative in it (:meth:`_Prover.monotone_by_proof`), with at most SUBPROOF_BOXES boxes, for
+#: derivatives up to order MAX_DERIVATIVE_ORDER.
+SUBPROOF_AFTER = 8
+SUBPROOF_BOXES = 40
+MAX_DERIVATIVE_ORDER = 3
+#: An integer variable with fewer values than this is split down to single values before any
+#: evaluation (the vocabulary's integer-order formulas are exact and cheap; a range of orders
+#: would go through integrals).
+SMALL_INTEGER_RANGE = 64
+#: Ball precision (bits) of the box evaluations.
+PROOF_BITS = 128
+
+#: Most undecidable boxes kept before the proof stops (their hull is the part left unproved).
+MAX_LEFT_BOXES = 200
+
+_LEFT = object()
+_ERRORS = (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError, TypeError)
+
+
+@dataclasses.dataclass(frozen=True)
+class Proof:
+    """What :func:`prove` did: ``proved``, ``boxes`` examined, how they were closed
+    (``closed``: counts by ``interval``, ``mean value``, ``monotone``, ``discarded``), a ``note``
+    (why it stopped, and the part left unproved) and whether the deadline ``stopped`` it."""
+
+    proved: bool
+    boxes: int
+    closed: dict
+    note: str
+    stopped: bool = False
+
+
+def _margin(claim):
+    if claim.relation in ("<=", "<"):
+        return claim.rhs - claim.lhs
+    return claim.lhs - claim.rhs
+
+
+def _derivatives_of(form, variables):
+    """``{name: sympy derivative}`` of ``form`` in each continuous variable whose derivative the
+    ball evaluator can enclose (Max, Min and Abs have none: their derivatives are not functions
+    the evaluator knows)."""
+    if form is None:
+        return {}
+    found = {}
+    for v in variables:
+        if v.integer:
+            continue
+        symbol = next((s for s in form.free_symbols if s.name == v.name), None)
+        if symbol is None:
+            found[v.name] = sympy.Integer(0)
+            continue
+        try:
+            derivative = sympy.diff(form, symbol)
+        except Exception:  # pragma: no cover - sympy oddities
+            continue
+        if derivative.has(sympy.Derivative, sympy.Subs) or not vocabulary.ball_supported(derivative):
+            continue
+        found[v.name] = derivative
+    return found
+
+
+def _ball_of(low, high, prec):
+    with ball_precision(prec):
+        if low == high:
+            return to_arb(low)
+        return to_arb(low).union(to_arb(high))
+
+
+@dataclasses.dataclass
+class _Box:
+    ranges: dict  # name -> (low, high) exact (int / Fraction)
+    strict: bool  # whether g > 0 is needed (else g >= 0)
+    depth: dict  # name -> halvings so far
+    #: a face standing for a larger box (monotonicity): its points may lie outside the hypotheses
+    #: while the box it stands for does not, so no hypothesis may discard it
+    proxy: bool = False
+    #: halvings still to make without evaluating (after an evaluation found no finite enclosure)
+    skip: int = 0
+
+
+class _Target:
+    """An expression to prove ``>= 0`` (``> 0``) on boxes: the claim's margin (level 0) or a
+    partial derivative of its closed form (level >= 1, to prove a monotonicity)."""
+
+    def __init__(self, expression, form, variables, claim=None, level=0):
+        self.expression, self.form, self.claim, self.level = expression, form, claim, level
+        self.variables = variables
+        self.derivatives = _derivatives_of(form, variables)
+        self._children = {}
+
+    def child(self, name, sign):
+        """The target ``sign * d expression / d name`` (its derivatives computed once)."""
+        key = (name, sign)
+        if key not in self._children:
+            derivative = sign * self.derivatives[name]
+            self._children[key] = _Target(derivative, derivative, self.variables, level=self.level + 1)
+        return self._children[key]
+
+    def enclose(self, point, prec):
+        """An enclosure of the expression over ``point`` (a box). At level 0: the vocabulary's
+        ball evaluation, or, where it has none (a face on an open bound of a function's domain,
+        such as alpha = 1 for ``rdp_gaussian``), the closed form's, the continuous extension
+        there (a finite enclosure of an elementary expression over a closed box means it is
+        defined and continuous on it); the one with the higher lower bound when both exist."""
+        found = []
+        if self.claim is not None:
+            try:
+                lhs, rhs = self.claim.evaluate_ball(point, prec)
+                value = rhs - lhs if self.claim.relation in ("<=", "<") else lhs - rhs
+                if value.is_finite():
+                    found.append(value)
+            except vocabulary.UnsupportedExpression:
+                if self.form is None:
+                    raise
+            except _ERRORS:
+                pass
+        if self.form is not None:
+            try:
+                value = vocabulary.evaluate_ball(self.form, point, prec)
+                if value.is_finite():
+                    found.append(value)
+            except _ERRORS:
+                pass
+        if not found:
+            raise ValueError("no finite enclosure here")
+        return max(found, key=lambda ball: ball.lower())
+
+    @property
+    def hypotheses(self):
+        return self.claim.hypotheses if self.claim is not None else ()
+
+
+class _Prover:
+    def __init__(self, claim, problem, max_boxes, deadline, prec):
+        self.claim, self.max_boxes, self.deadline, self.prec = claim, max_boxes, deadline, prec
+        self.margin = _margin(claim)
+        self.target = _Target(self.margin, exact.exact_form(self.margin), claim.variables, claim=claim)
+        self.variables = {v.name: v for v in claim.variables}
+        self.domain = {}  # name -> (low, high, low_open, high_open): the first box's bounds
+        for v in claim.variables:
+            self.domain[v.name] = _initial_range(v, problem.bounds.get(v.name))
+        self.closed = {"interval": 0, "mean value": 0, "monotone": 0, "derivative proofs": 0, "discarded": 0}
+        self.boxes = 0
+
+    def point(self, ranges):
+        return {name: (low if low == high and isinstance(low, int) else _ball_of(low, high, self.prec))
+                for name, (low, high) in ranges.items()}
+
+    def certainly(self, ball, strict):
+        return compare(ball, arb(0), ">" if strict else ">=") is Outcome.HOLDS
+
+    def run(self):
+        first = {name: (low, high) for name, (low, high, _, _) in self.domain.items()}
+        box = _Box(first, self.claim.relation in ("<", ">"), {name: 0 for name in first})
+        left, stack, why = self.cover(self.target, box, self.max_boxes)
+        if why is not None:
+            return self._unfinished(stack + left, why, stopped=why.startswith("the time budget"))
+        if left:
+            return self._unfinished(left, "some boxes cannot be decided")
+        return Proof(True, self.boxes, dict(self.closed), "every box decided")
+
+    def cover(self, target, box, budget):
+        """Examine ``box`` and its pieces breadth first for ``target``: ``(left, stack, why)``,
+        the boxes given up, the boxes not examined and why the work stopped (None: finished)."""
+        stack = collections.deque([box])
+        left = []  # boxes given up (narrower than MAX_SPLIT_DEPTH halvings allow, or a point)
+        spent = 0
+        while stack:
+            if self.boxes >= self.max_boxes:
+                return left, list(stack), f"the budget of {self.max_boxes} boxes is spent"
+            if spent >= budget:
+                return left, list(stack), f"the budget of {budget} boxes is spent"
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                return left, list(stack), "the time budget stopped the proof"
+            box = stack.popleft()  # breadth first: the budget is spread over the whole domain
+            self.boxes += 1
+            spent += 1
+            result = self.examine(target, box)
+            if result is None:
+                continue
+            if result is _LEFT:
+                left.append(box)
+                if target.level > 0 or len(left) > MAX_LEFT_BOXES:
+                    return left, list(stack), f"more than {MAX_LEFT_BOXES} boxes cannot be decided"
+                continue
+            stack.extend(result)
+        return left, [], None
+
+    def examine(self, target, box):
+        """None when the box is closed; a list of boxes to examine instead; :data:`_LEFT` when it
+        cannot be decided (a point, or narrower than :data:`MAX_SPLIT_DEPTH` halvings)."""
+        ranges = box.ranges
+        if all(low == high for low, high in ranges.values()):
+            return self.at_point(target, box)
+        if any(self.variables[name].integer and 0 < high - low < SMALL_INTEGER_RANGE for name, (low, high) in ranges.items()):
+            return self.split(box, {}, True)  # a few integer values: one at a time (exact orders are cheap)
+        if box.skip:
+            return self.split(box, {}, False, box.skip - 1)
+        try:
+            point = self.point(ranges)
+        except _ERRORS:
+            point = None
+        if point is not None and target.hypotheses and not box.proxy:
+            try:
+                if self.claim.hypotheses_ball(point, self.prec) is Outcome.VIOLATED:
+                    self.closed["discarded"] += 1
+                    return None
+            except _ERRORS:
+                pass
+        natural = None
+        needs_integer_split = False
+        if point is not None:
+            try:
+                natural = target.enclose(point, self.prec)
+            except vocabulary.UnsupportedExpression:
+                needs_integer_split = True  # an integer argument given a range
+            except _ERRORS:
+                natural = None
+        if natural is not None and self.certainly(natural, box.strict):
+            self.closed["interval"] += 1
+            return None
+        if natural is None and not needs_integer_split and target.form is None:
+            # no finite enclosure on so wide a box, for a function without a closed form (such
+            # failures are slow, e.g. the sampled Gaussian's series over a wide sigma range):
+            # halve every variable twice before evaluating again
+            return self.split(box, {}, False, 2 * len(ranges) - 1)
+        gradient = {}
+        if point is not None and not needs_integer_split:
+            gradient = self.gradient(target, box, point)
+            reduced = self.monotone(target, box, gradient)
+            if reduced is not None:
+                self.closed["monotone"] += 1
+                return [reduced]
+            if gradient and self.mean_value(target, box, gradient):
+                self.closed["mean value"] += 1
+                return None
+            reduced = self.monotone_by_proof(target, box, gradient)
+            if reduced is not None:
+                self.closed["derivative proofs"] += 1
+                return [reduced]
+        return self.split(box, gradient, needs_integer_split)
+
+    def at_point(self, target, box):
+        """A box that is one point (a corner reached by monotonicity): decided as the exact stage
+        decides (ball arithmetic with exact coordinates, a tie by sympy on the closed forms)."""
+        point = {name: low for name, (low, _) in box.ranges.items()}
+        try:
+            if target.hypotheses and not box.proxy and not exact.hypotheses_hold(target.hypotheses, point):
+                if self.claim.hypotheses_ball(self.point(box.ranges), self.prec) is Outcome.VIOLATED:
+                    self.closed["discarded"] += 1
+                    return None
+            outcome = exact.relation_outcome(target.expression, sympy.Integer(0), ">" if box.strict else ">=", point)
+        except _ERRORS:
+            return _LEFT
+        if outcome is Outcome.HOLDS:
+            self.closed["interval"] += 1
+            return None
+        return _LEFT
+
+    def gradient(self, target, box, point):
+        found = {}
+        for name, derivative in target.derivatives.items():
+            low, high = box.ranges[name]
+            if low == high:
+                continue
+            try:
+                value = vocabulary.evaluate_ball(derivative, point, self.prec)
+            except _ERRORS:
+                continue
+            if value.is_finite():
+                found[name] = value
+        return found
+
+    def _face(self, box, name, increasing, strictly):
+        """The face of ``box`` where the minimum lies when the target is monotone in ``name``."""
+        low, high = box.ranges[name]
+        end = low if increasing else high
+        open_end = self._open(name, "low" if increasing else "high", end)
+        strict = box.strict and not (open_end and strictly)
+        return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), proxy=True)
+
+    def monotone(self, target, box, gradient):
+        """The face of the box where the minimum lies, when a derivative has a certain sign."""
+        for name, value in gradient.items():
+            if value.lower() >= 0:
+                return self._face(box, name, True, value.lower() > 0)
+            if value.upper() <= 0:
+                return self._face(box, name, False, value.upper() < 0)
+        return None
+
+    def monotone_by_proof(self, target, box, gradient):
+        """A monotonicity that interval evaluation of the derivative cannot see, proved by covering
+        the box for the derivative itself (a tie at a face: ``log(1 + x) <= x`` at x = 0, where
+        ``1 - 1/(1 + x)`` is 0 and its enclosures on ``[0, w]`` dip below 0 by rounding). Tried
+        on boxes on a face of the domain, split :data:`SUBPROOF_AFTER` times in that variable,
+        up to derivatives of order :data:`MAX_DERIVATIVE_ORDER`, each with
+        :data:`SUBPROOF_BOXES` boxes."""
+        if target.level + 1 > MAX_DERIVATIVE_ORDER:
+            return None
+        for name in sorted(gradient):
+            low, high = box.ranges[name]
+            d_low, d_high, _, _ = self.domain[name]
+            if box.depth[name] < SUBPROOF_AFTER or not (low == d_low or high == d_high):
+                continue
+            increasing = low == d_low  # the face the box touches is where the minimum should be
+            child = target.child(name, 1 if increasing else -1)
+            sub = _Box(dict(box.ranges), False, dict(box.depth), proxy=True)
+            left, stack, why = self.cover(child, sub, SUBPROOF_BOXES)
+            if why is None and not left:
+                return self._face(box, name, increasing, False)
+        return None
+
+    def _open(self, name, side, value):
+        low, high, low_open, high_open = self.domain[name]
+        return (low_open and value == low) if side == "low" else (high_open and value == high)
+
+    def mean_value(self, target, box, gradient):
+        centre = {}
+        for name, (low, high) in box.ranges.items():
+            centre[name] = low if low == high else _centre(low, high, self.variables[name])
+        if any(box.ranges[name][0] != box.ranges[name][1] and name not in gradient for name in box.ranges
+               if not self.variables[name].integer):
+            return False
+        if any(self.variables[name].integer and low != high for name, (low, high) in box.ranges.items()):
+            return False
+        try:
+            value = target.enclose({name: (c if isinstance(c, int) else to_arb(c)) for name, c in centre.items()},
+                                   self.prec)
+        except _ERRORS:
+            return False
+        with ball_precision(self.prec):
+            for name, slope in gradient.items():
+                low, high = box.ranges[name]
+                offset = _ball_of(low - centre[name], high - centre[name], self.prec)
+                value = value + slope * offset
+        return value.is_finite() and self.certainly(value, box.strict)
+
+    def split(self, box, gradient, integer_first, skip=0):
+        candidates = [name for name, (low, high) in box.ranges.items() if low != high]
+        if integer_first:
+            integers = [name for name in candidates if self.variables[name].integer]
+            candidates = integers or candidates
+        if not candidates:
+            return _LEFT
+        continuous = [n for n in candidates if not self.variables[n].integer]
+
+        def score(name):
+            low, high = box.ranges[name]
+            v = self.variables[name]
+            if v.integer:
+                return math.inf if integer_first else float(high - low) / max(1.0, float(v.high - v.low))
+            if continuous and all(n in gradient for n in continuous):
+                return float(abs(gradient[name]).upper()) * float(high - low)
+            return _relative_width(low, high, self.domain[name], v.logarithmic)
+
+        name = max(sorted(candidates), key=score)
+        low, high = box.ranges[name]
+        if box.depth[name] >= MAX_SPLIT_DEPTH:
+            return _LEFT
+        if self.variables[name].integer:
+            middle = (low + high) // 2
+            halves = ((low, middle), (middle + 1, high))
+        else:
+            middle = _centre(low, high, self.variables[name])
+            halves = ((low, middle), (middle, high))
+        depth = {**box.depth, name: box.depth[name] + 1}
+        return [_Box({**box.ranges, name: half}, box.strict, depth, box.proxy, skip) for half in halves]
+
+    def _unfinished(self, stack, why, stopped=False):
+        names = sorted(self.domain)
+        hull = {}
+        for name in names:
+            lows = [b.ranges[name][0] for b in stack]
+            highs = [b.ranges[name][1] for b in stack]
+            hull[name] = (min(lows), max(highs))
+        faces = []
+        for name in names:
+            low, high = hull[name]
+            d_low, d_high, _, _ = self.domain[name]
+            if d_high > d_low and (high - low) <= (d_high - d_low) * fractions.Fraction(1, 1000):
+                if low == d_low:
+                    faces.append(f"{name} = {_number(d_low)}")
+                elif high == d_high:
+                    faces.append(f"{name} = {_number(d_high)}")
+        where = f"; unproved: {len(stack)} boxes within {_ranges_text(hull)}"
+        if faces:
+            where += " (along the face " + " and ".join(faces) + " of the domain)"
+        return Proof(False, self.boxes, dict(self.closed), why + where, stopped)
+
+
+def _initial_range(v, bounds):
+    """``(low, high, low_open, high_open)`` exact for one variable: the exact bounds where they are
+    rational, else the float box bounds (outside the domain, hence open)."""
+    if v.integer:
+        return int(v.low), int(v.high), False, False
+    low, low_open = fractions.Fraction(v.low), v.low_open
+    high, high_open = fractions.Fraction(v.high), v.high_open
+    if bounds is not None:
+        exact_low, low_strict, exact_high, high_strict = bounds
+        if exact_low is not None and exact_low.is_Rational and fractions.Fraction(int(exact_low.p), int(exact_low.q)) >= low:
+            low, low_open = fractions.Fraction(int(exact_low.p), int(exact_low.q)), low_strict
+        elif exact_low is not None and not (exact_low.is_Rational and fractions.Fraction(int(exact_low.p), int(exact_low.q)) == low):
+            low_open = True  # a float below an irrational bound: outside the domain
+        if exact_high is not None and exact_high.is_Rational and fractions.Fraction(int(exact_high.p), int(exact_high.q)) <= high:
+            high, high_open = fractions.Fraction(int(exact_high.p), int(exact_high.q)), high_strict
+        elif exact_high is not None:
+            high_open = True
+    return low, high, low_open, high_open
+
+
+def _centre(low, high, v):
+    if v.logarithmic and low > 0 and high / low > 4:
+        middle = fractions.Fraction(math.sqrt(float(low) * float(high)))
+        if low < middle < high:
+            return middle
+    return (low + high) / 2
+
+
+def _relative_width(low, high, domain, logarithmic):
+    d_low, d_high = domain[0], domain[1]
+    if logarithmic and low > 0 and d_low > 0:
+        return math.log(float(high) / float(low)) / max(1e-300, math.log(float(d_high) / float(d_low)))
+    return float(high - low) / max(1e-300, float(d_high - d_low))
+
+
+def _number(value):
+    if isinstance(value, fractions.Fraction) and value.denominator != 1:
+        as_float = float(value)
+        return repr(as_float) if fractions.Fraction(as_float) == value else f"{value.numerator}/{value.denominator}"
+    return str(int(value)) if value == int(value) else repr(float(value))
+
+
+def _ranges_text(ranges):
+    return ", ".join(f"{name} in [{_number(low)}, {_number(high)}]" for name, (low, high) in sorted(ranges.items()))
+
+
+def prove(claim, problem, *, max_boxes=MAX_PROOF_BOXES, deadline=None, prec=PROOF_BITS):
+    """Try to prove ``claim`` on the whole domain of ``problem``: a :class:`Proof`."""
+    if not claim.variables:
+        return Proof(False, 0, {}, "no variables: decided at the point")
+    return _Prover(claim, problem, max_boxes, deadline, prec).run()
