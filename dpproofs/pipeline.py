@@ -179,7 +179,7 @@ def reference(claim, point, dps, known=None):
     itself: evaluated at the digits of :func:`dpproofs.precision.escalation` (``2 dps``, ``4 dps``,
     ...), two successive evaluations must agree on both sides to the digits of the first (at
     extreme values, e.g. the sampled Gaussian at q = 1e-110, mpmath's
-    fixed precision returns 1e-146 for a value of 1.7e-220). ``known`` maps digits to values
+    fixed precision once returned 1e-146 for a value of 1.7e-220). ``known`` maps digits to values
     already computed by the reference at ``point`` (reused, not recomputed).
     """
     previous, note = None, ""

@@ -4,7 +4,9 @@
 * ``campaign``: long searches (``pytest -m campaign --hypothesis-profile=campaign``).
 * ``ci``: the campaign tests at a modest size, as run by ``.ci/run``.
 
-Tests marked ``campaign`` are skipped unless ``-m campaign`` selects them.
+Tests marked ``campaign`` are skipped unless ``-m campaign`` selects them (``.ci/run`` runs them at
+the ``ci`` profile). Tests marked ``suite`` (the whole verify suite, about 2 minutes; ``dpproofs
+report --only verify`` measures the same probes into docs/verify.md) are skipped unless ``-m suite``.
 """
 
 import os
@@ -22,9 +24,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 def pytest_collection_modifyitems(config, items):
     markexpr = config.getoption("-m") or ""
-    if "campaign" in markexpr:
-        return
-    skip = pytest.mark.skip(reason="campaign test: run with -m campaign")
-    for item in items:
-        if "campaign" in item.keywords:
-            item.add_marker(skip)
+    for marker in ("campaign", "suite"):
+        if marker in markexpr:
+            continue
+        skip = pytest.mark.skip(reason=f"{marker} test: run with -m {marker}")
+        for item in items:
+            if marker in item.keywords:
+                item.add_marker(skip)

@@ -234,8 +234,9 @@ def test_the_time_budget_is_a_safety_stop_that_the_verdict_reports():
     verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
                         ["1 < alpha <= 32", "0 < q <= 1", "0.5 <= sigma <= 10"], time_budget=budget)
     assert verdict.status in ("holds", "proved"), verdict.evidence
-    # slack: one evaluation, one tie escalation step and one box may end after the deadline
-    assert verdict.seconds < 2 * budget, verdict.seconds
+    # slack: one evaluation, one tie escalation step and one box may end after the deadline (and a
+    # loaded machine stretches each; measured 6.1 s with two other test runs on the 2 cores)
+    assert verdict.seconds < 4 * budget, verdict.seconds
     assert "time budget" in verdict.evidence
 
 
@@ -394,9 +395,30 @@ def test_lemma3_main_term_without_its_o_term_is_refuted_on_the_coupled_domain():
     assert point["q"] < 1 / (16 * point["sigma"])
 
 
-def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_domain():
-    # at q = 1e-110 ball arithmetic certifies the violation, but mpmath at 100 and 200 digits
-    # returns inconsistent garbage for a value of 1.7e-220: the counterexample is moved inward
+def test_the_reference_is_trusted_at_q_1e_110_since_it_integrates_the_excess():
+    # mpmath at 100 and 200 digits used to return inconsistent garbage here for a value of
+    # 1.7e-220 (the quadrature of E[r^p] lost the digits of its log next to 1); it now agrees
+    claim, problem, pending = build_claim(
+        "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"]
+    )
+    _, interior = preflight(claim, pending, 0, 50)
+    counterexample, sides, evidence = confirm(claim, {"q": 1e-110, "sigma": 1.0}, 50, interior)
+    assert counterexample == {"q": 1e-110, "sigma": 1.0} and "agreeing with" in sides["reference"]
+
+
+def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_domain(monkeypatch):
+    # ball arithmetic certifies the violation at q = 1e-110; a reference that is not consistent
+    # with itself there (as mpmath once was) makes confirm move the counterexample inward
+    import dpproofs.pipeline as pipeline
+
+    real = pipeline.reference
+
+    def untrusted_below_1e_100(claim, point, dps, known=None):
+        if point["q"] < 1e-100:
+            return None, "not consistent with fewer digits (simulated)"
+        return real(claim, point, dps, known)
+
+    monkeypatch.setattr(pipeline, "reference", untrusted_below_1e_100)
     claim, problem, pending = build_claim(
         "rdp_sampled_gaussian(2, q, sigma) <= 0.999*q**2*(exp(1/sigma**2) - 1) + q**3", ["0 < q <= 1", "1 <= sigma <= 4"]
     )

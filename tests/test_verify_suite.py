@@ -1,7 +1,7 @@
 """The verify suite (dpproofs/verification/suite.py): every probe's verdict with default settings.
 
 The probes marked ``fast`` run by default; the whole suite (each probe within the default time
-budget of 60 s) runs with ``pytest -m campaign tests/test_verify_suite.py``.
+budget of 60 s; about 2 minutes in all) runs with ``pytest -m suite tests/test_verify_suite.py``.
 """
 
 import pytest
@@ -30,7 +30,7 @@ def test_each_fast_probe_of_the_suite_gets_its_expected_verdict(probe):
     _check(probe)
 
 
-@pytest.mark.campaign
+@pytest.mark.suite
 @pytest.mark.parametrize("probe", SUITE, ids=[p.claim for p in SUITE])
 def test_each_probe_of_the_suite_gets_its_expected_verdict_within_the_time_budget(probe):
     _check(probe)
