@@ -53,6 +53,8 @@ DEFAULT_RELATIVE_WIDTH = 1e-3
 DEFAULT_DELTA_RELATIVE_WIDTH = 1e-2
 #: Default largest composition window, in grid cells (a power of two).
 DEFAULT_MAX_CELLS = 1 << 21
+#: Share of the target delta that the one-step tails beyond the loss grid may carry in total.
+TAIL_SHARE = 3e-5
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
 
@@ -225,6 +227,7 @@ class PLDAccountant:
         self._grid_step = None if grid_step is None else _validate.real("grid_step", grid_step, 0, 1, low_open=True)
         self._ledger = {}  # mechanism -> steps (in order of first compose)
         self._cache = {}   # (mechanism, direction, bound, h, tail_z) -> OneStep
+        self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
 
     # --- composition -------------------------------------------------------------------------
 
@@ -273,6 +276,7 @@ class PLDAccountant:
         if not active:
             return _exact_zero()
         rdp_eps = self._rdp().epsilon(delta)
+        self._hint = rdp_eps / 2
         return self._search(active, delta=delta, rdp_value=rdp_eps)
 
     def delta(self, epsilon: float) -> float:
@@ -355,6 +359,7 @@ class PLDAccountant:
             return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
         directions = ("add", "remove") if any(isinstance(m, SampledGaussian) and m.q < 1 for m, _ in active) else ("add",)
+        target = self._relative_width if delta is not None else self._delta_relative_width
         for direction in directions:
             values = {}
             theta = None
@@ -363,12 +368,39 @@ class PLDAccountant:
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
                     theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
                 composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
-                if composed is None:
-                    return None
-                values[bound] = composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
-            lows.append(values["lower"])
-            ups.append(values["upper"])
+                values[bound] = None if composed is None else (
+                    composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
+            low, up = values["lower"], values["upper"]
+            if delta is not None and len(active) == 1 and (
+                    low is None or up is None or not up - low <= 0.5 * target * up):
+                # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
+                # intersected with the single-tilt bracket (both are valid)
+                split = self._attempt_split(active[0], direction, step, tail_z, delta, low, up)
+                if split is not None:
+                    low = split[0] if low is None else max(low, split[0])
+                    up = split[1] if up is None else min(up, split[1])
+            if low is None or up is None:
+                return None
+            lows.append(low)
+            ups.append(up)
         return max(lows), max(ups)
+
+    def _attempt_split(self, entry, direction, step, tail_z, delta, low, up):
+        """(lower, upper) of one direction of a single repeated mechanism by the bulk/jump split of
+        :func:`dpproofs.evaluator.pld.compose_split`; None if it does not apply."""
+        mechanism, count = entry
+        if low is not None and up is not None and math.isfinite(up) and up > 0:
+            hint = (low + up) / 2
+        else:
+            hint = self._hint if self._hint is not None else 1.0
+        found = []
+        for bound in ("upper", "lower"):
+            one = self._one_step(mechanism, direction, bound, step, tail_z)
+            composed = _pld.compose_split(one, count, delta=delta, epsilon_hint=hint, max_cells=self._max_cells)
+            if composed is None:
+                return None
+            found.append(composed.epsilon(delta))
+        return found[1], found[0]
 
     def _attempt_replace_one(self, active, step, tail_z, delta, epsilon):
         """Upper: the symmetrised dominating pairs composed (one curve: they are symmetric).
@@ -404,7 +436,10 @@ class PLDAccountant:
     def _search(self, active, *, delta=None, epsilon=None, rdp_value):
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
-        tail_z = _tail_z(1e-7 * scale / total)
+        # one-step P-mass beyond the loss range: the upper bound sends it to +inf, the lower drops it;
+        # over ``total`` steps that moves delta by at most TAIL_SHARE * delta (union bound), i.e.
+        # epsilon by about TAIL_SHARE / (theta epsilon) relative, theta epsilon >= ~1 here
+        tail_z = _tail_z(TAIL_SHARE * scale / total)
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         step = self._grid_step or self._initial_step(active, tail_z)
