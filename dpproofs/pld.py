@@ -459,11 +459,13 @@ class PLDAccountant:
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
             if width <= target:
                 break
-            if upper - lower > 0.75 * previous_width:
+            if upper - lower > 0.9 * previous_width:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
             if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
                 break  # the upper end has converged; the rest of the gap is the analysis' (class docstring)
-            factor = 0.9 * math.sqrt(target / width) if math.isfinite(width) else 0.25
+            # the width shrinks at least linearly in the step (the lower end's downward moves are
+            # O(h) per step when the tilt is small; O(h^2) otherwise): plan for linear
+            factor = 0.8 * target / width if math.isfinite(width) else 0.25
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
             upper = min(upper, 1.0)
