@@ -266,18 +266,24 @@ class PLDAccountant:
     # --- queries -----------------------------------------------------------------------------
 
     def epsilon(self, delta: float) -> float:
-        """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``)."""
-        return self.epsilon_bounds(delta).upper
+        """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``): the upper end
+        of :meth:`epsilon_bounds`' search, which stops refining once the width target is met OR
+        the upper end has converged (moved by less than a quarter of the target between passes;
+        the lower end, which may converge only linearly in the grid step, is not needed here)."""
+        return self._epsilon_search(delta, upper_only=True).upper
 
     def epsilon_bounds(self, delta: float) -> Bounds:
         """:class:`Bounds` ``(lower, upper)`` containing the tight epsilon at ``delta``."""
+        return self._epsilon_search(delta, upper_only=False)
+
+    def _epsilon_search(self, delta, upper_only):
         delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
         active = self._active()
         if not active:
             return _exact_zero()
         rdp_eps = self._rdp().epsilon(delta)
         self._hint = rdp_eps / 2
-        return self._search(active, delta=delta, rdp_value=rdp_eps)
+        return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only)
 
     def delta(self, epsilon: float) -> float:
         """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``)."""
@@ -353,8 +359,9 @@ class PLDAccountant:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
 
-    def _attempt(self, active, step, tail_z, delta=None, epsilon=None):
-        """(lower, upper) at one grid step; None if over budget."""
+    def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False):
+        """(lower, upper) at one grid step; None if over budget. ``upper_only``: the lower end is
+        not computed (0.0) unless needed for the bulk/jump split."""
         if self._relation == "replace_one":
             return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
@@ -363,15 +370,17 @@ class PLDAccountant:
         for direction in directions:
             values = {}
             theta = None
-            for bound in ("upper", "lower"):
+            for bound in ("upper",) if upper_only else ("upper", "lower"):
                 items = [(self._one_step(m, direction, bound, step, tail_z), n) for m, n in active]
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
                     theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
                 composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
-            low, up = values["lower"], values["upper"]
-            if delta is not None and len(active) == 1 and (
+            low, up = values.get("lower", 0.0), values["upper"]
+            if upper_only and up is not None:
+                pass  # the single-tilt upper end is all that is asked
+            elif delta is not None and len(active) == 1 and (
                     low is None or up is None or not up - low <= 0.5 * target * up):
                 # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
                 # intersected with the single-tilt bracket (both are valid)
@@ -433,7 +442,7 @@ class PLDAccountant:
                 longest = max(longest, (high - low) / step)
         return longest
 
-    def _search(self, active, *, delta=None, epsilon=None, rdp_value):
+    def _search(self, active, *, delta=None, epsilon=None, rdp_value, upper_only=False):
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
         # one-step P-mass beyond the loss range: the upper bound sends it to +inf, the lower drops it;
@@ -449,7 +458,7 @@ class PLDAccountant:
             if self._cells(active, step, tail_z) > self._max_cells:
                 break  # the one-step PLDs alone would exceed the budget
             try:
-                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon)
+                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only)
             except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, MemoryError):
                 found = None
             if found is None:
@@ -457,12 +466,18 @@ class PLDAccountant:
             previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
+            if upper_only:
+                # the upper end converges like h^2: stop once a pass moved it by < target / 4
+                if math.isfinite(previous) and previous - upper <= target * upper / 4:
+                    break
+                step *= 0.3
+                continue
             if width <= target:
                 break
             if upper - lower > 0.9 * previous_width:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
             if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
-                break  # the upper end has converged; the rest of the gap is the analysis' (class docstring)
+                break  # the upper end has converged (replace-one: the rest of the gap is the analysis')
             # the width shrinks at least linearly in the step (the lower end's downward moves are
             # O(h) per step when the tilt is small; O(h^2) otherwise): plan for linear
             factor = 0.8 * target / width if math.isfinite(width) else 0.25
@@ -474,7 +489,7 @@ class PLDAccountant:
         else:
             result = Bounds(lower, upper, "pld", used)
         width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
-        result.target_met = width <= target
+        result.target_met = width <= target and not upper_only
         return result
 
     # --- serialisation -----------------------------------------------------------------------
@@ -521,14 +536,25 @@ class PLDAccountant:
 
 def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
                         relative_width: float = DEFAULT_RELATIVE_WIDTH, tolerance: float = 1e-3,
-                        relation: str = "add_remove", sampling: str = "poisson") -> float:
+                        relation: str = "add_remove", sampling: str = "poisson",
+                        progress=None) -> float:
     """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
     the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
-    (never overshoots: the returned sigma's certified upper epsilon is <= the target).
+    (never overshoots: the returned sigma's certified upper epsilon, by
+    ``PLDAccountant(relative_width=relative_width)``, is <= the target).
 
     ``sampling``: "poisson" (``SampledGaussian(q, sigma)``) or "fixed" (batches that are the
     fraction ``q = b/n`` of the dataset, drawn without replacement: ``FixedBatchGaussian``; needs
-    ``relation="replace_one"``). ``relation``: as for :class:`PLDAccountant`."""
+    ``relation="replace_one"``). ``relation``: as for :class:`PLDAccountant`. ``progress``: None or
+    a callable taking one line of text, called after every accountant evaluation.
+
+    How: only the UPPER end decides (the answer is certified by it), so the search runs on the
+    upper end at one fixed grid step (one pass each, a valid upper bound at any step), by regula
+    falsi on log epsilon against log sigma (smooth and monotone), aiming ``1e-4`` below the
+    target; the result is then checked (and raised by ``tolerance`` steps if needed) with the
+    accountant a user calls."""
+    import time
+
     epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
     delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
     q = _validate.real("q", q, 0, 1, low_open=True)
@@ -536,6 +562,8 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
     tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
     relation = _validate.choice("relation", relation, RELATIONS)
     sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
     if sampling == "fixed":
         # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
         batch, dataset = (q if q == 1 else math.nextafter(q, 1.0)).as_integer_ratio()
@@ -547,28 +575,13 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
             return SampledGaussian(q, sigma)
 
     _supported(step(1.0), relation)
+    started = time.perf_counter()
+    count = [0]
 
-    # coarse brackets first: one whose lower end is above epsilon rules sigma out at any width
-    # (lower <= exact <= any upper), one whose upper end is below it already certifies sigma; only
-    # sigmas near the answer need the requested width
-    widths = sorted({max(relative_width, 0.05), max(relative_width, 0.01), relative_width}, reverse=True)
-
-    seen = {}
-
-    def bounds(sigma, width):
-        if (sigma, width) not in seen:
-            accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
-            seen[sigma, width] = accountant.epsilon_bounds(delta)
-        return seen[sigma, width]
-
-    def feasible(sigma):
-        for width in widths:
-            found = bounds(sigma, width)
-            if found.upper <= epsilon:
-                return True
-            if found.lower > epsilon:
-                return False
-        return False
+    def report(text):
+        count[0] += 1
+        if progress is not None:
+            progress(f"pld calibration: {text} ({count[0]} evaluations, {time.perf_counter() - started:.1f} s)")
 
     from dpproofs.accountant import calibrate_sigma as rdp_calibrate
 
@@ -576,30 +589,84 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
         high = rdp_calibrate(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling)
     except InvalidArgument:
         high = 1.0
-    while not feasible(high):
-        high *= 2
+
+    # one grid step for the whole search, from the composed loss at the RDP sigma (a 30th of the
+    # accountant's first step: the upper end is then within ~1e-4 of its limit)
+    probe = PLDAccountant(relation=relation).compose(step(high), steps)
+    active = probe._active()
+    if not active:
+        return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
+    grid = probe._initial_step(active, _tail_z(TAIL_SHARE * delta / steps)) / 30
+    aim = epsilon * (1 - 1e-4)
+    seen = {}
+
+    def upper(sigma):
+        if sigma not in seen:
+            found = PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps).epsilon_bounds(delta)
+            seen[sigma] = found.upper
+            report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
+        return seen[sigma]
+
+    while not upper(high) <= aim:
+        high *= 1.5
         if high > 1e6:
             raise InvalidArgument(
                 f"epsilon={epsilon!r} is not reachable with sigma <= 1e6 for q={q!r}, steps={steps!r}, delta={delta!r}"
             )
     low = high
     while True:
-        low *= 0.8
+        low *= 0.75
         if low < 1e-3:
             low = 1e-3
-            if feasible(low):
-                return _certified_above(low, bounds, epsilon, relative_width, tolerance)
+            if upper(low) <= aim:
+                high = low
+                low = None
             break
-        if not feasible(low):
+        if not upper(low) <= aim:
             break
         high = low
-    while high - low > tolerance * high:
-        middle = math.sqrt(low * high)
-        if feasible(middle):
-            high = middle
-        else:
-            low = middle
+    if low is not None:
+        # regula falsi (Illinois) on g = log upper - log aim against x = log sigma; the bracket
+        # [low, high] always has g(low) > 0 >= g(high)
+        def g(sigma):
+            value = upper(sigma)
+            return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
+
+        x_lo, x_hi = math.log(low), math.log(high)
+        g_lo, g_hi, side = g(low), g(high), 0
+        while x_hi - x_lo > tolerance / 4:
+            x = (x_lo * g_hi - x_hi * g_lo) / (g_hi - g_lo) if g_hi != g_lo else (x_lo + x_hi) / 2
+            x = min(max(x, x_lo + 0.05 * (x_hi - x_lo)), x_hi - 0.05 * (x_hi - x_lo))
+            g_x = g(math.exp(x))
+            if g_x > 0:
+                x_lo, g_lo = x, g_x
+                if side == -1:
+                    g_hi /= 2
+                side = -1
+            else:
+                x_hi, g_hi = x, g_x
+                if side == 1:
+                    g_lo /= 2
+                side = 1
+        high = math.exp(x_hi)
+        if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
+            high = max(s for s, v in seen.items() if v <= aim)
+    bounds = _bounds_factory(step, steps, delta, relation, report)
     return _certified_above(high, bounds, epsilon, relative_width, tolerance)
+
+
+def _bounds_factory(step, steps, delta, relation, report=None):
+    seen = {}
+
+    def bounds(sigma, width):
+        if (sigma, width) not in seen:
+            accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
+            # the user's check: accountant.epsilon(delta), the upper end of the upper-only search
+            seen[sigma, width] = accountant._epsilon_search(delta, upper_only=True)
+            if report is not None:
+                report(f"check sigma = {sigma:.6g}: epsilon <= {seen[sigma, width].upper:.6g}")
+        return seen[sigma, width]
+    return bounds
 
 
 def _certified_above(sigma, bounds, epsilon, relative_width, tolerance):
