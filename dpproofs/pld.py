@@ -590,13 +590,16 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
     except InvalidArgument:
         high = 1.0
 
-    # one grid step for the whole search, from the composed loss at the RDP sigma (a 30th of the
-    # accountant's first step: the upper end is then within ~1e-4 of its limit)
+    # one grid step for the whole search, from the composed loss at the RDP sigma: the third pass
+    # of PLDAccountant.epsilon() (its first step * 0.3^2; the upper end converges like h^2), with
+    # the one-step PLD kept below 2^15 cells (small T: long loss ranges, few steps to add up)
     probe = PLDAccountant(relation=relation).compose(step(high), steps)
     active = probe._active()
     if not active:
         return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
-    grid = probe._initial_step(active, _tail_z(TAIL_SHARE * delta / steps)) / 30
+    tail_z = _tail_z(TAIL_SHARE * delta / steps)
+    first = probe._initial_step(active, tail_z)
+    grid = max(first * 0.09, first * probe._cells(active, first, tail_z) / 2**15)
     aim = epsilon * (1 - 1e-4)
     seen = {}
 
