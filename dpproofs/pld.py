@@ -55,6 +55,13 @@ DEFAULT_DELTA_RELATIVE_WIDTH = 1e-2
 DEFAULT_MAX_CELLS = 1 << 21
 #: Share of the target delta that the one-step tails beyond the loss grid may carry in total.
 TAIL_SHARE = 3e-5
+#: The bulk/jump split is tried for a direction whose single-tilt bracket is wider than this
+#: many times the target (a refinement pass narrows ordinary brackets enough; the split costs
+#: several FFTs and only pays where rare large losses carry the answer and the single tilt's
+#: bracket stays wide).
+SPLIT_AFTER = 4.0
+#: ... and wider than this relative width in any case (ordinary first passes are narrower).
+SPLIT_WIDTH = 0.05
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
 
@@ -359,7 +366,7 @@ class PLDAccountant:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
 
-    def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False):
+    def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False, first_pass=False):
         """(lower, upper) at one grid step; None if over budget. ``upper_only``: the lower end is
         not computed (0.0) unless needed for the bulk/jump split."""
         if self._relation == "replace_one":
@@ -380,8 +387,12 @@ class PLDAccountant:
             low, up = values.get("lower", 0.0), values["upper"]
             if upper_only and up is not None:
                 pass  # the single-tilt upper end is all that is asked
+            elif up is not None and lows and up <= max(lows):
+                pass  # this direction is below another's lower end: it cannot change the maximum
+            elif first_pass and low is not None and up is not None:
+                pass  # the first (coarse) pass is wide anyway: the split is for the refined passes
             elif delta is not None and len(active) == 1 and (
-                    low is None or up is None or not up - low <= 0.5 * target * up):
+                    low is None or up is None or not up - low <= max(SPLIT_AFTER * target, SPLIT_WIDTH) * up):
                 # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
                 # intersected with the single-tilt bracket (both are valid)
                 split = self._attempt_split(active[0], direction, step, tail_z, delta, low, up)
@@ -453,12 +464,13 @@ class PLDAccountant:
         lower, upper, used = 0.0, math.inf, None
         step = self._grid_step or self._initial_step(active, tail_z)
         passes = 1 if self._grid_step else MAX_PASSES
-        for _ in range(passes):
+        for index in range(passes):
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
                 break  # the one-step PLDs alone would exceed the budget
             try:
-                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only)
+                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only,
+                                      first_pass=index == 0 and passes > 1)
             except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, MemoryError):
                 found = None
             if found is None:
