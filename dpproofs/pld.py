@@ -62,6 +62,9 @@ TAIL_SHARE = 3e-5
 SPLIT_AFTER = 4.0
 #: ... and wider than this relative width in any case (ordinary first passes are narrower).
 SPLIT_WIDTH = 0.05
+#: The first grid step is the composed loss's standard deviation divided by this (the first
+#: pass's lower end is O(h) loose, so a coarse first pass is mostly wasted).
+INITIAL_CELLS_PER_SD = 1500
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
 
@@ -334,7 +337,7 @@ class PLDAccountant:
         return [dominating] + [p for r in realised.values() if r is not None for p in r.values()]
 
     def _initial_step(self, active, tail_z):
-        """A coarse first grid step: the composed loss's standard deviation / 150, from a probe
+        """The first grid step: the composed loss's standard deviation / INITIAL_CELLS_PER_SD, from a probe
         discretisation of each one-step PLD."""
         var = 0.0
         for mechanism, steps in active:
@@ -346,7 +349,7 @@ class PLDAccountant:
             m = float(np.sum(w * l) / np.sum(w))
             var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
         sd = math.sqrt(max(var, 1e-300))
-        return min(max(sd / 150, 1e-9), 0.05)
+        return min(max(sd / INITIAL_CELLS_PER_SD, 1e-9), 0.05)
 
     def _align(self, active, step):
         """For mechanisms with loss atoms (randomized response, Laplace), shrink ``step`` so that
@@ -389,8 +392,6 @@ class PLDAccountant:
                 pass  # the single-tilt upper end is all that is asked
             elif up is not None and lows and up <= max(lows):
                 pass  # this direction is below another's lower end: it cannot change the maximum
-            elif first_pass and low is not None and up is not None:
-                pass  # the first (coarse) pass is wide anyway: the split is for the refined passes
             elif delta is not None and len(active) == 1 and (
                     low is None or up is None or not up - low <= max(SPLIT_AFTER * target, SPLIT_WIDTH) * up):
                 # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
@@ -464,6 +465,9 @@ class PLDAccountant:
         lower, upper, used = 0.0, math.inf, None
         step = self._grid_step or self._initial_step(active, tail_z)
         passes = 1 if self._grid_step else MAX_PASSES
+        if not self._grid_step:
+            while step < 0.05 and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
+                step *= 10  # long one-step loss ranges (small T): start coarser
         for index in range(passes):
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
@@ -602,16 +606,16 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
     except InvalidArgument:
         high = 1.0
 
-    # one grid step for the whole search, from the composed loss at the RDP sigma: the third pass
-    # of PLDAccountant.epsilon() (its first step * 0.3^2; the upper end converges like h^2), with
-    # the one-step PLD kept below 2^15 cells (small T: long loss ranges, few steps to add up)
+    # one grid step for the whole search, from the composed loss at the RDP sigma: the composed
+    # standard deviation / 1700 (the upper end converges like h^2 and is then within ~1e-4 of its
+    # limit), with the one-step PLD kept below 2^15 cells (small T: long loss ranges)
     probe = PLDAccountant(relation=relation).compose(step(high), steps)
     active = probe._active()
     if not active:
         return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
     tail_z = _tail_z(TAIL_SHARE * delta / steps)
     first = probe._initial_step(active, tail_z)
-    grid = max(first * 0.09, first * probe._cells(active, first, tail_z) / 2**15)
+    grid = max(first * INITIAL_CELLS_PER_SD / 1700, first * probe._cells(active, first, tail_z) / 2**15)
     aim = epsilon * (1 - 1e-4)
     seen = {}
 
