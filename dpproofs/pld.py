@@ -28,6 +28,7 @@ certified discretisation"):
 """
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy import special
@@ -553,7 +554,7 @@ class PLDAccountant:
 def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
                         relative_width: float = DEFAULT_RELATIVE_WIDTH, tolerance: float = 1e-3,
                         relation: str = "add_remove", sampling: str = "poisson",
-                        progress=None) -> float:
+                        progress: Callable[[str], None] | None = None) -> float:
     """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
     the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
     (never overshoots: the returned sigma's certified upper epsilon, by
