@@ -1,12 +1,13 @@
 """The PLD accountant on a grid of 20 configurations against the exact reference (issue 11).
 
 For each (q, sigma, T, delta): our bracket ``(lower, upper)`` (default width target 1e-3), its
-width, and the exact composed hockey stick at both ends and at dp_accounting's PLD epsilon
-(``dpproofs.evaluator.precise_pld.delta_sampled_gaussian_composed``, Bromwich inversion; T = 1 by
-the closed form). The bracket contains the exact epsilon iff ``delta_exact(upper) <= delta <=
-delta_exact(lower)``; dp_accounting's value is below the exact epsilon iff
-``delta_exact(theirs) > delta``. Minutes per configuration: run it alone, e.g.
-``nice python benchmarks/pld_grid.py > grid.txt``.
+width, and the exact tight epsilon stored in ``benchmarks/pld_reference.json`` (computed once by
+``benchmarks/pld_reference.py``: Bromwich inversion with its own two-contour check; T = 1 by the
+closed form), with its uncertainty; the bracket contains it iff ``lower <= exact - unc`` and
+``exact + unc <= upper``. dp_accounting's PLD epsilon (default settings) is compared with the same
+exact value ("below" = an estimate under the truth). Then the extreme queries (delta = 1e-300,
+10^9 steps) that must answer. About two minutes alone:
+``nice python benchmarks/pld_grid.py > benchmarks/pld_grid_YYYY-MM-DD.txt``.
 """
 
 import math
@@ -14,7 +15,6 @@ import sys
 import time
 
 import dpproofs as dp
-from dpproofs.evaluator import precise, precise_pld
 
 GRID = (  # q, sigma, T, delta
     (1e-4, 0.5, 1, 1e-5), (1e-4, 1.0, 1000, 1e-12), (1e-4, 4.0, 10**6, 1e-6), (5e-4, 2.0, 10**5, 1e-8),
@@ -25,24 +25,18 @@ GRID = (  # q, sigma, T, delta
 )
 
 
-#: Seconds one exact reference value may take (it runs in a subprocess; None past it).
-REFERENCE_SECONDS = 150
+#: Beyond the grid: queries that must answer (no exact reference; source and time reported).
+EXTREMES = ((0.01, 4.0, 10**4, 1e-300), (1e-4, 4.0, 10**9, 1e-6), (0.01, 4.0, 10**9, 1e-5))
 
 
-def exact_delta(epsilon, q, sigma, steps):
-    """The exact composed delta at ``epsilon``, or None when the reference takes too long."""
-    if steps == 1:
-        return float(precise.delta_sampled_gaussian(epsilon, q, sigma, dps=30))
-    import subprocess
+def references():
+    """The stored exact epsilons (benchmarks/pld_reference.json, made by pld_reference.py)."""
+    import json
+    import os
 
-    code = ("import sys; from dpproofs.evaluator import precise_pld; "
-            "print(float(precise_pld.delta_sampled_gaussian_composed(*map(float, sys.argv[1:4]), int(sys.argv[4]))))")
-    try:
-        out = subprocess.run([sys.executable, "-c", code, repr(epsilon), repr(q), repr(sigma), str(steps)],
-                             capture_output=True, text=True, timeout=REFERENCE_SECONDS, check=True)
-    except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
-        return None
-    return float(out.stdout)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pld_reference.json")
+    with open(path) as handle:
+        return json.load(handle)
 
 
 def dp_accounting_epsilon(q, sigma, steps, delta):
@@ -57,22 +51,39 @@ def dp_accounting_epsilon(q, sigma, steps, delta):
 
 
 def main():
-    print("q sigma T delta | lower upper width source seconds | delta_exact(upper) delta_exact(lower) contains | "
-          "dp_accounting delta_exact(theirs) below_exact")
+    import datetime
+    import logging
+    import warnings
+
+    logging.disable(logging.WARNING)
+    warnings.filterwarnings("ignore")
+    stored = references()
+    print(f"# benchmarks/pld_grid.py, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; exact values "
+          f"from benchmarks/pld_reference.json ({stored['command']}, {stored['date']})")
+    print("q sigma T delta | lower upper rel_width source seconds | exact (+-unc) contains | dp_accounting "
+          "theirs_below_exact")
+    failures = 0
     for q, sigma, steps, delta in GRID:
         started = time.perf_counter()
         bounds = dp.PLDAccountant().compose(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(delta)
         seconds = time.perf_counter() - started
         width = (bounds.upper - bounds.lower) / bounds.upper if bounds.upper > 0 else 0.0
-        at_upper = exact_delta(bounds.upper, q, sigma, steps)
-        at_lower = exact_delta(bounds.lower, q, sigma, steps) if bounds.lower > 0 else 1.0
-        contains = None if at_upper is None or at_lower is None else at_upper <= delta <= at_lower
+        ref = stored["values"].get(f"{q!r},{sigma!r},{steps!r},{delta!r}", {})
+        exact, unc = ref.get("epsilon"), ref.get("epsilon_uncertainty", 0.0)
+        contains = None if exact is None else bounds.lower <= exact - unc and exact + unc <= bounds.upper
         theirs = dp_accounting_epsilon(q, sigma, steps, delta)
-        at_theirs = exact_delta(theirs, q, sigma, steps) if theirs is not None and math.isfinite(theirs) else None
-        below = None if at_theirs is None else at_theirs > delta
+        below = None if exact is None or theirs is None else theirs < exact - unc
+        failures += (contains is not True) + (width > 1e-3) + (bounds.source != "pld")
         print(f"{q:g} {sigma:g} {steps} {delta:g} | {bounds.lower:.7g} {bounds.upper:.7g} {width:.2e} "
-              f"{bounds.source} {seconds:.2f} | {at_upper} {at_lower} {contains} | {theirs} "
-              f"{at_theirs} {below}", flush=True)
+              f"{bounds.source} {seconds:.2f} | {exact if exact is None else format(exact, '.9g')} ({unc:.1e}) "
+              f"{contains} | {theirs if theirs is None else format(theirs, '.7g')} {below}", flush=True)
+    print("# extremes (no exact reference): q sigma T delta | lower upper source seconds")
+    for q, sigma, steps, delta in EXTREMES:
+        started = time.perf_counter()
+        bounds = dp.PLDAccountant().compose(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(delta)
+        print(f"{q:g} {sigma:g} {steps} {delta:g} | {bounds.lower:.7g} {bounds.upper:.7g} {bounds.source} "
+              f"{time.perf_counter() - started:.2f}", flush=True)
+    print(f"# {failures} failures (bracket missing the exact value, width above 1e-3, or not from the PLD)")
     return 0
 
 

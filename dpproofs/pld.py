@@ -28,6 +28,7 @@ certified discretisation"):
 """
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy import special
@@ -53,6 +54,18 @@ DEFAULT_RELATIVE_WIDTH = 1e-3
 DEFAULT_DELTA_RELATIVE_WIDTH = 1e-2
 #: Default largest composition window, in grid cells (a power of two).
 DEFAULT_MAX_CELLS = 1 << 21
+#: Share of the target delta that the one-step tails beyond the loss grid may carry in total.
+TAIL_SHARE = 3e-5
+#: The bulk/jump split is tried for a direction whose single-tilt bracket is wider than this
+#: many times the target (a refinement pass narrows ordinary brackets enough; the split costs
+#: several FFTs and only pays where rare large losses carry the answer and the single tilt's
+#: bracket stays wide).
+SPLIT_AFTER = 4.0
+#: ... and wider than this relative width in any case (ordinary first passes are narrower).
+SPLIT_WIDTH = 0.05
+#: The first grid step is the composed loss's standard deviation divided by this (the first
+#: pass's lower end is O(h) loose, so a coarse first pass is mostly wasted).
+INITIAL_CELLS_PER_SD = 1500
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
 
@@ -225,6 +238,7 @@ class PLDAccountant:
         self._grid_step = None if grid_step is None else _validate.real("grid_step", grid_step, 0, 1, low_open=True)
         self._ledger = {}  # mechanism -> steps (in order of first compose)
         self._cache = {}   # (mechanism, direction, bound, h, tail_z) -> OneStep
+        self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
 
     # --- composition -------------------------------------------------------------------------
 
@@ -263,17 +277,24 @@ class PLDAccountant:
     # --- queries -----------------------------------------------------------------------------
 
     def epsilon(self, delta: float) -> float:
-        """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``)."""
-        return self.epsilon_bounds(delta).upper
+        """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``): the upper end
+        of :meth:`epsilon_bounds`' search, which stops refining once the width target is met OR
+        the upper end has converged (moved by less than a quarter of the target between passes;
+        the lower end, which may converge only linearly in the grid step, is not needed here)."""
+        return self._epsilon_search(delta, upper_only=True).upper
 
     def epsilon_bounds(self, delta: float) -> Bounds:
         """:class:`Bounds` ``(lower, upper)`` containing the tight epsilon at ``delta``."""
+        return self._epsilon_search(delta, upper_only=False)
+
+    def _epsilon_search(self, delta, upper_only):
         delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
         active = self._active()
         if not active:
             return _exact_zero()
         rdp_eps = self._rdp().epsilon(delta)
-        return self._search(active, delta=delta, rdp_value=rdp_eps)
+        self._hint = rdp_eps / 2
+        return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only)
 
     def delta(self, epsilon: float) -> float:
         """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``)."""
@@ -317,7 +338,7 @@ class PLDAccountant:
         return [dominating] + [p for r in realised.values() if r is not None for p in r.values()]
 
     def _initial_step(self, active, tail_z):
-        """A coarse first grid step: the composed loss's standard deviation / 150, from a probe
+        """The first grid step: the composed loss's standard deviation / INITIAL_CELLS_PER_SD, from a probe
         discretisation of each one-step PLD."""
         var = 0.0
         for mechanism, steps in active:
@@ -329,7 +350,7 @@ class PLDAccountant:
             m = float(np.sum(w * l) / np.sum(w))
             var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
         sd = math.sqrt(max(var, 1e-300))
-        return min(max(sd / 150, 1e-9), 0.05)
+        return min(max(sd / INITIAL_CELLS_PER_SD, 1e-9), 0.05)
 
     def _align(self, active, step):
         """For mechanisms with loss atoms (randomized response, Laplace), shrink ``step`` so that
@@ -349,26 +370,59 @@ class PLDAccountant:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
 
-    def _attempt(self, active, step, tail_z, delta=None, epsilon=None):
-        """(lower, upper) at one grid step; None if over budget."""
+    def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False, first_pass=False):
+        """(lower, upper) at one grid step; None if over budget. ``upper_only``: the lower end is
+        not computed (0.0) unless needed for the bulk/jump split."""
         if self._relation == "replace_one":
             return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
         directions = ("add", "remove") if any(isinstance(m, SampledGaussian) and m.q < 1 for m, _ in active) else ("add",)
+        target = self._relative_width if delta is not None else self._delta_relative_width
         for direction in directions:
             values = {}
             theta = None
-            for bound in ("upper", "lower"):
+            for bound in ("upper",) if upper_only else ("upper", "lower"):
                 items = [(self._one_step(m, direction, bound, step, tail_z), n) for m, n in active]
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
                     theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
                 composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
-                if composed is None:
-                    return None
-                values[bound] = composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
-            lows.append(values["lower"])
-            ups.append(values["upper"])
+                values[bound] = None if composed is None else (
+                    composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
+            low, up = values.get("lower", 0.0), values["upper"]
+            if upper_only and up is not None:
+                pass  # the single-tilt upper end is all that is asked
+            elif up is not None and lows and up <= max(lows):
+                pass  # this direction is below another's lower end: it cannot change the maximum
+            elif delta is not None and len(active) == 1 and (
+                    low is None or up is None or not up - low <= max(SPLIT_AFTER * target, SPLIT_WIDTH) * up):
+                # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
+                # intersected with the single-tilt bracket (both are valid)
+                split = self._attempt_split(active[0], direction, step, tail_z, delta, low, up)
+                if split is not None:
+                    low = split[0] if low is None else max(low, split[0])
+                    up = split[1] if up is None else min(up, split[1])
+            if low is None or up is None:
+                return None
+            lows.append(low)
+            ups.append(up)
         return max(lows), max(ups)
+
+    def _attempt_split(self, entry, direction, step, tail_z, delta, low, up):
+        """(lower, upper) of one direction of a single repeated mechanism by the bulk/jump split of
+        :func:`dpproofs.evaluator.pld.compose_split`; None if it does not apply."""
+        mechanism, count = entry
+        if low is not None and up is not None and math.isfinite(up) and up > 0:
+            hint = (low + up) / 2
+        else:
+            hint = self._hint if self._hint is not None else 1.0
+        found = []
+        for bound in ("upper", "lower"):
+            one = self._one_step(mechanism, direction, bound, step, tail_z)
+            composed = _pld.compose_split(one, count, delta=delta, epsilon_hint=hint, max_cells=self._max_cells)
+            if composed is None:
+                return None
+            found.append(composed.epsilon(delta))
+        return found[1], found[0]
 
     def _attempt_replace_one(self, active, step, tail_z, delta, epsilon):
         """Upper: the symmetrised dominating pairs composed (one curve: they are symmetric).
@@ -401,20 +455,27 @@ class PLDAccountant:
                 longest = max(longest, (high - low) / step)
         return longest
 
-    def _search(self, active, *, delta=None, epsilon=None, rdp_value):
+    def _search(self, active, *, delta=None, epsilon=None, rdp_value, upper_only=False):
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
-        tail_z = _tail_z(1e-7 * scale / total)
+        # one-step P-mass beyond the loss range: the upper bound sends it to +inf, the lower drops it;
+        # over ``total`` steps that moves delta by at most TAIL_SHARE * delta (union bound), i.e.
+        # epsilon by about TAIL_SHARE / (theta epsilon) relative, theta epsilon >= ~1 here
+        tail_z = _tail_z(TAIL_SHARE * scale / total)
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         step = self._grid_step or self._initial_step(active, tail_z)
         passes = 1 if self._grid_step else MAX_PASSES
-        for _ in range(passes):
+        if not self._grid_step:
+            while step < 0.05 and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
+                step *= 10  # long one-step loss ranges (small T): start coarser
+        for index in range(passes):
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
                 break  # the one-step PLDs alone would exceed the budget
             try:
-                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon)
+                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only,
+                                      first_pass=index == 0 and passes > 1)
             except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, MemoryError):
                 found = None
             if found is None:
@@ -422,13 +483,21 @@ class PLDAccountant:
             previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
+            if upper_only:
+                # the upper end converges like h^2: stop once a pass moved it by < target / 4
+                if math.isfinite(previous) and previous - upper <= target * upper / 4:
+                    break
+                step *= 0.3
+                continue
             if width <= target:
                 break
-            if upper - lower > 0.75 * previous_width:
+            if upper - lower > 0.9 * previous_width:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
             if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
-                break  # the upper end has converged; the rest of the gap is the analysis' (class docstring)
-            factor = 0.9 * math.sqrt(target / width) if math.isfinite(width) else 0.25
+                break  # the upper end has converged (replace-one: the rest of the gap is the analysis')
+            # the width shrinks at least linearly in the step (the lower end's downward moves are
+            # O(h) per step when the tilt is small; O(h^2) otherwise): plan for linear
+            factor = 0.8 * target / width if math.isfinite(width) else 0.25
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
             upper = min(upper, 1.0)
@@ -437,7 +506,7 @@ class PLDAccountant:
         else:
             result = Bounds(lower, upper, "pld", used)
         width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
-        result.target_met = width <= target
+        result.target_met = width <= target and not upper_only
         return result
 
     # --- serialisation -----------------------------------------------------------------------
@@ -484,14 +553,25 @@ class PLDAccountant:
 
 def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
                         relative_width: float = DEFAULT_RELATIVE_WIDTH, tolerance: float = 1e-3,
-                        relation: str = "add_remove", sampling: str = "poisson") -> float:
+                        relation: str = "add_remove", sampling: str = "poisson",
+                        progress: Callable[[str], None] | None = None) -> float:
     """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
     the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
-    (never overshoots: the returned sigma's certified upper epsilon is <= the target).
+    (never overshoots: the returned sigma's certified upper epsilon, by
+    ``PLDAccountant(relative_width=relative_width)``, is <= the target).
 
     ``sampling``: "poisson" (``SampledGaussian(q, sigma)``) or "fixed" (batches that are the
     fraction ``q = b/n`` of the dataset, drawn without replacement: ``FixedBatchGaussian``; needs
-    ``relation="replace_one"``). ``relation``: as for :class:`PLDAccountant`."""
+    ``relation="replace_one"``). ``relation``: as for :class:`PLDAccountant`. ``progress``: None or
+    a callable taking one line of text, called after every accountant evaluation.
+
+    How: only the UPPER end decides (the answer is certified by it), so the search runs on the
+    upper end at one fixed grid step (one pass each, a valid upper bound at any step), by regula
+    falsi on log epsilon against log sigma (smooth and monotone), aiming ``1e-4`` below the
+    target; the result is then checked (and raised by ``tolerance`` steps if needed) with the
+    accountant a user calls."""
+    import time
+
     epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
     delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
     q = _validate.real("q", q, 0, 1, low_open=True)
@@ -499,6 +579,8 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
     tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
     relation = _validate.choice("relation", relation, RELATIONS)
     sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
     if sampling == "fixed":
         # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
         batch, dataset = (q if q == 1 else math.nextafter(q, 1.0)).as_integer_ratio()
@@ -510,28 +592,13 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
             return SampledGaussian(q, sigma)
 
     _supported(step(1.0), relation)
+    started = time.perf_counter()
+    count = [0]
 
-    # coarse brackets first: one whose lower end is above epsilon rules sigma out at any width
-    # (lower <= exact <= any upper), one whose upper end is below it already certifies sigma; only
-    # sigmas near the answer need the requested width
-    widths = sorted({max(relative_width, 0.05), max(relative_width, 0.01), relative_width}, reverse=True)
-
-    seen = {}
-
-    def bounds(sigma, width):
-        if (sigma, width) not in seen:
-            accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
-            seen[sigma, width] = accountant.epsilon_bounds(delta)
-        return seen[sigma, width]
-
-    def feasible(sigma):
-        for width in widths:
-            found = bounds(sigma, width)
-            if found.upper <= epsilon:
-                return True
-            if found.lower > epsilon:
-                return False
-        return False
+    def report(text):
+        count[0] += 1
+        if progress is not None:
+            progress(f"pld calibration: {text} ({count[0]} evaluations, {time.perf_counter() - started:.1f} s)")
 
     from dpproofs.accountant import calibrate_sigma as rdp_calibrate
 
@@ -539,30 +606,87 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
         high = rdp_calibrate(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling)
     except InvalidArgument:
         high = 1.0
-    while not feasible(high):
-        high *= 2
+
+    # one grid step for the whole search, from the composed loss at the RDP sigma: the composed
+    # standard deviation / 1700 (the upper end converges like h^2 and is then within ~1e-4 of its
+    # limit), with the one-step PLD kept below 2^15 cells (small T: long loss ranges)
+    probe = PLDAccountant(relation=relation).compose(step(high), steps)
+    active = probe._active()
+    if not active:
+        return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
+    tail_z = _tail_z(TAIL_SHARE * delta / steps)
+    first = probe._initial_step(active, tail_z)
+    grid = max(first * INITIAL_CELLS_PER_SD / 1700, first * probe._cells(active, first, tail_z) / 2**15)
+    aim = epsilon * (1 - 1e-4)
+    seen = {}
+
+    def upper(sigma):
+        if sigma not in seen:
+            found = PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps).epsilon_bounds(delta)
+            seen[sigma] = found.upper
+            report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
+        return seen[sigma]
+
+    while not upper(high) <= aim:
+        high *= 1.5
         if high > 1e6:
             raise InvalidArgument(
                 f"epsilon={epsilon!r} is not reachable with sigma <= 1e6 for q={q!r}, steps={steps!r}, delta={delta!r}"
             )
     low = high
     while True:
-        low *= 0.8
+        low *= 0.75
         if low < 1e-3:
             low = 1e-3
-            if feasible(low):
-                return _certified_above(low, bounds, epsilon, relative_width, tolerance)
+            if upper(low) <= aim:
+                high = low
+                low = None
             break
-        if not feasible(low):
+        if not upper(low) <= aim:
             break
         high = low
-    while high - low > tolerance * high:
-        middle = math.sqrt(low * high)
-        if feasible(middle):
-            high = middle
-        else:
-            low = middle
+    if low is not None:
+        # regula falsi (Illinois) on g = log upper - log aim against x = log sigma; the bracket
+        # [low, high] always has g(low) > 0 >= g(high)
+        def g(sigma):
+            value = upper(sigma)
+            return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
+
+        x_lo, x_hi = math.log(low), math.log(high)
+        g_lo, g_hi, side = g(low), g(high), 0
+        while x_hi - x_lo > tolerance / 4:
+            x = (x_lo * g_hi - x_hi * g_lo) / (g_hi - g_lo) if g_hi != g_lo else (x_lo + x_hi) / 2
+            x = min(max(x, x_lo + 0.05 * (x_hi - x_lo)), x_hi - 0.05 * (x_hi - x_lo))
+            g_x = g(math.exp(x))
+            if g_x > 0:
+                x_lo, g_lo = x, g_x
+                if side == -1:
+                    g_hi /= 2
+                side = -1
+            else:
+                x_hi, g_hi = x, g_x
+                if side == 1:
+                    g_lo /= 2
+                side = 1
+        high = math.exp(x_hi)
+        if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
+            high = max(s for s, v in seen.items() if v <= aim)
+    bounds = _bounds_factory(step, steps, delta, relation, report)
     return _certified_above(high, bounds, epsilon, relative_width, tolerance)
+
+
+def _bounds_factory(step, steps, delta, relation, report=None):
+    seen = {}
+
+    def bounds(sigma, width):
+        if (sigma, width) not in seen:
+            accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
+            # the user's check: accountant.epsilon(delta), the upper end of the upper-only search
+            seen[sigma, width] = accountant._epsilon_search(delta, upper_only=True)
+            if report is not None:
+                report(f"check sigma = {sigma:.6g}: epsilon <= {seen[sigma, width].upper:.6g}")
+        return seen[sigma, width]
+    return bounds
 
 
 def _certified_above(sigma, bounds, epsilon, relative_width, tolerance):

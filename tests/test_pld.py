@@ -181,3 +181,73 @@ def test_the_pld_accountant_path_imports_no_sympy_hypothesis_or_flint():
 def test_the_old_bracket_entry_points_still_work():
     row = pld_eval.epsilon_bracket(0.01, 4.0, 100, 1e-5, step=1e-3)
     assert row["lower"] <= row["upper"]
+
+
+def _stored_reference(q, sigma, steps, delta):
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "pld_reference.json"
+    return json.loads(path.read_text())["values"][f"{q!r},{sigma!r},{steps!r},{delta!r}"]
+
+
+def test_rare_large_losses_get_a_tight_bracket_not_the_rdp_fallback():
+    # (q, sigma, T, delta) = (1e-4, 1, 1000, 1e-12): the answer is carried by one sampled step far
+    # in its tail (the bulk/jump split); RDP says 1.398, the exact value is 0.0954177
+    bounds = sampled(1e-4, 1.0, 1000).epsilon_bounds(1e-12)
+    ref = _stored_reference(1e-4, 1.0, 1000, 1e-12)
+    assert bounds.source == "pld" and bounds.target_met
+    assert bounds.lower <= ref["epsilon"] - ref["epsilon_uncertainty"]
+    assert ref["epsilon"] + ref["epsilon_uncertainty"] <= bounds.upper
+
+
+def test_a_million_steps_at_q_1e_4_meet_the_width_target_and_contain_the_exact_value():
+    bounds = sampled(1e-4, 4.0, 10**6).epsilon_bounds(1e-6)
+    ref = _stored_reference(1e-4, 4.0, 10**6, 1e-6)
+    assert bounds.source == "pld" and bounds.width <= 1e-3 * bounds.upper
+    assert bounds.lower <= ref["epsilon"] <= bounds.upper
+
+
+def test_the_split_composition_equals_the_single_tilt_one_where_both_are_tight():
+    pair = pld_eval.GaussianPair(0.01, 4.0, "add")
+    one = pld_eval.discretise(pair, 2e-4, "upper", 9.0)
+    theta = pld_eval.choose_tilt([(one, 10000)], delta=1e-5)
+    single = pld_eval.compose_fourier([(one, 10000)], theta).epsilon(1e-5)
+    split = pld_eval.compose_split(one, 10000, delta=1e-5, epsilon_hint=0.95).epsilon(1e-5)
+    assert abs(single - split) <= 1e-6 * single
+
+
+def test_the_upper_one_step_pld_keeps_its_mass_at_fine_grids():
+    # each cell carries its own mass error, not the 2 err / h of a cancelling difference
+    pair = pld_eval.GaussianPair(1e-4, 4.0, "add")
+    for step in (1e-5, 1e-6):
+        one = pld_eval.discretise(pair, step, "upper", 9.0)
+        assert abs(math.fsum(one.masses) + one.infinity - 1) <= 1e-12
+
+
+def test_epsilon_is_an_upper_end_no_looser_than_the_brackets():
+    acc = sampled(0.01, 4.0, 10000)
+    assert ABADI_EXACT[10000] <= acc.epsilon(1e-5) <= acc.epsilon_bounds(1e-5).upper * (1 + 1e-3)
+
+
+def test_the_vectorised_bromwich_reference_agrees_with_the_mpmath_one_and_the_gaussian():
+    # delta(0.9468668) = 1.0000000121e-5 by the mpmath inversion (module docstring of test_pld)
+    value = precise_pld.bromwich_delta(0.9468668, 0.01, 4.0, 10000)
+    assert abs(value - 1.0000000121e-5) <= 1e-8 * 1e-5
+    for sigma, steps, eps in ((2.0, 10, 0.5), (10.0, 100, 0.3)):
+        exact = float(precise.delta_gaussian(eps, sigma / math.sqrt(steps), dps=30))
+        assert abs(precise_pld.bromwich_delta(eps, 1.0, sigma, steps) - exact) <= 1e-9 * exact
+
+
+def test_the_vectorised_bromwich_reference_refuses_when_its_contours_disagree():
+    with pytest.raises(ArithmeticError):
+        precise_pld.bromwich_delta(0.0954, 1e-4, 1.0, 1000, rtol=1e-9)
+
+
+def test_calibration_reports_progress_through_its_callback():
+    lines = []
+    from dpproofs.pld import calibrate_sigma_pld
+
+    sigma = calibrate_sigma_pld(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, progress=lines.append)
+    assert lines and all(line.startswith("pld calibration:") for line in lines)
+    assert sampled(0.01, sigma, 1000).epsilon(1e-5) <= 1.0

@@ -25,7 +25,13 @@ def run(args):
     from dpproofs.calibration import calibrate_sigma
 
     q, steps, description = run_of(args)
-    sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, **calibration_options(args))
+    if args.accountant == "pld":
+        from dpproofs.pld import calibrate_sigma_pld
+
+        sigma = calibrate_sigma_pld(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps,
+                                    relation=args.relation, sampling=args.sampling, progress=_progress())
+    else:
+        sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, **calibration_options(args))
     achieved = accountant_of(args).compose(mechanism_of(args, description, sigma), steps)
     achieved_epsilon = (achieved.epsilon(args.delta, args.conversion) if args.accountant == "rdp"
                         else achieved.epsilon(args.delta))
@@ -34,6 +40,24 @@ def run(args):
     if args.accountant == "rdp":
         result["conversion"] = args.conversion
     return 0, result
+
+
+#: Seconds after which the PLD calibration reports its progress on stderr.
+PROGRESS_AFTER = 2.0
+
+
+def _progress():
+    """A progress callback printing each line to stderr (never stdout: --json stays one object)
+    once the calibration has run for PROGRESS_AFTER seconds."""
+    import sys
+    import time
+
+    started = time.perf_counter()
+
+    def report(line):
+        if time.perf_counter() - started >= PROGRESS_AFTER:
+            print(line, file=sys.stderr, flush=True)
+    return report
 
 
 def render(result):

@@ -570,9 +570,15 @@ class GaussianPair:
             return np.where(levels >= self.max_loss, np.inf, u)
 
     def loss_range(self, tail_z):
-        """Losses outside which P and Q have mass < Phi(-tail_z) (u beyond tail_z sigmas)."""
+        """Losses outside which the P-mass is < Phi(-tail_z): below, both P and Q (u beyond tail_z
+        sigmas of every mean); above, the P-mass of each mixture part ``w N(m, s^2)`` is kept below
+        ``Phi(-tail_z) / (number of parts)`` (a part of small weight w, the sampled one, is cut
+        closer: what lies above is sent to +inf by the upper bound, dropped by the lower)."""
         means = [m for _, m in self.p_parts + self.q_parts]
-        top_u, bottom_u = max(means) + tail_z * self.sigma, min(means) - tail_z * self.sigma
+        bottom_u = min(means) - tail_z * self.sigma
+        tail = max(float(special.ndtr(-tail_z)), 1e-300)  # no underflow to 0 (tail_z up to 38)
+        parts = [(w, m) for w, m in self.p_parts if w > 0]
+        top_u = max(m + self.sigma * float(-special.ndtri(min(0.5, tail / (len(parts) * w)))) for w, m in parts)
         return self._loss(bottom_u), self._loss(top_u)
 
     def _loss(self, u):
@@ -774,8 +780,13 @@ def discretise(pair, step, bound, tail_z=38.0):
         # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses
         ratio = getattr(pair, "edge_ratio", None)
         margin = 0.0 if ratio is None or len(ratio) != len(p) else 4 * np.minimum(ratio, 1.0) * (p + qx) * eh / em1
-        left = np.maximum(eh * (qx + eqx) - (p - ep), 0.0) / em1 * (1 + 8 * UNIT) + margin
-        right = np.maximum(eh * ((p + ep) - (qx - eqx)), 0.0) / em1 * (1 + 8 * UNIT) + margin
+        # the right part at its largest, the left part the rest of the cell's largest P-mass: the
+        # exact split moved UP (right grows) plus extra mass (the cell's mass error), both keep an
+        # upper bound; the cell's total is then P + its error, not P + 2 error / h as when each
+        # part carries the error of the cancelling difference (that made T-fold masses drift)
+        right_core = np.maximum(eh * ((p + ep) - (qx - eqx)), 0.0) / em1 * (1 + 8 * UNIT)
+        left = np.maximum((p + ep) * (1 + 4 * UNIT) - right_core, 0.0) + margin
+        right = right_core + margin
         masses = np.zeros(len(grid))
         masses[:-1] += left
         masses[1:] += right
@@ -871,6 +882,18 @@ def _damped_suffix(z, rate):
     return out
 
 
+def _suffix_weight_norm(n, rate):
+    """``||w_j||_2`` for ``w_j = (e^{-rate m})_{m = 1 .. n-1-j}``, j = 0 .. n-1 (array), with a
+    relative margin of 1e-9 for the float evaluation."""
+    m = np.arange(n - 1, -1, -1, dtype=np.float64)  # n - 1 - j
+    if rate <= 0:
+        return np.sqrt(m) * (1 + 1e-9)
+    # sum_{k=1}^{M} r^{2k} = r^2 (1 - r^{2M}) / (1 - r^2), r = e^{-rate}
+    with np.errstate(under="ignore"):
+        total = math.exp(-2 * rate) * -np.expm1(-2 * rate * m) / -math.expm1(-2 * rate)
+    return np.sqrt(total) * (1 + 1e-9)
+
+
 class Composed:
     """The tilted composed PLD on the window: cell ``k`` has loss ``losses[k]`` and true P-mass
     ``z_k exp(K - theta losses[k])`` where ``|zhat_k - z_k| <= error``. ``wrapped`` bounds the tilted
@@ -881,16 +904,26 @@ class Composed:
         self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
         self.theta, self.log_scale, self.error = float(theta), float(log_scale), float(error)
         self.wrapped, self.above, self.infinity, self.bound = float(wrapped), float(above), float(infinity), bound
-        if bound == "upper":
-            self.z = zhat + error
-        else:
-            self.z = np.maximum(zhat - error, 0.0)
+        # ``error`` bounds the EUCLIDEAN norm of zhat - z (the FFT bounds are normwise), so a
+        # weighted sum of the errors is bounded by Cauchy-Schwarz, ||w||_2 error, instead of
+        # ||w||_1 error: far tighter when the damping theta h is small. With z+ = max(zhat, 0):
+        # z <= z+ + |zhat - z| and z >= z+ - (z+ - zhat) - (zhat - z), both corrections of norm
+        # <= error (z >= 0 makes z+ - zhat <= |zhat - z|), so
+        #   sum_k w_k z_k in [sum_k w_k z+_k - 2 error ||w||_2, sum_k w_k z+_k + error ||w||_2].
+        self.z = np.maximum(zhat, 0.0)
         n = len(self.z)
         # A_j = sum_{k>j} z_k e^{-theta (l_k - l_j)},  B_j = sum_{k>j} z_k e^{-(theta+1)(l_k - l_j)}
-        self.a = _damped_suffix(self.z, self.theta * step)
-        self.b = _damped_suffix(self.z, (self.theta + 1) * step)
-        if bound == "lower":  # terms below 1e-190 may underflow in the blocks: B may only grow
-            self.b = self.b + 1e-190 * n
+        a = _damped_suffix(self.z, self.theta * step)
+        b = _damped_suffix(self.z, (self.theta + 1) * step)
+        norm_a = _suffix_weight_norm(n, self.theta * step) * error
+        norm_b = _suffix_weight_norm(n, (self.theta + 1) * step) * error
+        if bound == "upper":
+            self.a = a + norm_a
+            self.b = np.maximum(b - 2 * norm_b, 0.0)
+        else:
+            self.a = np.maximum(a - 2 * norm_a, 0.0)
+            # terms below 1e-190 may underflow in the blocks: B may only grow
+            self.b = b + norm_b + 1e-190 * n
         # sums of positives, each term through <= 2 n roundings: relative error <= (1 + 2u)^(2n) - 1
         self.gamma = 4.4 * n * UNIT + 1e-15
 
@@ -926,7 +959,10 @@ class Composed:
         if j < 0:
             if self.bound == "lower":
                 return max(0.0, self.delta(lam0))  # delta is non-increasing: a valid lower bound
-            return 1.0 if self.delta(lam0) > 0 else 0.0  # conservative (window below the question)
+            # below the window: delta(eps) <= delta(l_0) + the true mass in [eps, l_0), whose
+            # tilted mass is at most ``wrapped`` and whose cells weigh at most e^{K - theta eps}
+            below = math.exp(min(self.log_scale - self.theta * epsilon, 700.0)) * self.wrapped
+            return min(1.0, self.delta(lam0) + below * (1 + 1e-12))
         c = self._constant()
         if j >= len(self.z) - 1:
             return c if self.bound == "upper" else 0.0
@@ -1012,7 +1048,7 @@ def choose_tilt(items, *, delta=None, epsilon=None):
     """A tilt theta >= 0: the Chernoff-optimal order of the discrete composed PLD for ``delta``
     (minimising (K(theta) + log(1/delta)) / theta) or for ``epsilon`` (minimising
     K(theta) - theta epsilon). Any theta >= 0 gives correct bounds; this one makes them tight."""
-    thetas = np.concatenate(([0.0], np.geomspace(1e-3, 2e3, 28)))
+    thetas = np.concatenate(([0.0], np.geomspace(1e-3, 2e3, 85)))
     k = _log_mgf_total(items, thetas)
     if delta is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -1023,9 +1059,10 @@ def choose_tilt(items, *, delta=None, epsilon=None):
     return float(thetas[int(np.argmin(score))])
 
 
-def compose_fourier(items, theta, *, max_cells=1 << 22):
+def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0):
     """T-fold composition of ``items`` (a list of ``(OneStep, count)``, one bound, one grid step)
-    by one real FFT per item, a pointwise power and one inverse FFT, tilted by ``theta``.
+    by one real FFT per item, a pointwise power and one inverse FFT, tilted by ``theta``; every
+    mass is multiplied by ``exp(log_factor)`` (a binomial coefficient in :func:`compose_split`).
     Returns a :class:`Composed`, or None if the window needs more than ``max_cells`` cells or the
     round-off bound is useless (then the caller refines or falls back)."""
     items = [(one, int(n)) for one, n in items if n > 0]
@@ -1035,7 +1072,7 @@ def compose_fourier(items, theta, *, max_cells=1 << 22):
     offset = sum(n * one.offset for one, n in items)
     infinity = min(1.0, sum(n * one.infinity for one, n in items))
     log_m = [float(one.log_mgf([theta])[0]) for one, _ in items]
-    log_scale = sum(n * lm for (one, n), lm in zip(items, log_m))
+    log_scale = sum(n * lm for (one, n), lm in zip(items, log_m)) + float(log_factor)
     tilted = []
     mean = var = 0.0
     for (one, n), lm in zip(items, log_m):
@@ -1048,7 +1085,10 @@ def compose_fourier(items, theta, *, max_cells=1 << 22):
         var += n * float(np.sum(x * (l - m1) ** 2))
     sd = math.sqrt(max(var, step**2))
     k0 = _log_mgf_total(items, [theta])[0]
-    s = np.geomspace(0.5, 400.0, 14) / sd
+    # candidate Chernoff parameters: the Gaussian-like scale 1/sd, and down to O(1) for one-step
+    # distributions with rare large losses (their composed tail is Poisson-like: the best s is
+    # about log(k / (T p)) / L, far below 1/sd)
+    s = np.unique(np.concatenate((np.geomspace(0.5, 400.0, 14) / sd, np.geomspace(0.05, 400.0, 24))))
     k_plus = _log_mgf_total(items, theta + s)
     k_minus = _log_mgf_total(items, theta - s)
     log_tail = math.log(WINDOW_TAIL)
@@ -1106,3 +1146,135 @@ def compose_fourier(items, theta, *, max_cells=1 << 22):
     error = (spec_err / math.sqrt(size) + a * _norm(z) / (1 - a)) * (1 + 8 * UNIT) + 1e-320
     above = math.exp(min(log_scale - theta * hi_loss, 700.0)) * w_hi if bound == "upper" else 0.0
     return Composed(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi, above, infinity, bound)
+
+
+# --- bulk / jump split of a self-composition -------------------------------------------------
+#
+# When the hockey stick of a T-fold composition at the question is carried by RARE LARGE one-step
+# losses (small q, small sigma, small delta: the answer comes from one or two sampled steps with
+# a loss far in the tail), one tilt cannot serve both the bulk (tilted mass ~1 near loss 0) and
+# those jumps (tilted mass ~1e-10), and the FFT round-off of the bulk swamps the answer. Split
+# the one-step measure at a loss L into its bulk b (losses < L) and its jumps j (losses >= L);
+# since convolution is commutative and the hockey stick is LINEAR in the measure,
+#
+#     delta_{(b + j)^{*T}}(eps) = sum_{k=0}^{T} C(T, k) delta_{b^{*(T-k)} * j^{*k}}(eps)     (exact),
+#
+# and every term is composed by its own FFT with its own tilt (its round-off is relative to its
+# own size). The terms k > K are bounded by their total P-mass
+#     R = sum_{k>K} C(T,k) |b|^{T-k} |j|^k <= max(1,|b|)^T (T|j|)^{K+1} / (K+1)! / (1 - T|j|/(K+2)),
+# which the upper bound adds to delta at every eps (as mass at +inf: pessimistic) and the lower
+# bound drops (optimistic); the one-step mass at +inf enters the upper bound by the union bound
+# T * infinity. Each term is an upper (lower) bound of its exact counterpart, so the sums are.
+
+
+class SplitComposed:
+    """The sum of the :class:`Composed` terms of :func:`compose_split` plus a constant (upper:
+    remainder and +inf mass; lower: 0)."""
+
+    def __init__(self, terms, constant, bound):
+        self.terms, self.constant, self.bound = terms, float(constant), bound
+
+    def delta(self, epsilon):
+        total = math.fsum(term.delta(epsilon) for term in self.terms)
+        if self.bound == "upper":
+            # each term's float delta has relative error << 1e-12; the sum carries 1e-12 up
+            return min(1.0, (total + self.constant) * (1 + 1e-12))
+        return max(0.0, total * (1 - 1e-12))
+
+    def epsilon(self, delta):
+        """Upper: an eps with ``delta(eps) <= delta`` (the true epsilon is at most it); lower: an
+        eps with ``delta(eps) > delta`` (the true epsilon is at least it), or 0. Bisection keeps
+        only points where the predicate was evaluated, so no monotonicity is assumed."""
+        good = self.bound == "upper"
+
+        def holds(eps):  # upper: certifies eps >= truth; lower: certifies eps <= truth
+            d = self.delta(eps)
+            return d <= delta if good else d > delta
+
+        lo, hi = 0.0, max(term.first_loss + term.step * len(term.z) for term in self.terms)
+        hi = max(hi, 1e-12)
+        if good:
+            if holds(0.0):
+                return 0.0
+            if not holds(hi):
+                return math.inf
+            for _ in range(200):  # invariant: holds(hi); lo not known to hold
+                mid = (lo + hi) / 2
+                if holds(mid):
+                    hi = mid
+                else:
+                    lo = mid
+                if hi - lo <= 1e-13 * max(1.0, hi):
+                    break
+            return hi
+        if not holds(0.0):
+            return 0.0
+        for _ in range(200):  # invariant: holds(lo)
+            mid = (lo + hi) / 2
+            if holds(mid):
+                lo = mid
+            else:
+                hi = mid
+            if hi - lo <= 1e-13 * max(1.0, hi):
+                break
+        return lo
+
+
+def split_point(one, count, rate=1e-3):
+    """The first index c of ``one.masses`` from which the P-mass above is at most ``rate / count``
+    (the jumps: on average ``<= rate`` of the ``count`` steps have one), or None when that leaves
+    no jumps or no bulk."""
+    w = one.masses
+    tail = np.cumsum(w[::-1])[::-1]  # tail[i] = sum_{k >= i} w_k
+    ok = np.flatnonzero(tail * count <= rate)
+    if len(ok) == 0:
+        return None
+    c = int(ok[0])
+    if c <= 0 or c >= len(w) or tail[c] <= 0:
+        return None
+    return c
+
+
+def compose_split(one, count, *, delta, epsilon_hint, max_cells=1 << 22, max_terms=8, rate=1e-3):
+    """``count``-fold self-composition of the one-step PLD ``one`` by the bulk/jump split (section
+    comment); a :class:`SplitComposed`, or None (no split point, too many terms, over budget)."""
+    count = int(count)
+    c = split_point(one, count, rate)
+    if c is None:
+        return None
+    w = one.masses
+    bulk = OneStep(one.step, one.offset, one.shift, w[:c], 0.0, one.bound)
+    jumps = OneStep(one.step, one.offset + c, one.shift, w[c:], 0.0, one.bound)
+    m_b = math.fsum(bulk.masses) * (1 + 1e-12)
+    m_j = math.fsum(jumps.masses) * (1 + 1e-12)
+    lam = count * m_j
+    log_cap = count * math.log(max(1.0, m_b))
+    # the smallest K with remainder <= 1e-6 delta
+    remainder, k_max = math.inf, None
+    for k in range(0, min(max_terms, count) + 1):
+        if k == count:
+            remainder, k_max = 0.0, k
+            break
+        if lam >= k + 2:
+            continue
+        log_r = log_cap + (k + 1) * math.log(lam) - math.lgamma(k + 2) - math.log1p(-lam / (k + 2))
+        if log_r <= math.log(1e-6 * delta):
+            remainder, k_max = math.exp(log_r), k
+            break
+    if k_max is None:
+        return None
+    terms = []
+    for k in range(k_max + 1):
+        items = [(bulk, count - k), (jumps, k)]
+        items = [(o, n) for o, n in items if n > 0]
+        theta = choose_tilt(items, epsilon=epsilon_hint)
+        log_binom = math.lgamma(count + 1) - math.lgamma(k + 1) - math.lgamma(count - k + 1)
+        composed = compose_fourier(items, theta, max_cells=max_cells, log_factor=log_binom)
+        if composed is None:
+            return None
+        terms.append(composed)
+    if one.bound == "upper":
+        constant = remainder + min(1.0, count * one.infinity)
+    else:
+        constant = 0.0
+    return SplitComposed(terms, constant, one.bound)
