@@ -278,10 +278,10 @@ class PLDAccountant:
 
     def epsilon(self, delta: float) -> float:
         """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``): the upper end
-        of :meth:`epsilon_bounds`' search, which stops refining once the width target is met OR
-        the upper end has converged (moved by less than a quarter of the target between passes;
-        the lower end, which may converge only linearly in the grid step, is not needed here)."""
-        return self._epsilon_search(delta, upper_only=True).upper
+        of :meth:`epsilon_bounds`. (A search on the upper end alone needs two passes to see that
+        it converged, where the bracket usually meets its width target in one: at the Abadi
+        point 0.29 s against 0.04 s. Calibration, at a fixed grid step, uses the upper end alone.)"""
+        return self._epsilon_search(delta, upper_only=False).upper
 
     def epsilon_bounds(self, delta: float) -> Bounds:
         """:class:`Bounds` ``(lower, upper)`` containing the tight epsilon at ``delta``."""
