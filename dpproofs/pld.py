@@ -622,7 +622,9 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
 
     def upper(sigma):
         if sigma not in seen:
-            found = PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps).epsilon_bounds(delta)
+            # one pass at the fixed grid step, upper end only (the lower end is not needed here)
+            found = PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps)._epsilon_search(
+                delta, upper_only=True)
             seen[sigma] = found.upper
             report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
         return seen[sigma]
@@ -681,8 +683,8 @@ def _bounds_factory(step, steps, delta, relation, report=None):
     def bounds(sigma, width):
         if (sigma, width) not in seen:
             accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
-            # the user's check: accountant.epsilon(delta), the upper end of the upper-only search
-            seen[sigma, width] = accountant._epsilon_search(delta, upper_only=True)
+            # the user's check: accountant.epsilon(delta), the upper end of epsilon_bounds
+            seen[sigma, width] = accountant.epsilon_bounds(delta)
             if report is not None:
                 report(f"check sigma = {sigma:.6g}: epsilon <= {seen[sigma, width].upper:.6g}")
         return seen[sigma, width]
