@@ -392,7 +392,7 @@ def _verify_suite_section(measured):
     lines = ["\n## The verify suite\n\n",
              "Inequalities of known truth over the vocabulary and elementary functions "
              "(`dpproofs/verification/suite.py`; `tests/test_verify_suite.py` asserts every verdict: the fast "
-             "ones by default, all of them with `pytest -m campaign`). Each row is `dpproofs verify CLAIM --where "
+             "ones by default, all of them with `pytest -m suite`). Each row is `dpproofs verify CLAIM --where "
              "...` with default settings (60 s time budget, 500 samples, seed 0), timed in-process by "
              "`dpproofs report --only verify`.\n\n"]
     suite = (measured or {}).get("suite")
