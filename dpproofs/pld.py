@@ -482,6 +482,11 @@ class PLDAccountant:
                 break
             previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
+            if not math.isfinite(found[1]):
+                # the upper end's infinite-loss mass (one-step tails and the composition's window,
+                # both sized from delta, not from the grid step) is above delta: a finer grid cannot
+                # make it finite (at delta = 1e-300 three passes took 29 s for nothing)
+                break
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
             if upper_only:
                 # the upper end converges like h^2: stop once a pass moved it by < target / 4
