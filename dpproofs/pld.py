@@ -66,6 +66,13 @@ SPLIT_WIDTH = 0.05
 #: The first grid step is the composed loss's standard deviation divided by this (the first
 #: pass's lower end is O(h) loose, so a coarse first pass is mostly wasted).
 INITIAL_CELLS_PER_SD = 1500
+#: The order of convergence assumed when planning the second pass's step (width ~ h^order; later
+#: passes fit it), and the share of the width target the planned pass aims at.
+PLANNING_ORDER = 2.0
+PLANNING_MARGIN = 0.7
+#: The calibration's fixed grid step is the composed loss's standard deviation (at the RDP sigma)
+#: divided by this (its upper end is then within ~1e-4 of its limit).
+CALIBRATION_CELLS_PER_SD = 1700
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
 
@@ -337,9 +344,8 @@ class PLDAccountant:
         dominating, realised = _replace_one_plan(mechanism)
         return [dominating] + [p for r in realised.values() if r is not None for p in r.values()]
 
-    def _initial_step(self, active, tail_z):
-        """The first grid step: the composed loss's standard deviation / INITIAL_CELLS_PER_SD, from a probe
-        discretisation of each one-step PLD."""
+    def _composed_sd(self, active):
+        """The composed loss's standard deviation, from a probe discretisation of each one-step PLD."""
         var = 0.0
         for mechanism, steps in active:
             pair = _pairs(mechanism)["add"] if self._relation == "add_remove" else _replace_one_plan(mechanism)[0]
@@ -349,8 +355,13 @@ class PLDAccountant:
             l, w = one.losses(), one.masses
             m = float(np.sum(w * l) / np.sum(w))
             var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
-        sd = math.sqrt(max(var, 1e-300))
-        return min(max(sd / INITIAL_CELLS_PER_SD, 1e-9), 0.05)
+        return math.sqrt(max(var, 1e-300))
+
+    def _initial_step(self, active, cells_per_sd=None):
+        """The first grid step: the composed loss's standard deviation / ``cells_per_sd`` (default
+        INITIAL_CELLS_PER_SD), within [1e-9, 0.05]."""
+        sd = self._composed_sd(active)
+        return min(max(sd / (cells_per_sd or INITIAL_CELLS_PER_SD), 1e-9), 0.05)
 
     def _align(self, active, step):
         """For mechanisms with loss atoms (randomized response, Laplace), shrink ``step`` so that
@@ -382,6 +393,11 @@ class PLDAccountant:
             values = {}
             theta = None
             for bound in ("upper",) if upper_only else ("upper", "lower"):
+                if bound == "lower" and values["upper"] is not None and lows and values["upper"] <= max(lows):
+                    # this direction's upper end is below another direction's lower end: it cannot
+                    # change either end of the maximum, so its lower end is not needed (at the
+                    # Abadi point "remove" is dominated by "add": one composition in four saved)
+                    break
                 items = [(self._one_step(m, direction, bound, step, tail_z), n) for m, n in active]
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
                     theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
@@ -392,7 +408,7 @@ class PLDAccountant:
             if upper_only and up is not None:
                 pass  # the single-tilt upper end is all that is asked
             elif up is not None and lows and up <= max(lows):
-                pass  # this direction is below another's lower end: it cannot change the maximum
+                low = up  # below another direction's lower end: it changes neither end of the maximum
             elif delta is not None and len(active) == 1 and (
                     low is None or up is None or not up - low <= max(SPLIT_AFTER * target, SPLIT_WIDTH) * up):
                 # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
@@ -464,7 +480,8 @@ class PLDAccountant:
         tail_z = _tail_z(TAIL_SHARE * scale / total)
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
-        step = self._grid_step or self._initial_step(active, tail_z)
+        seen = []  # (step, relative width) of the finished passes
+        step = self._grid_step or self._initial_step(active)
         passes = 1 if self._grid_step else MAX_PASSES
         if not self._grid_step:
             while step < 0.05 and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
@@ -500,9 +517,18 @@ class PLDAccountant:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
             if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
                 break  # the upper end has converged (replace-one: the rest of the gap is the analysis')
-            # the width shrinks at least linearly in the step (the lower end's downward moves are
-            # O(h) per step when the tilt is small; O(h^2) otherwise): plan for linear
-            factor = 0.8 * target / width if math.isfinite(width) else 0.25
+            # plan the next step from the width's order of convergence in h: 2 (the connect-the-dots
+            # upper end, and the lower end with a tilt: at the Abadi point 4.1e-3 -> 9.0e-4 from
+            # h = 4e-4 to 2e-4) but as low as 1 (the lower end's downward moves are O(h) per step
+            # when the tilt is small): fitted from the last two passes once there are two
+            order = PLANNING_ORDER
+            if math.isfinite(width) and seen:
+                last_step, last_width = seen[-1]
+                if last_width > width > 0 and last_step > step:
+                    order = min(max(math.log(last_width / width) / math.log(last_step / step), 1.0), 2.0)
+            if math.isfinite(width):
+                seen.append((step, width))
+            factor = (PLANNING_MARGIN * target / width) ** (1 / order) if math.isfinite(width) else 0.25
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
             upper = min(upper, 1.0)
@@ -620,8 +646,8 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
     if not active:
         return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
     tail_z = _tail_z(TAIL_SHARE * delta / steps)
-    first = probe._initial_step(active, tail_z)
-    grid = max(first * INITIAL_CELLS_PER_SD / 1700, first * probe._cells(active, first, tail_z) / 2**15)
+    first = probe._initial_step(active, CALIBRATION_CELLS_PER_SD)
+    grid = max(first, first * probe._cells(active, first, tail_z) / 2**15)
     aim = epsilon * (1 - 1e-4)
     seen = {}
 

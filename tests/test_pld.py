@@ -251,3 +251,22 @@ def test_calibration_reports_progress_through_its_callback():
     sigma = calibrate_sigma_pld(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, progress=lines.append)
     assert lines and all(line.startswith("pld calibration:") for line in lines)
     assert sampled(0.01, sigma, 1000).epsilon(1e-5) <= 1.0
+
+
+@pytest.mark.parametrize("count, rate", [(1, 0.3), (2, 0.0), (5, 1e-3), (37, 0.5), (300, 2.0), (1000, 0.9),
+                                         (777, 1e-7), (2000, 0.31)])
+def test_the_damped_suffix_sums_and_their_weight_norms_match_mpmath(count, rate):
+    # Composed's A_j, B_j (in place, blockwise when rate * count > 300) and the Cauchy-Schwarz
+    # weights of its round-off term: the sums within Composed.gamma, the norms never below
+    import numpy as np
+
+    z = np.random.default_rng(count).random(count) ** 3
+    sums = pld_eval._damped_suffix(z, rate)
+    norms = pld_eval._suffix_weight_norm(count, rate)
+    gamma = 4.4 * count * 2.0**-53 + 1e-15
+    mp.dps = 40
+    for j in range(0, count, max(1, count // 29)):
+        exact = mp.fsum(mp.mpf(float(z[k])) * mp.exp(-mp.mpf(rate) * (k - j)) for k in range(j + 1, count))
+        assert abs(sums[j] - exact) <= gamma * exact
+        norm = mp.sqrt(mp.fsum(mp.exp(-2 * mp.mpf(rate) * m) for m in range(1, count - j)))
+        assert norm <= norms[j] <= norm * (1 + 1e-8) + 1e-300
