@@ -149,3 +149,13 @@ def test_randomized_response_keeps_its_digits_at_a_tiny_epsilon_and_near_order_o
     assert abs(precise.rdp_randomized_response(2, mp.mpf(10) ** -200, dps=30) / mp.mpf(10) ** -400 - 1) < 1e-25
     near_one = precise.rdp_randomized_response(1 + mp.mpf(10) ** -12, mp.mpf(10) ** -5, dps=30)
     assert abs(near_one / (mp.mpf(10) ** -5 * mp.tanh(mp.mpf(10) ** -5 / 2)) - 1) < 1e-10
+
+
+def test_the_remove_direction_next_to_order_one_answers_and_is_stable_in_precision():
+    # alpha = 1 + 2^-52 gives the power p = 1 - alpha = -2.2e-16 in log B: the excess integrand's
+    # binomial series was used up to |p u| <= 1/100, i.e. |u| up to 4.5e13, where it diverges, and
+    # the evaluation never ended (found 2026-12-01 by a time-budget test of dpproofs.verify)
+    alpha = 1 + 2.0**-52
+    values = [precise.rdp_sampled_gaussian(alpha, 0.5, 0.5, dps=dps, direction="remove") for dps in (30, 60)]
+    assert abs(values[0] - values[1]) <= 1e-28 * abs(values[1])
+    assert values[1] > 0
