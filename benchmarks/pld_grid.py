@@ -10,7 +10,6 @@ exact value ("below" = an estimate under the truth). Then the extreme queries (d
 ``nice python benchmarks/pld_grid.py > benchmarks/pld_grid_YYYY-MM-DD.txt``.
 """
 
-import math
 import sys
 import time
 

@@ -381,7 +381,7 @@ class PLDAccountant:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
 
-    def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False, first_pass=False):
+    def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False):
         """(lower, upper) at one grid step; None if over budget. ``upper_only``: the lower end is
         not computed (0.0) unless needed for the bulk/jump split."""
         if self._relation == "replace_one":
@@ -486,13 +486,12 @@ class PLDAccountant:
         if not self._grid_step:
             while step < 0.05 and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
                 step *= 10  # long one-step loss ranges (small T): start coarser
-        for index in range(passes):
+        for _ in range(passes):
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
                 break  # the one-step PLDs alone would exceed the budget
             try:
-                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only,
-                                      first_pass=index == 0 and passes > 1)
+                found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only)
             except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, MemoryError):
                 found = None
             if found is None:
@@ -505,13 +504,7 @@ class PLDAccountant:
                 # make it finite (at delta = 1e-300 three passes took 29 s for nothing)
                 break
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
-            if upper_only:
-                # the upper end converges like h^2: stop once a pass moved it by < target / 4
-                if math.isfinite(previous) and previous - upper <= target * upper / 4:
-                    break
-                step *= 0.3
-                continue
-            if width <= target:
+            if upper_only or width <= target:  # upper_only: calibration's one pass at a fixed step
                 break
             if upper - lower > 0.9 * previous_width:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)

@@ -14,7 +14,7 @@ import pytest
 import sympy
 
 from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.docgen import fingerprint, measure, site
+from dpproofs.docgen import measure, site
 from dpproofs.docgen.markdown import rst_to_markdown
 
 LIBRARY = Path(__file__).resolve().parents[1] / "dpproofs"

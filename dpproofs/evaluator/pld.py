@@ -1008,12 +1008,10 @@ class Composed:
         return cells
 
     def epsilon(self, delta):
-        """Smallest epsilon with the bound's delta(epsilon) <= delta (max(., 0)). delta(l_j) is
-        non-increasing in j: bisection for the last grid point where it exceeds ``delta``, then
-        the exact solution inside that cell."""
-        log_target = math.log(delta)
+        """Smallest epsilon with the bound's delta(epsilon) <= delta (max(., 0)): the last grid
+        point where the bound's delta exceeds ``delta`` (one vectorised comparison), then the
+        exact solution inside that cell."""
         c = self._constant()
-        log_c = math.log(c) if c > 0 else -math.inf
         lam0, h = self.first_loss, self.step
         n = len(self.z)
         # the last grid point where the bound's delta exceeds the target (vectorised; the lower

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import mpmath
 import sympy
 
-from dpproofs import _validate, pipeline, search
+from dpproofs import _validate, pipeline
 from dpproofs.claims import Claim
 from dpproofs.decide import Outcome, normalised_margin
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType

@@ -29,7 +29,6 @@ Ids -> items:
 """
 
 import functools
-import math
 
 import sympy
 from flint import arb
