@@ -229,16 +229,33 @@ def test_a_user_claim_verdict_has_no_expectation_and_a_counterexample_of_values_
         verdict.status = "holds"  # frozen: the pipeline built it once
 
 
-def test_the_time_budget_is_a_safety_stop_that_the_verdict_reports():
-    # fractional orders: each evaluation is a 1-D integral (tens of ms or more)
+def test_the_time_budget_is_a_safety_stop_that_the_verdict_reports(monkeypatch):
+    # fractional orders: each evaluation is a 1-D integral (tens of ms, and seconds at q = 5e-324)
+    import time as clock
+
+    from dpproofs.verification import evaluation
+
+    longest = [0.0]
+    for name in ("search", "precise", "ball"):
+        method = getattr(evaluation.UserEvaluation, name)
+
+        def timed(self, *args, _method=method, **kwargs):
+            start = clock.perf_counter()
+            try:
+                return _method(self, *args, **kwargs)
+            finally:
+                longest[0] = max(longest[0], clock.perf_counter() - start)
+
+        monkeypatch.setattr(evaluation.UserEvaluation, name, timed)
     budget = 3.0
     verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
                         ["1 < alpha <= 32", "0 < q <= 1", "0.5 <= sigma <= 10"], time_budget=budget)
     assert verdict.status in ("holds", "proved"), verdict.evidence
-    # slack: one evaluation, one tie escalation step and one box may end after the deadline (and a
-    # loaded machine stretches each; measured 6.1 s with two other test runs on the 2 cores)
-    assert verdict.seconds < 4 * budget, verdict.seconds
     assert "time budget" in verdict.evidence
+    # the budget is checked between evaluations: the stage that passes the deadline finishes its
+    # evaluation, and the next stage may start one more. Bounded by the evaluations themselves,
+    # not by a machine speed (one evaluation at q = 5e-324 took 1 s alone, 4 s under xdist)
+    assert verdict.seconds < budget + 2 * longest[0] + 1.0, (verdict.seconds, longest[0])
 
 
 def test_the_same_claim_and_seed_give_the_same_examples_however_slow_the_machine(monkeypatch):
