@@ -37,6 +37,7 @@ from dpproofs import _validate, subsampling
 from dpproofs.accountant import Accountant
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 from dpproofs.evaluator import pld as _pld
+from dpproofs.evaluator.roots import illinois
 from dpproofs.mechanisms import (
     FixedBatchGaussian,
     Gaussian,
@@ -678,22 +679,8 @@ def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
             value = upper(sigma)
             return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
 
-        x_lo, x_hi = math.log(low), math.log(high)
-        g_lo, g_hi, side = g(low), g(high), 0
-        while x_hi - x_lo > tolerance / 4:
-            x = (x_lo * g_hi - x_hi * g_lo) / (g_hi - g_lo) if g_hi != g_lo else (x_lo + x_hi) / 2
-            x = min(max(x, x_lo + 0.05 * (x_hi - x_lo)), x_hi - 0.05 * (x_hi - x_lo))
-            g_x = g(math.exp(x))
-            if g_x > 0:
-                x_lo, g_lo = x, g_x
-                if side == -1:
-                    g_hi /= 2
-                side = -1
-            else:
-                x_hi, g_hi = x, g_x
-                if side == 1:
-                    g_lo /= 2
-                side = 1
+        _, x_hi = illinois(lambda x: g(math.exp(x)), math.log(low), math.log(high), g(low), g(high),
+                           converged=lambda lo, hi: hi - lo <= tolerance / 4, clamp=0.05)
         high = math.exp(x_hi)
         if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
             high = max(s for s, v in seen.items() if v <= aim)

@@ -58,6 +58,8 @@ import time
 import numpy as np
 from scipy import optimize, special
 
+from dpproofs.evaluator.roots import bisect_predicate
+
 __all__ = [
     "DiscretePLD",
     "MARGIN",
@@ -1208,33 +1210,16 @@ class SplitComposed:
             d = self.delta(eps)
             return d <= delta if good else d > delta
 
-        lo, hi = 0.0, max(term.first_loss + term.step * len(term.z) for term in self.terms)
-        hi = max(hi, 1e-12)
+        hi = max(1e-12, max(term.first_loss + term.step * len(term.z) for term in self.terms))
         if good:
             if holds(0.0):
                 return 0.0
             if not holds(hi):
                 return math.inf
-            for _ in range(200):  # invariant: holds(hi); lo not known to hold
-                mid = (lo + hi) / 2
-                if holds(mid):
-                    hi = mid
-                else:
-                    lo = mid
-                if hi - lo <= 1e-13 * max(1.0, hi):
-                    break
-            return hi
+            return bisect_predicate(holds, hi, 0.0)
         if not holds(0.0):
             return 0.0
-        for _ in range(200):  # invariant: holds(lo)
-            mid = (lo + hi) / 2
-            if holds(mid):
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo <= 1e-13 * max(1.0, hi):
-                break
-        return lo
+        return bisect_predicate(holds, 0.0, hi)
 
 
 def split_point(one, count, rate=1e-3):

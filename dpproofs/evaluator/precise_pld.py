@@ -34,6 +34,7 @@ delta_2(eps) >= delta_1(eps), and the Gaussian checks the machinery at any T).
 from mpmath import mp
 
 from dpproofs.errors import NumericalError
+from dpproofs.evaluator.roots import golden_section_on_log, illinois
 
 __all__ = ["delta_sampled_gaussian_composed", "epsilon_sampled_gaussian_composed", "log_mgf"]
 
@@ -76,20 +77,7 @@ def _saddle(epsilon, q, sigma, steps, direction):
     def log_modulus(c):
         return steps * mp.log(_mgf(c, q, sigma, direction)) - c * eps - mp.log(c * (c + 1))
 
-    lo, hi = mp.log(mp.mpf("1e-3")), mp.log(mp.mpf(300))
-    g = (mp.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = log_modulus(mp.exp(a)), log_modulus(mp.exp(b))
-    for _ in range(24):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - g * (hi - lo)
-            fa = log_modulus(mp.exp(a))
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + g * (hi - lo)
-            fb = log_modulus(mp.exp(b))
-    c = mp.exp((lo + hi) / 2)
+    c = golden_section_on_log(log_modulus, mp.log(mp.mpf("1e-3")), mp.log(mp.mpf(300)), exp=mp.exp, steps=24)
     h = c * mp.mpf("1e-3")
     k2 = steps * (mp.log(_mgf(c + h, q, sigma, direction)) - 2 * mp.log(_mgf(c, q, sigma, direction))
                   + mp.log(_mgf(c - h, q, sigma, direction))) / (h * h)
@@ -260,22 +248,7 @@ def _saddle_vec(epsilon, q, sigma, steps, direction):
     def f(c):
         return steps * float(_np.real(_log_mgf_vec([c], q, sigma, direction)[0])) - c * epsilon - _math.log(c * (c + 1))
 
-    lo, hi = _math.log(1e-4), _math.log(2e3)
-    g = (_math.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = f(_math.exp(a)), f(_math.exp(b))
-    for _ in range(60):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - g * (hi - lo)
-            fa = f(_math.exp(a))
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + g * (hi - lo)
-            fb = f(_math.exp(b))
-        if hi - lo < 1e-6:
-            break
-    c = _math.exp((lo + hi) / 2)
+    c = golden_section_on_log(f, _math.log(1e-4), _math.log(2e3), exp=_math.exp, steps=60, tolerance=1e-6)
     e = c * 1e-3
     k2 = (f(c + e) - 2 * f(c) + f(c - e)) / (e * e)
     return c, 1 / _math.sqrt(abs(k2) + 1e-12)
@@ -360,21 +333,6 @@ def bromwich_epsilon(delta, q, sigma, steps, *, bracket, rtol=1e-6, xtol=1e-9):
     g_low, g_high = g(low), g(high)
     if not (g_low > 0 >= g_high):
         raise NumericalError(f"bracket {bracket!r} does not contain epsilon (log-delta gaps {g_low}, {g_high})")
-    side = 0
-    for _ in range(100):
-        if high - low <= xtol * high:
-            break
-        mid = (low * g_high - high * g_low) / (g_high - g_low)
-        mid = min(max(mid, low + 0.01 * (high - low)), high - 0.01 * (high - low))
-        g_mid = g(mid)
-        if g_mid > 0:
-            low, g_low = mid, g_mid
-            if side == -1:
-                g_high /= 2
-            side = -1
-        else:
-            high, g_high = mid, g_mid
-            if side == 1:
-                g_low /= 2
-            side = 1
+    low, high = illinois(g, low, high, g_low, g_high, converged=lambda lo, hi: hi - lo <= xtol * hi,
+                         clamp=0.01, max_steps=100)
     return (low + high) / 2, low, high, worst[0]
