@@ -287,12 +287,7 @@ def _accepts(cls, keyword):
 def _empty_accountant(accountant, relation, orders):
     kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
     if kind == "pld":
-        cls = getattr(dpproofs, "PLDAccountant", None)
-        if cls is None:
-            raise InvalidArgument(
-                "accountant='pld' is not available yet (dpproofs.PLDAccountant does not exist); "
-                "allowed: accountant='rdp'"
-            )
+        cls = dpproofs.PLDAccountant
         if orders is not None:
             raise InvalidArgument(f"orders={orders!r} applies to accountant='rdp' only; allowed with 'pld': None")
         kwargs = {}
@@ -317,9 +312,9 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
     """A dpproofs accountant with the run ``event`` describes composed (see the module docstring).
 
     ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for the
-    default orders) or ``"pld"`` (:class:`dpproofs.PLDAccountant`, once it exists).
-    ``neighboring_relation``: ``"add_remove"`` (default) or ``"replace_one"`` (an error until the
-    accountant supports it), or dp_accounting's ``NeighboringRelation`` member.
+    default orders) or ``"pld"`` (:class:`dpproofs.PLDAccountant`).
+    ``neighboring_relation``: ``"add_remove"`` (default) or ``"replace_one"`` (one record
+    changed; both accountants support it), or dp_accounting's ``NeighboringRelation`` member.
 
     Raises :class:`UnsupportedEvent` (an :class:`InvalidArgument`) naming the first event that
     cannot be accounted, :class:`InvalidArgument` for a parameter out of range. Everything is

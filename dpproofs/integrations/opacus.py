@@ -75,16 +75,6 @@ ORDERS = tuple(sorted(set(map(float, dpproofs.DEFAULT_ORDERS)) | set(map(float, 
 _STEPS_ULPS = 4
 
 
-def _pld_class():
-    cls = getattr(dpproofs, "PLDAccountant", None)
-    if cls is None:
-        raise InvalidArgument(
-            "accountant='pld' is not available yet (dpproofs.PLDAccountant does not exist); "
-            "allowed: accountant='rdp'"
-        )
-    return cls
-
-
 def _entry(index, item):
     """One validated history entry ``(noise_multiplier, sample_rate, num_steps)``."""
     if not isinstance(item, (tuple, list)) or len(item) != 3:
@@ -107,7 +97,7 @@ class Accountant:
     """Opacus-style accountant: ``step(noise_multiplier=, sample_rate=)``, ``get_epsilon(delta)``.
 
     ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for
-    :data:`ORDERS`) or ``"pld"`` (:class:`dpproofs.PLDAccountant`, once it exists). ``noise_multiplier =
+    :data:`ORDERS`) or ``"pld"`` (:class:`dpproofs.PLDAccountant`). ``noise_multiplier =
     0`` (no noise) is allowed, as in Opacus: epsilon is then ``inf``; ``sample_rate = 0`` steps
     cost nothing.
     """
@@ -115,7 +105,6 @@ class Accountant:
     def __init__(self, accountant: str = "rdp", *, orders: Any = None) -> None:
         self._kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
         if self._kind == "pld":
-            _pld_class()
             if orders is not None:
                 raise InvalidArgument(f"orders={orders!r} applies to accountant='rdp' only; allowed with 'pld': None")
         else:
@@ -240,7 +229,7 @@ class Accountant:
         if any(sigma == 0 and q > 0 and steps > 0 for sigma, q, steps in self._history):
             built = None
         else:
-            built = _pld_class()() if self._kind == "pld" else dpproofs.Accountant(orders)
+            built = dpproofs.PLDAccountant() if self._kind == "pld" else dpproofs.Accountant(orders)
             for sigma, q, steps in self._history:
                 if q > 0 and steps > 0:
                     built.compose(SampledGaussian(q, sigma), steps)
@@ -298,20 +287,11 @@ def get_noise_multiplier(
     steps = steps_for_epochs(epochs, q) if steps is None else _validate.integer("steps", steps, 1)
     kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
     if kind == "pld":
-        _pld_class()
         if alphas is not None:
             raise InvalidArgument(f"alphas={alphas!r} applies to accountant='rdp' only")
-        try:
-            return dpproofs.calibrate_sigma(
-                epsilon=target_epsilon, delta=target_delta, q=q, steps=steps, accountant="pld", **kwargs
-            )
-        except TypeError as error:
-            if "accountant" not in str(error):
-                raise
-            raise InvalidArgument(
-                "accountant='pld' is not available yet for calibration "
-                "(dpproofs.calibrate_sigma has no accountant='pld')"
-            ) from None
+        return dpproofs.calibrate_sigma(
+            epsilon=target_epsilon, delta=target_delta, q=q, steps=steps, accountant="pld", **kwargs
+        )
     return dpproofs.calibrate_sigma(
         epsilon=target_epsilon, delta=target_delta, q=q, steps=steps,
         orders=list(ORDERS) if alphas is None else alphas, **kwargs
