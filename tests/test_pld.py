@@ -263,10 +263,26 @@ def test_the_damped_suffix_sums_and_their_weight_norms_match_mpmath(count, rate)
     z = np.random.default_rng(count).random(count) ** 3
     sums = pld_eval._damped_suffix(z, rate)
     norms = pld_eval._suffix_weight_norm(count, rate)
-    gamma = 4.4 * count * 2.0**-53 + 1e-15
+    blocks = math.ceil(count * rate / 300)
+    gamma = 4.4 * count * 2.0**-53 + (blocks + 2) * pld_eval.DECAY_FACTOR_ERROR * 2.0**-53 + 1e-15
     mp.dps = 40
     for j in range(0, count, max(1, count // 29)):
         exact = mp.fsum(mp.mpf(float(z[k])) * mp.exp(-mp.mpf(rate) * (k - j)) for k in range(j + 1, count))
         assert abs(sums[j] - exact) <= gamma * exact
         norm = mp.sqrt(mp.fsum(mp.exp(-2 * mp.mpf(rate) * m) for m in range(1, count - j)))
         assert norm <= norms[j] <= norm * (1 + 1e-8) + 1e-300
+
+
+def test_each_decay_factor_is_within_its_stated_error_up_to_exponents_of_300():
+    # the exponent's rounding dominates (relative error ~ |rate i| u): the allowance of
+    # Composed.gamma is per decay factor, DECAY_FACTOR_ERROR u, for |rate i| <= 300 (one block)
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    mp.dps = 40
+    for rate in [1e-6, 1e-3, 0.0019, 0.31, 2.3, *rng.uniform(1e-4, 3.0, 12)]:
+        count = int(min(300 / rate, 50000))
+        ramp = pld_eval._decay_ramp(rate, count)
+        for i in {0, count - 1, *rng.integers(0, count, 60).tolist()}:
+            exact = mp.exp(-mp.mpf(float(rate)) * i)
+            assert abs(ramp[i] - exact) <= pld_eval.DECAY_FACTOR_ERROR * 2.0**-53 * exact

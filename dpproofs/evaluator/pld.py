@@ -862,10 +862,19 @@ def _fft_constant(size):
     return stages * eta / (1 - stages * eta)
 
 
+#: Bound on the relative error, in units of UNIT, of one decay factor exp(-rate i) of
+#: :func:`_damped_suffix` (|rate i| <= 300 within a block): the exponent's rounding (relative u
+#: on the product rate * width, again on the product with k, once on the fine ramp: <= 3 * 300 u),
+#: numpy's exp (a few u) and the product of the ramps (u), rounded up.
+DECAY_FACTOR_ERROR = 1000
+
+
 def _decay_ramp(rate, count):
     """``exp(-rate i)`` for ``i = 0 .. count-1`` as an outer product of two short ramps (about
-    2 sqrt(count) exponentials instead of ``count``; each entry within 3 ulp of the exponential,
-    well inside the 2n-roundings allowance ``Composed.gamma``). Needs ``rate * count <= ~700``."""
+    2 sqrt(count) exponentials instead of ``count``). Each entry's relative error is at most about
+    ``(3 |rate i| + 10) u``: the rounding of the exponent dominates (measured up to 1.6 |rate i| u;
+    ``np.exp(-rate * arange)`` itself measured 1.3 |rate i| u), see :data:`DECAY_FACTOR_ERROR`.
+    Needs ``rate * count <= ~700``."""
     width = max(1, math.isqrt(max(count - 1, 0)) + 1)
     fine = np.exp(-rate * np.arange(width))
     coarse = np.exp(-rate * width * np.arange(-(-count // width)))
@@ -946,7 +955,10 @@ class Composed:
             # terms below 1e-190 may underflow in the blocks: B may only grow
             self.b = b + norm_b + 1e-190 * n
         # sums of positives, each term through <= 2 n roundings: relative error <= (1 + 2u)^(2n) - 1
-        self.gamma = 4.4 * n * UNIT + 1e-15
+        # ... and every term passes through at most ``blocks + 2`` decay factors (its weight, the
+        # carry from each later block, the final rescaling), each within DECAY_FACTOR_ERROR u
+        blocks = math.ceil(n * (self.theta + 1) * step / 300) if n else 0
+        self.gamma = 4.4 * n * UNIT + (blocks + 2) * DECAY_FACTOR_ERROR * UNIT + 1e-15
 
     def losses(self):
         return self.first_loss + self.step * np.arange(len(self.z))
