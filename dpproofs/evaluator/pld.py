@@ -869,6 +869,16 @@ def _fft_constant(size):
 DECAY_FACTOR_ERROR = 1000
 
 
+def suffix_sum_error(count, rate):
+    """Relative error bound, for positive ``z``, of :func:`_damped_suffix` over ``count`` cells at
+    ``rate``: sums of positives, each term through <= 2 count roundings ((1 + 2u)^(2 count) - 1 <=
+    4.4 count u), and through at most ``blocks + 2`` decay factors (its weight, the carry of each
+    later block, the final rescaling), each within DECAY_FACTOR_ERROR u. (Without the second part
+    the bound fails: at 32 cells and rate 9.2 the sums err by 167 u against 4.4 * 32 u + 1e-15.)"""
+    blocks = math.ceil(count * rate / 300) if count else 0
+    return 4.4 * count * UNIT + (blocks + 2) * DECAY_FACTOR_ERROR * UNIT + 1e-15
+
+
 def _decay_ramp(rate, count):
     """``exp(-rate i)`` for ``i = 0 .. count-1`` as an outer product of two short ramps (about
     2 sqrt(count) exponentials instead of ``count``). Each entry's relative error is at most about
@@ -954,11 +964,8 @@ class Composed:
             self.a = np.maximum(a - 2 * norm_a, 0.0)
             # terms below 1e-190 may underflow in the blocks: B may only grow
             self.b = b + norm_b + 1e-190 * n
-        # sums of positives, each term through <= 2 n roundings: relative error <= (1 + 2u)^(2n) - 1
-        # ... and every term passes through at most ``blocks + 2`` decay factors (its weight, the
-        # carry from each later block, the final rescaling), each within DECAY_FACTOR_ERROR u
-        blocks = math.ceil(n * (self.theta + 1) * step / 300) if n else 0
-        self.gamma = 4.4 * n * UNIT + (blocks + 2) * DECAY_FACTOR_ERROR * UNIT + 1e-15
+        # the float error of A and B (the larger rate, of B, has the more blocks)
+        self.gamma = suffix_sum_error(n, (self.theta + 1) * step)
 
     def losses(self):
         return self.first_loss + self.step * np.arange(len(self.z))
