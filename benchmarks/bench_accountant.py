@@ -33,7 +33,7 @@ import time
 import warnings
 
 import dpproofs as dp
-from dpproofs import accountant as accountant_module
+from dpproofs.accountant import rdp as accountant_module
 
 Q, SIGMA, STEPS, DELTA, TARGET_EPSILON = 0.01, 1.1, 10000, 1e-5, 1.0
 
@@ -177,7 +177,7 @@ def main():
 
 def grid_loss():
     import dpproofs as dp
-    from dpproofs import accountant as module
+    from dpproofs.accountant import rdp as module
 
     rows = []
     for q in (1e-4, 1e-3, 0.01, 0.1, 0.5, 1.0):

@@ -6,11 +6,11 @@ For each configuration (q, sigma, T, delta) of ``pld_grid.GRID``: the exact tigh
 Poisson-subsampled Gaussian steps at delta (max over the two neighbouring directions), found by
 regula falsi on the exact delta(eps):
 
-* T >= 2: :func:`dpproofs.evaluator.precise_pld.bromwich_delta` (vectorised Bromwich inversion of
+* T >= 2: :func:`dpproofs.math.pld_exact.bromwich_delta` (vectorised Bromwich inversion of
   the privacy-loss moment generating function along the saddle-point contour; every value is
   accepted only if a second contour, Re s = 0.85 c, with refined quadrature steps, agrees to
   ``RTOL``; the largest disagreement met is stored as ``agreement``);
-* T = 1: the closed form :func:`dpproofs.evaluator.precise.delta_sampled_gaussian` (mpmath, 30
+* T = 1: the closed form :func:`dpproofs.math.precise.delta_sampled_gaussian` (mpmath, 30
   digits), by bisection.
 
 The starting bracket is the PLD accountant's bracket widened by 2% (then 20%, then to
@@ -29,7 +29,8 @@ import sys
 import time
 
 import dpproofs as dp
-from dpproofs.evaluator import precise, precise_pld
+from dpproofs.math import precise
+from dpproofs.math import pld_exact as precise_pld
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pld_grid import GRID  # noqa: E402

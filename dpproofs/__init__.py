@@ -9,12 +9,18 @@ Hypothesis nor python-flint: the checker's names (``verify``, ``Verdict``) are l
 """
 
 import importlib
+import sys
 
-from dpproofs.accountant import DEFAULT_ORDERS, Accountant
-from dpproofs.calibration import calibrate_sigma
+from dpproofs.accountant import training
+from dpproofs.accountant.calibrate import calibrate_sigma
+from dpproofs.accountant.exact import log_moment, rdp
+from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.mechanisms import FixedBatchGaussian, Gaussian, Laplace, RandomizedResponse, SampledGaussian
-from dpproofs.quantities import log_moment, rdp
+
+#: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
+#: the accountant layer and is importable under its documented name.
+sys.modules.setdefault("dpproofs.training", training)
 
 __all__ = [
     "DPProofsError",
@@ -42,10 +48,10 @@ __version__ = "0.1.0"
 #: Public names loaded on first use (name -> module): they pull in sympy, Hypothesis and flint.
 _LAZY = {
     "verify": "dpproofs.verification",
-    "Verdict": "dpproofs.verdicts",
+    "Verdict": "dpproofs.checker.verdicts",
     # the tight accountant loads scipy.optimize and its discretisation only when used
-    "PLDAccountant": "dpproofs.pld",
-    "calibrate_sigma_pld": "dpproofs.pld",
+    "PLDAccountant": "dpproofs.accountant.pld.accountant",
+    "calibrate_sigma_pld": "dpproofs.accountant.pld.accountant",
 }
 
 

@@ -19,7 +19,7 @@ Vocabulary (the contract every evaluator and the accountant rely on):
 All parameters are finite floats; construction raises :class:`dpproofs.InvalidArgument`
 (naming the argument, its value and the allowed range) or :class:`dpproofs.InvalidArgumentType`.
 Every finite float in the mathematical range is accepted (``sigma > 0``, ``q`` in ``[0, 1]``,
-``scale > 0``, ``epsilon > 0``): :mod:`dpproofs.domain` states why every such mechanism gets a
+``scale > 0``, ``epsilon > 0``): :mod:`dpproofs.math.limits` states why every such mechanism gets a
 sound answer from the accountant in bounded time (``+inf`` at absurdly small ``sigma``, the
 ``TINY`` floor at huge ``sigma``), and the bounds of the exact evaluator (:func:`dpproofs.rdp`).
 """

@@ -4,7 +4,7 @@ import os
 
 from hypothesis import HealthCheck, assume, given, settings
 
-from dpproofs.decide import Outcome
+from dpproofs.checker.decide import Outcome
 from dpproofs.errors import NumericalError
 
 __all__ = ["DPS", "sized", "assert_not_violated", "assert_refuted_at_its_pin", "campaign_size", "never_violated"]
@@ -45,7 +45,7 @@ def never_violated(claim, examples, dps=DPS):
 
 def assert_refuted_at_its_pin(claim, examples=5):
     """``claim`` (expected to fail) is refuted, certified, at its first pinned point."""
-    from dpproofs.claims import check
+    from dpproofs.checker.claims import check
 
     assert claim.pinned, f"{claim.id} must pin its counterexample"
     verdict = check(claim, examples=examples)

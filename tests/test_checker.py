@@ -5,8 +5,8 @@ import sympy as sp
 from flint import arb
 from mpmath import mp
 
-from dpproofs.claims import Claim, Sides, Variable, check
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.claims import Claim, Sides, Variable, check
+from dpproofs.checker.vocabulary import NAMESPACE
 
 alpha, eps = sp.symbols("alpha eps", real=True)
 RR = NAMESPACE["rdp_randomized_response"]
@@ -99,7 +99,7 @@ def _scaled_sides(factor_exponent):
             return x * (1 + mp.mpf(10) ** -factor_exponent), x
 
     def ball(point, prec):
-        from dpproofs.evaluator.ball import precision
+        from dpproofs.math.ball import precision
 
         with precision(prec):
             x = arb(point["x"])

@@ -173,7 +173,7 @@ def test_a_slow_step_prints_progress_on_stderr_and_a_quick_one_prints_nothing(mo
     import io
     import time
 
-    from dpproofs.commands import _progress
+    from dpproofs.cli import _progress
 
     monkeypatch.setattr(_progress, "FIRST_NOTICE_SECONDS", 0.05)
     monkeypatch.setattr(_progress, "NOTICE_EVERY_SECONDS", 0.05)

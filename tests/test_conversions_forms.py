@@ -1,4 +1,4 @@
-"""dpproofs.conversions: the forms added for the accountant and the accountant claims (order terms,
+"""dpproofs.math.conversions: the forms added for the accountant and the accountant claims (order terms,
 magnitudes, delta-argument forms) are the same formulas on every backend."""
 
 import math
@@ -9,8 +9,8 @@ import sympy
 from flint import arb, ctx
 from mpmath import mp
 
-from dpproofs import conversions
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.math import conversions
+from dpproofs.checker.vocabulary import NAMESPACE
 
 
 @pytest.mark.parametrize("conversion", conversions.CONVERSIONS)

@@ -6,7 +6,7 @@ import mpmath
 import pytest
 from flint import arb
 
-from dpproofs.decide import Outcome, compare, mp_ball, normalised_margin
+from dpproofs.checker.decide import Outcome, compare, mp_ball, normalised_margin
 
 
 def test_overlapping_balls_are_undecided_for_every_relation():
@@ -60,7 +60,7 @@ def test_an_unknown_relation_is_rejected():
 
 
 def test_digits_and_bits_convert_both_ways_with_guard_bits():
-    from dpproofs.precision import GUARD_BITS, to_bits, to_digits
+    from dpproofs.checker.precision import GUARD_BITS, to_bits, to_digits
 
     for dps in (15, 20, 50, 100, 1600):
         assert to_bits(dps) > dps * math.log2(10) + GUARD_BITS - 1  # truncated to an int
@@ -72,7 +72,7 @@ def test_digits_and_bits_convert_both_ways_with_guard_bits():
 def test_the_escalation_always_tries_two_and_four_times_the_digits_then_stops_when_slow():
     import time
 
-    from dpproofs.precision import MAX_ESCALATION_DPS, escalation
+    from dpproofs.checker.precision import MAX_ESCALATION_DPS, escalation
 
     assert list(escalation(50)) == [100, 200, 400, 800, 1600]
     assert max(escalation(1000)) == 4000 >= MAX_ESCALATION_DPS

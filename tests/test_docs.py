@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from dpproofs.claims import Claim, Sides, Variable
+from dpproofs.checker.claims import Claim, Sides, Variable
 from dpproofs.docgen import measure, site
 from dpproofs.docgen.markdown import rst_to_markdown
 
@@ -36,7 +36,7 @@ def test_every_result_has_a_page_with_a_figure():
 
 
 def test_papers_map_lists_every_registered_claim_under_its_papers_citation():
-    from dpproofs import registry
+    from dpproofs.checker import registry
 
     text = (measure.DOCS / "papers.md").read_text()
     for citation in registry.papers().values():
@@ -88,7 +88,7 @@ def test_fingerprint_sees_the_code_of_a_custom_closure_and_of_the_functions_it_c
 
 
 def test_fingerprint_sees_the_evaluator_functions_behind_the_vocabulary(monkeypatch):
-    from dpproofs import vocabulary
+    from dpproofs.checker import vocabulary
 
     x = Variable("alpha", 1.5, 2)
     claim = Claim(id="docs.test", source="test", variables=(x, Variable("sigma", 1, 2)),
@@ -154,5 +154,5 @@ def test_the_library_imports_neither_its_content_nor_the_generator(path):
     names = _imports(path)
     assert not [n for n in names if n.split(".")[0] == "dpproofs_theorems"], path
     relative = path.relative_to(LIBRARY).as_posix()
-    if not relative.startswith("docgen/") and relative != "commands/report.py":
+    if not relative.startswith("docgen/") and relative != "cli/report.py":
         assert not [n for n in names if n.startswith("dpproofs.docgen")], path

@@ -5,8 +5,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from mpmath import mp
 
-from dpproofs import finite
-from dpproofs.decide import mp_ball
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.decide import mp_ball
 from tests.support import sized
 
 

@@ -62,12 +62,12 @@ def test_rdp_and_log_moment_agree_with_the_closed_forms():
     # Abadi's alpha(lam) = lam * D_{lam+1}
     assert abs(dp.log_moment(dp.Gaussian(2.0), 2) - 2 * 3 / 8) < 1e-40
     # for the sampled Gaussian, the max of both directions: never below the add direction
-    from dpproofs.evaluator import precise
+    from dpproofs.math import precise
 
     assert dp.rdp(dp.SampledGaussian(0.01, 4), 20) >= precise.log_a(20, 0.01, 4) / 19 * (1 - 1e-45)
 
 
-# --- the domain (dpproofs.domain): every accepted input answers, soundly, in bounded time ---------
+# --- the domain (dpproofs.math.limits): every accepted input answers, soundly, in bounded time ---------
 
 
 def _epsilon(mechanism, orders=None):
@@ -88,7 +88,7 @@ def test_a_tiny_sigma_gives_a_huge_finite_or_infinite_epsilon_quickly(sigma):
 
 @pytest.mark.parametrize("mechanism", [dp.Gaussian(1e155), dp.SampledGaussian(0.2, 1e160)])
 def test_a_huge_sigma_gives_no_privacy_loss_beyond_the_conversion_term(mechanism):
-    from dpproofs import accountant
+    from dpproofs.accountant import rdp as accountant
 
     eps, _ = _epsilon(mechanism)
     # q = 0 now answers the exact 0; the conversion term alone is the grid's bound at RDP 0
@@ -105,7 +105,8 @@ def test_a_sampling_rate_far_below_float_precision_is_accounted_for(q):
 
 
 def test_the_fractional_order_fallback_is_an_upper_bound_above_the_exact_value():
-    from dpproofs.evaluator import fast, precise
+    from dpproofs.math import fast
+    from dpproofs.math import precise
 
     # outside the accuracy domain (sigma < 0.1) the value is within fast.RTOL (series, quadrature)
     # or the convexity chord between integer orders (an upper bound)
@@ -131,7 +132,7 @@ def test_the_exact_sampled_gaussian_evaluator_names_its_order_limit():
 
 def test_ctrl_c_ends_a_command_with_one_line_and_status_130(monkeypatch, capsys):
     from dpproofs import cli
-    from dpproofs.commands import epsilon as epsilon_command
+    from dpproofs.cli import epsilon as epsilon_command
 
     def interrupted(args):
         raise KeyboardInterrupt

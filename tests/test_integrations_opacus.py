@@ -19,7 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import dpproofs as dp
-from dpproofs.evaluator import fast, precise
+from dpproofs.math import fast
+from dpproofs.math import precise
 from dpproofs.integrations import opacus as dpo
 
 # Opacus' scenario: noise 1.5, sample rate 0.04, int(90 / 0.04) = 2250 steps, delta 1e-5

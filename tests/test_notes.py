@@ -7,7 +7,8 @@ import math
 import pytest
 
 from dpproofs.cli import main
-from dpproofs.evaluator import pld, precise
+from dpproofs.accountant.pld import discretise as pld
+from dpproofs.math import precise
 from dpproofs_theorems import notes
 
 

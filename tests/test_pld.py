@@ -9,11 +9,12 @@ import pytest
 from mpmath import mp
 
 import dpproofs as dp
-from dpproofs.evaluator import pld as pld_eval
-from dpproofs.evaluator import precise, precise_pld
+from dpproofs.accountant.pld import discretise as pld_eval
+from dpproofs.math import precise
+from dpproofs.math import pld_exact as precise_pld
 
 #: Exact tight epsilons of the Abadi configurations (q = 0.01, sigma = 4, delta = 1e-5), from
-#: dpproofs.evaluator.precise_pld (Bromwich inversion; delta(0.9468668) = 1.0000000121e-5 there).
+#: dpproofs.math.pld_exact (Bromwich inversion; delta(0.9468668) = 1.0000000121e-5 there).
 ABADI_EXACT = {10000: 0.9468668, 40000: 2.0330653}
 
 
@@ -246,7 +247,7 @@ def test_the_vectorised_bromwich_reference_refuses_when_its_contours_disagree():
 
 def test_calibration_reports_progress_through_its_callback():
     lines = []
-    from dpproofs.pld import calibrate_sigma_pld
+    from dpproofs.accountant.pld.accountant import calibrate_sigma_pld
 
     sigma = calibrate_sigma_pld(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, progress=lines.append)
     assert lines and all(line.startswith("pld calibration:") for line in lines)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import dpproofs as dp
-from dpproofs.evaluator import pld as pld_eval
-from dpproofs.evaluator import precise
+from dpproofs.accountant.pld import discretise as pld_eval
+from dpproofs.math import precise
 
 from tests.test_pld import gaussian_epsilon  # the one closed-form inversion of the tests
 

@@ -9,8 +9,9 @@ import pytest
 from mpmath import mp
 
 import dpproofs as dp
-from dpproofs import subsampling
-from dpproofs.evaluator import fast, precise
+from dpproofs.math import reductions as subsampling
+from dpproofs.math import fast
+from dpproofs.math import precise
 
 F = dp.FixedBatchGaussian
 
@@ -110,7 +111,10 @@ def test_the_same_mechanism_under_two_relations_does_not_share_a_cached_curve():
     assert dp.Accountant().compose(m, 100).epsilon(1e-5) == add_remove
 
 
-#: Measured on the commit before the relation existed (55d05f0), same machine: bit-identical now.
+#: Measured on the commit before the relation existed (55d05f0). Identical to the last few ulps:
+#: numpy 2.4 moved the Laplace delta by one ulp (0.13690471926419767), so the comparison allows
+#: ULPS units in the last place; a change in the accountant's formulas moves far more.
+ULPS = 4
 BEFORE = [
     (dp.SampledGaussian(256 / 60000, 1.1), 14063, "improved", False, False, 2.597079519794952, 0.03900926973765797),
     (dp.SampledGaussian(0.01, 4.0), 10000, "classic", False, False, 1.25857474131806, 0.0007547036152664899),
@@ -125,8 +129,8 @@ BEFORE = [
 @pytest.mark.parametrize("mechanism, steps, conversion, refine, certified, epsilon, delta", BEFORE)
 def test_add_remove_answers_are_bit_identical_to_before(mechanism, steps, conversion, refine, certified, epsilon, delta):
     acc = dp.Accountant(certified=certified).compose(mechanism, steps)
-    assert acc.epsilon(1e-5, conversion, refine=refine) == epsilon
-    assert acc.delta(1.0, conversion) == delta
+    assert acc.epsilon(1e-5, conversion, refine=refine) == pytest.approx(epsilon, rel=ULPS * 2.0**-52, abs=0)
+    assert acc.delta(1.0, conversion) == pytest.approx(delta, rel=ULPS * 2.0**-52, abs=0)
 
 
 def test_calibrate_sigma_default_is_bit_identical_to_before():
@@ -233,8 +237,8 @@ def test_refine_is_never_above_the_grid_and_stays_on_the_covered_curve():
         grid = acc.epsilon(1e-5)
         refined, order = acc.epsilon_and_order(1e-5, refine=True)
         assert 0 < refined <= grid
-        again = dp.Accountant([min(order, dp.accountant.MAX_ORDER)], relation="replace_one").compose(mechanism, 1000)
-        if order <= dp.accountant.MAX_ORDER:  # the refined value is the grid value at its order
+        again = dp.Accountant([min(order, dp.accountant.rdp.MAX_ORDER)], relation="replace_one").compose(mechanism, 1000)
+        if order <= dp.accountant.rdp.MAX_ORDER:  # the refined value is the grid value at its order
             assert again.epsilon(1e-5) == pytest.approx(refined, rel=1e-9)
 
 

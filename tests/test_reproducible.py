@@ -26,7 +26,7 @@ def test_the_search_draws_no_constants_from_the_source_of_local_modules():
     switches that source off while it runs, and restores it afterwards."""
     from hypothesis.internal.conjecture import providers
 
-    from dpproofs import search
+    from dpproofs.checker import search
 
     before = providers._get_local_constants
     with search._installation_independent_draws():

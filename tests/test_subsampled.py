@@ -1,4 +1,4 @@
-"""dpproofs.subsampled: exact enumeration of subsampled mechanisms and the Gaussian-mixture
+"""dpproofs.checker.oracles.subsampled: exact enumeration of subsampled mechanisms and the Gaussian-mixture
 divergences agree with what is known in closed form, and the balls enclose the mpmath values."""
 
 from fractions import Fraction
@@ -8,10 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
-from dpproofs import finite, subsampled
-from dpproofs.decide import mp_ball
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.decide import mp_ball
 from dpproofs.errors import InvalidArgument
-from dpproofs.evaluator import ball, precise
+from dpproofs.math import ball
+from dpproofs.math import precise
 from tests.support import sized
 
 SAMPLINGS = st.sampled_from(["poisson", "fixed", "replacement"])

@@ -1,4 +1,4 @@
-"""dpproofs.training.steps_and_rate: steps = ceil(E N / B), q = B / N, validated."""
+"""dpproofs.accountant.training.steps_and_rate: steps = ceil(E N / B), q = B / N, validated."""
 
 import math
 from fractions import Fraction
@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import dpproofs as dp
-from dpproofs.training import steps_and_rate
+from dpproofs.accountant.training import steps_and_rate
 
 
 def test_mnist_and_cifar_shaped_runs():

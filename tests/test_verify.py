@@ -24,9 +24,9 @@ import pytest
 import sympy
 
 import dpproofs as dp
-from dpproofs import vocabulary
-from dpproofs.decide import Outcome, compare
-from dpproofs.pipeline import confirm
+from dpproofs.checker import vocabulary
+from dpproofs.checker.decide import Outcome, compare
+from dpproofs.checker.pipeline import confirm
 from dpproofs.verification import build_claim, exact, parse_claim, parse_condition
 from dpproofs.verification.frontend import preflight
 
@@ -427,7 +427,7 @@ def test_the_reference_is_trusted_at_q_1e_110_since_it_integrates_the_excess():
 def test_a_counterexample_mpmath_cannot_confirm_is_replaced_by_one_inside_the_domain(monkeypatch):
     # ball arithmetic certifies the violation at q = 1e-110; a reference that is not consistent
     # with itself there (as mpmath once was) makes confirm move the counterexample inward
-    import dpproofs.pipeline as pipeline
+    import dpproofs.checker.pipeline as pipeline
 
     real = pipeline.reference
 

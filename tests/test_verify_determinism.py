@@ -17,7 +17,7 @@ import time
 import pytest
 
 import dpproofs as dp
-from dpproofs import vocabulary
+from dpproofs.checker import vocabulary
 
 #: A proof that closes (search, exact corners, 1843 boxes) and one that stops at its box budget.
 CASES = [

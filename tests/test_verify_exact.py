@@ -8,8 +8,8 @@ import pytest
 import sympy
 
 import dpproofs as dp
-from dpproofs import vocabulary
-from dpproofs.decide import Outcome, compare
+from dpproofs.checker import vocabulary
+from dpproofs.checker.decide import Outcome, compare
 from dpproofs.verification import build_claim, exact
 
 _DOMAINS = {

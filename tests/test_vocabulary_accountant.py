@@ -7,8 +7,8 @@ from flint import arb
 from mpmath import mp
 
 import dpproofs as dp
-from dpproofs import vocabulary
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker import vocabulary
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 q, sigma, T, delta = sympy.symbols("q sigma T delta", real=True)
 POINT = {"q": 0.01, "sigma": 4.0, "T": 10000, "delta": 1e-5}

@@ -2,9 +2,9 @@
 
 One module per paper result, each exporting ``CLAIMS``; each paper package (``abadi2016``,
 ``mironov2017``, ...) carries its citation as ``CITATION``. The library finds this package through
-the ``dpproofs.content`` entry point (see :mod:`dpproofs.registry`); it never imports it by name.
+the ``dpproofs.content`` entry point (see :mod:`dpproofs.checker.registry`); it never imports it by name.
 """
 
-from dpproofs.registry import all_claims, modules, select
+from dpproofs.checker.registry import all_claims, modules, select
 
 __all__ = ["all_claims", "select", "modules"]

@@ -35,9 +35,10 @@ import numpy as np
 from mpmath import mp
 from scipy import optimize
 
-from dpproofs import conversions
-from dpproofs.accountant import Accountant
-from dpproofs.evaluator import pld, precise
+from dpproofs.math import conversions
+from dpproofs.accountant.rdp import Accountant
+from dpproofs.accountant.pld import discretise as pld
+from dpproofs.math import precise
 from dpproofs.mechanisms import SampledGaussian
 
 from dpproofs_theorems.mironov2017.corollary1 import basic_epsilon, corollary1_epsilon, drv_epsilon
@@ -166,7 +167,7 @@ def _dp_accounting_pld(steps, q, sigma, delta):
 def abadi_table(epochs=(100, 400)):
     """Side-by-side epsilon of the Abadi configuration at each number of epochs (rows of dicts):
     paper's moments accountant, continuous lambda (classic), RDP improved conversion at the default
-    orders, the tight PLD bracket [lower, upper] (dpproofs.evaluator.pld) and dp_accounting's PLD."""
+    orders, the tight PLD bracket [lower, upper] (dpproofs.accountant.pld.discretise) and dp_accounting's PLD."""
     q, sigma, delta = ABADI["q"], ABADI["sigma"], ABADI["delta"]
     counts = [int(e * ABADI["steps_per_epoch"]) for e in epochs]
     brackets = pld.epsilon_bracket(q, sigma, counts, delta)

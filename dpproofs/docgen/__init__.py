@@ -1,7 +1,7 @@
 """The documentation generator behind ``dpproofs report`` (``docs/*.md``, ``docs/figures/*.png``).
 
-Kept out of the library core: only :mod:`dpproofs.commands.report` imports it. It knows no
-theorem and no paper: everything comes through :mod:`dpproofs.registry` -- the result modules
+Kept out of the library core: only :mod:`dpproofs.cli.report` imports it. It knows no
+theorem and no paper: everything comes through :mod:`dpproofs.checker.registry` -- the result modules
 (``CLAIMS``, and their ``FIGURES`` and ``TABLES``, see :mod:`dpproofs.docgen.figures`), the
 notes (``NUMERIC_CLAIMS``) and the papers' citations (each paper package's ``CITATION``).
 

@@ -11,7 +11,7 @@ A result module (one that defines ``CLAIMS``) may define, next to its mathematic
 Both are measured (drawn, computed) only by a full ``dpproofs report``; the stored result carries
 the fingerprint of the code that made it (:mod:`dpproofs.docgen.fingerprint`; for a figure, also
 the fingerprints of its module's claims, whose sides it may draw). A figure must
-compute through the shared evaluator, ``dpproofs.conversions`` and the module's own claims and
+compute through the shared evaluator, ``dpproofs.math.conversions`` and the module's own claims and
 helpers, never through retyped formulas. Importing this module is cheap (matplotlib is imported
 by :func:`pyplot`, inside a draw function).
 """

@@ -228,7 +228,7 @@ def _canonical_imports():
     import pkgutil
 
     import dpproofs
-    from dpproofs import registry
+    from dpproofs.checker import registry
 
     for info in pkgutil.walk_packages(dpproofs.__path__, prefix="dpproofs."):
         if info.name.endswith("__main__"):
@@ -256,7 +256,7 @@ def code_digest(*functions):
 
 def _vocabulary_functions(expressions):
     """The evaluator functions (precise and ball) bound to the vocabulary functions used."""
-    from dpproofs import vocabulary  # the claims already imported it
+    from dpproofs.checker import vocabulary  # the claims already imported it
 
     names = set()
     for expression in expressions:
@@ -281,7 +281,7 @@ def claim_fingerprint(claim):
     source, title, explanation, statement, hypotheses, variables, the printed construction of the
     strategies of its structured parameters, pinned points, flags) and the code of its custom
     sides, its prover and the evaluator functions behind the vocabulary it uses. Not included:
-    the checker itself (``dpproofs.search``, ``dpproofs.decide``), which every verdict shares."""
+    the checker itself (``dpproofs.checker.search``, ``dpproofs.checker.decide``), which every verdict shares."""
     import sympy
 
     data = [

@@ -3,7 +3,7 @@
 ``rst-to-myst`` parses the reST with docutils and writes MyST Markdown through markdown-it and
 mdformat. Two adjustments make its output plain enough for any Markdown viewer:
 
-* a table without a header row (the vocabulary table of :mod:`dpproofs.vocabulary`) has no
+* a table without a header row (the vocabulary table of :mod:`dpproofs.checker.vocabulary`) has no
   Markdown form, and rst-to-myst would keep it as an ``{eval-rst}`` block: such two-column
   tables are turned into definition lists in the docutils tree before writing;
 * Python-domain roles (``:func:`x```, ``:mod:`x```, ...) have no meaning outside Sphinx: they are

@@ -147,11 +147,11 @@ def command_fingerprint(argv):
     name = argv[0]
     parts = [library_digest()]
     if name == "check":
-        from dpproofs import registry
+        from dpproofs.checker import registry
 
         parts += [claim_fingerprint(c) for c in registry.select([a for a in argv[1:] if not a.startswith("-")][:1])]
     if name == "claims":
-        from dpproofs import registry
+        from dpproofs.checker import registry
 
         ids = [a for a in argv[1:] if not a.startswith("-")]
         for module_ in registry.modules("NUMERIC_CLAIMS"):
@@ -174,7 +174,7 @@ def accountant_fingerprint():
 
 def measure_theorem(prefix, module, claims, *, examples=EXAMPLES, seed=SEED, log=print):
     """Verdicts of every claim of one result (and its module's slack tables), with their inputs."""
-    from dpproofs.claims import check
+    from dpproofs.checker.claims import check
 
     verdicts = {}
     for claim in claims:
@@ -263,7 +263,7 @@ def measure_tour():
 
 # --- accountant ----------------------------------------------------------------------------------
 
-#: Exact tight epsilons from dpproofs.evaluator.precise_pld (Bromwich inversion), computed once
+#: Exact tight epsilons from dpproofs.math.pld_exact (Bromwich inversion), computed once
 #: and held by tests/test_pld.py (the PLD bracket must contain them).
 EXACT_REFERENCE = {(0.01, 4.0, 10000, 1e-5): 0.9468668, (0.01, 4.0, 40000, 1e-5): 2.0330653}
 
@@ -284,10 +284,10 @@ def measure_accountant():
     import dp_accounting
     from dp_accounting import rdp as dp_rdp
 
-    from dpproofs.accountant import Accountant
-    from dpproofs.evaluator import precise_pld
+    from dpproofs.accountant.rdp import Accountant
+    from dpproofs.math import pld_exact as precise_pld
     from dpproofs.mechanisms import SampledGaussian
-    from dpproofs.pld import PLDAccountant
+    from dpproofs.accountant.pld.accountant import PLDAccountant
 
     rows = []
     for label, q, sigma, steps, delta, exact in ACCOUNTANT_CONFIGS:
@@ -371,7 +371,7 @@ def measure_batches():
     from dp_accounting.rdp import rdp_privacy_accountant
 
     import dpproofs as dp
-    from dpproofs import training
+    from dpproofs.accountant import training
 
     replace = dpa.NeighboringRelation.REPLACE_ONE
     rows = []
@@ -476,7 +476,7 @@ def measure_verify_suite():
 
 def measure_notes():
     """Every notes module's rows (``evaluate_all()``), each with its entry's fingerprint."""
-    from dpproofs import registry
+    from dpproofs.checker import registry
 
     started = time.perf_counter()
     rows = []

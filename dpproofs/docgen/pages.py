@@ -1,7 +1,7 @@
 """The pages of ``docs/``: one function per page kind, from the registry and stored measurements.
 
 Nothing here measures or imports content by name: the result modules, the notes modules and the
-papers' citations are handed in by :mod:`dpproofs.docgen.site` (from :mod:`dpproofs.registry`).
+papers' citations are handed in by :mod:`dpproofs.docgen.site` (from :mod:`dpproofs.checker.registry`).
 Docstrings shown on a page are converted by :func:`dpproofs.docgen.markdown.rst_to_markdown`.
 """
 
@@ -82,7 +82,7 @@ def theorem_page(prefix, module, claims, measured, figures, papers):
     inputs = (measured or {}).get("inputs", {})
     lines.append("## Claims and verdicts\n\n")
     if inputs:
-        lines.append(f"Measured by `dpproofs report`: `dpproofs.claims.check` with {inputs['examples']} "
+        lines.append(f"Measured by `dpproofs report`: `dpproofs.checker.claims.check` with {inputs['examples']} "
                      f"examples, seed {inputs['seed']}, {inputs['dps']} digits ({inputs.get('measured_on', '')}). "
                      "A verdict matches when an expected-holds claim is *proved*/*holds* and an "
                      "expected-fails claim is *refuted* with a certified counterexample.\n\n")
@@ -124,7 +124,7 @@ def theorem_page(prefix, module, claims, measured, figures, papers):
 def papers_page(found, papers, notes=()):
     lines = [HEADER, "# Papers to modules\n\n",
              "Each numbered result of the two papers, the module that checks it, its page, and its claim ids "
-             "(generated from the registry, `dpproofs.registry.all_claims()`).\n\n"]
+             "(generated from the registry, `dpproofs.checker.registry.all_claims()`).\n\n"]
     for paper, title in papers.items():
         lines.append(f"## {title}\n\n")
         rows = []
@@ -205,7 +205,7 @@ def index_page(found, tour):
 
 
 def accountant_page(measured, shared_figure=None):
-    from dpproofs import accountant
+    from dpproofs.accountant import rdp as accountant
 
     doc = (accountant.__doc__ or "").strip()
     lines = [HEADER, "# The accountant\n\n",
@@ -217,7 +217,7 @@ def accountant_page(measured, shared_figure=None):
              "acc.delta(epsilon, conversion=...)\n"
              "dp.calibrate_sigma(epsilon=..., delta=..., q=..., steps=..., conversion=\"improved\")\n```\n\n",
              "## Contract, default orders, conversions, certified mode\n\n"
-             "From the module docstring of `dpproofs.accountant` (generated, so it cannot drift):\n\n"]
+             "From the module docstring of `dpproofs.accountant.rdp` (generated, so it cannot drift):\n\n"]
     for paragraph in doc.split("\n\n"):
         text = " ".join(line.strip() for line in paragraph.splitlines())
         if text.startswith("* "):
@@ -236,7 +236,7 @@ def accountant_page(measured, shared_figure=None):
             "certified mode, integer orders, arb), dp_accounting 0.6's RDP accountant and PLD accountant "
             "(defaults), the PRV accountant (`prv_accountant`, eps_error 0.01: its estimate and its upper "
             "bound), `dp.PLDAccountant()`'s bracket (default width 1e-3; its upper end is a certified upper "
-            "bound), and the exact tight epsilon (`dpproofs.evaluator.precise_pld`: Bromwich inversion of the "
+            "bound), and the exact tight epsilon (`dpproofs.math.pld_exact`: Bromwich inversion of the "
             "privacy-loss moment generating function, no discretisation; tens of minutes per value under load, "
             "so the two Abadi values are the reference's, stored and held inside the bracket by tests/test_pld.py). Times in seconds: cold (first query, including the RDP evaluation), warm "
             "(memoised RDP).\n\n")
@@ -278,7 +278,7 @@ def _fixed(value, digits=4):
 def batches_page(measured):
     """docs/batches.md: which sampling and relation a run is, what each accountant computes for
     it, and the measured side-by-side comparison with dp_accounting."""
-    from dpproofs import subsampling
+    from dpproofs.math import reductions as subsampling
 
     lines = [HEADER, "# Batches and neighbouring relations\n\n",
              "**The noise multiplier.** `sigma` is the noise standard deviation divided by the clipping norm C, "
@@ -298,7 +298,7 @@ def batches_page(measured):
              "epsilon (Chua et al. 2024, \"How private are DP-SGD implementations?\"). Train with the sampler "
              "whose analysis you report.\n\n",
              "**What each accountant computes** (RDP: `dp.Accountant(relation=...)`, from "
-             "`dpproofs.subsampling.RELATION_TABLE`; PLD: `dp.PLDAccountant(relation=...)`):\n\n",
+             "`dpproofs.math.reductions.RELATION_TABLE`; PLD: `dp.PLDAccountant(relation=...)`):\n\n",
              "| mechanism | relation | RDP per step |\n|---|---|---|\n"]
     for (mechanism, relation), text in subsampling.RELATION_TABLE.items():
         lines.append(f"| `{mechanism}` | {relation} | {_cell(text)} |\n")
@@ -360,7 +360,7 @@ def batches_page(measured):
 
 def verify_page(measured):
     from dpproofs import verification as verify_module
-    from dpproofs import vocabulary
+    from dpproofs.checker import vocabulary
     lines = [HEADER, "# Verifying an inequality\n\n",
              "```console\n$ dpproofs verify CLAIM [--where COND]... [--integer NAME]... [--samples N] [--seed S] "
              "[--time-budget SECONDS] [--json]\n```\n\n",
@@ -372,7 +372,7 @@ def verify_page(measured):
              "From the docstring of `dpproofs.verification` (generated):\n\n"]
     doc = (verify_module.__doc__ or "").strip()
     lines.append(rst_to_markdown(doc) + "\n\n")
-    lines.append("## The vocabulary module\n\nFrom the docstring of `dpproofs.vocabulary`:\n\n")
+    lines.append("## The vocabulary module\n\nFrom the docstring of `dpproofs.checker.vocabulary`:\n\n")
     lines.append(rst_to_markdown((vocabulary.__doc__ or "").strip()) + "\n\n")
     lines.append("## Worked examples\n\n")
     if measured:
@@ -419,7 +419,7 @@ def _verify_suite_section(measured):
 
 
 def notes_page(measured, shared_figure=None):
-    from dpproofs.evaluator import pld
+    from dpproofs.accountant.pld import discretise as pld
 
     lines = [HEADER, "# The notes' numbers, reproduced or refuted\n\n",
              "`dpproofs claims` recomputes every numeric claim of the notes the project was built from "

@@ -3,9 +3,9 @@
 Two kinds of content, kept apart so that staleness can be tested cheaply:
 
 * **registry-derived** (fast, deterministic): statements, hypotheses, sources, claim ids, explicit
-  constants, the paper-to-module map, docstrings. Re-rendered from :mod:`dpproofs.registry` every
+  constants, the paper-to-module map, docstrings. Re-rendered from :mod:`dpproofs.checker.registry` every
   time.
-* **measured** (expensive): verdicts (``dpproofs.claims.check`` at ``EXAMPLES`` examples, seed
+* **measured** (expensive): verdicts (``dpproofs.checker.claims.check`` at ``EXAMPLES`` examples, seed
   ``SEED``), slack tables, timings, captured command output, figures. Stored with their inputs and
   fingerprints in ``docs/_measured/*.json`` and recomputed only by a full ``dpproofs report``.
 
@@ -31,7 +31,7 @@ fingerprint = claim_fingerprint
 
 def groups():
     """``{result prefix "paper.result": (module, [claims])}`` in registry order."""
-    from dpproofs import registry
+    from dpproofs.checker import registry
 
     found = OrderedDict()
     for module in registry.modules():
@@ -42,7 +42,7 @@ def groups():
 
 
 def _notes_modules():
-    from dpproofs import registry
+    from dpproofs.checker import registry
 
     return registry.modules("NUMERIC_CLAIMS")
 
@@ -58,7 +58,7 @@ def _shared_figure(stored_figures, page):
 
 def render_pages(found=None):
     """``{path relative to docs/: text}`` from the registry and the stored measurements (cheap)."""
-    from dpproofs import registry
+    from dpproofs.checker import registry
 
     found = groups() if found is None else found
     papers = registry.papers()

@@ -348,7 +348,7 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
-    from dpproofs import subsampling
+    from dpproofs.math import reductions as subsampling
 
     return all(subsampling.unsupported(mechanism, relation) is None for mechanism, _ in run.entries)
 

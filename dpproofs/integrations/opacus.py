@@ -36,7 +36,7 @@ Differences from Opacus' ``RDPAccountant`` (Opacus as of its 2025 sources):
   never above what Opacus' accountant gives for the same history (beyond this module's upper
   rounding, about 1e-10 relative) and is below it whenever the optimum lies between or beyond
   Opacus' orders; ``get_epsilon(delta, alphas=...)`` uses the given orders instead;
-* every epsilon is an upper bound (rounding accounted for, see ``dpproofs.accountant``);
+* every epsilon is an upper bound (rounding accounted for, see ``dpproofs.accountant.rdp``);
 * ``len(accountant)`` is the number of steps, as ``IAccountant`` documents it; Opacus'
   ``RDPAccountant`` returns the number of history entries (both are 0 exactly when no step was
   taken, which is all ``PrivacyEngine`` asks);

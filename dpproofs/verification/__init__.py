@@ -7,8 +7,8 @@ syntax; ``where`` holds conditions on its free variables (chained comparisons al
 exact (``0.1`` is 1/10).
 
 Vocabulary (sensitivity 1; natural logarithms; add/remove neighbours). Each function is evaluated
-by the shared evaluator (mpmath reference in :mod:`dpproofs.evaluator.precise`, arb enclosures in
-:mod:`dpproofs.evaluator.ball`). A call whose arguments can leave the stated domain is an error
+by the shared evaluator (mpmath reference in :mod:`dpproofs.math.precise`, arb enclosures in
+:mod:`dpproofs.math.ball`). A call whose arguments can leave the stated domain is an error
 naming the function and the argument (an argument that must be an integer must be an integer
 expression, e.g. a variable declared in ``integers``).
 
@@ -69,7 +69,7 @@ Unbounded or unknown names, syntax errors, unknown functions, calls outside a fu
 and empty domains raise :class:`~dpproofs.InvalidArgument` naming the culprit: never a vacuous
 "holds".
 
-Verdicts (see :mod:`dpproofs.claims`): **proved** (ball arithmetic on the whole domain),
+Verdicts (see :mod:`dpproofs.checker.claims`): **proved** (ball arithmetic on the whole domain),
 **holds** (no counterexample in the examples tried; the closest approach is reported),
 **refuted** (a counterexample whose violation is certified in ball arithmetic *and* confirmed by
 the mpmath reference, independently of the ball path, at twice the precision or more; or an
@@ -117,8 +117,8 @@ give the same JSON on any machine and under any load (the ``seconds`` field asid
 verdict it cut short says so.
 """
 
-from dpproofs.precision import MAX_BALL_BITS
-from dpproofs.precision import MAX_ESCALATION_DPS as MAX_REFERENCE_DPS
+from dpproofs.checker.precision import MAX_BALL_BITS
+from dpproofs.checker.precision import MAX_ESCALATION_DPS as MAX_REFERENCE_DPS
 from dpproofs.verification.domain import Problem
 from dpproofs.verification.evaluation import CERTIFY_MAX_BITS, FUNCTION_DOMAINS, SEARCH_MAX_BITS
 from dpproofs.verification.frontend import TIME_BUDGET, Verdict, build_claim, verify

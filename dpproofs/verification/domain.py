@@ -18,9 +18,10 @@ import math
 import sympy
 from flint import arb
 
-from dpproofs import _validate, vocabulary
-from dpproofs.claims import Variable, relation_of
-from dpproofs.decide import Outcome, compare
+from dpproofs import _validate
+from dpproofs.checker import vocabulary
+from dpproofs.checker.claims import Variable, relation_of
+from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import DPProofsError, InvalidArgument
 
 __all__ = ["Interval", "Problem", "derive", "enclose", "enclose_subdivided"]

@@ -6,7 +6,7 @@
   raising :class:`DomainViolation`).
 * :class:`UserEvaluation`: the sides in ball arithmetic where it decides, the mpmath evaluator
   otherwise (see the docstring of :mod:`dpproofs.verification` for the policy), with the state of
-  one search kept on this plain object (never on the frozen :class:`~dpproofs.claims.Sides`).
+  one search kept on this plain object (never on the frozen :class:`~dpproofs.checker.claims.Sides`).
 """
 
 import collections
@@ -17,9 +17,10 @@ import sympy
 from flint import arb
 from mpmath import mp
 
-from dpproofs import precision, vocabulary
-from dpproofs.claims import Sides, relation_of
-from dpproofs.decide import Outcome, compare
+from dpproofs.checker import precision
+from dpproofs.checker import vocabulary
+from dpproofs.checker.claims import Sides, relation_of
+from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import DPProofsError, InvalidArgument, NumericalError
 from dpproofs.verification.domain import Interval, enclose
 
@@ -59,7 +60,7 @@ ELEMENTARY_DOMAINS = {
 def _function_domains():
     """Per function: its arguments' names and conditions ``(relation, bound)``, where
     ``(_INTEGER, None)`` asks for an integer-valued argument. The vocabulary's own domains
-    (:data:`dpproofs.vocabulary.FUNCTIONS`, stated once there), numeric arguments only, and the
+    (:data:`dpproofs.checker.vocabulary.FUNCTIONS`, stated once there), numeric arguments only, and the
     elementary functions'."""
     found = {}
     for name, binding in vocabulary.FUNCTIONS.items():
@@ -309,7 +310,7 @@ class UserEvaluation:
         self.evaluable = collections.Counter()
 
     def sides(self):
-        """The :class:`~dpproofs.claims.Sides` of the claim, bound to this evaluation."""
+        """The :class:`~dpproofs.checker.claims.Sides` of the claim, bound to this evaluation."""
         return Sides(precise=self.precise, ball=self.ball, search=self.search, reference=self.reference)
 
     def start_search(self, fallbacks):

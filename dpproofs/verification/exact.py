@@ -26,9 +26,10 @@ import math
 
 import sympy
 
-from dpproofs import precision, vocabulary
-from dpproofs.claims import relation_of
-from dpproofs.decide import Outcome, compare
+from dpproofs.checker import precision
+from dpproofs.checker import vocabulary
+from dpproofs.checker.claims import relation_of
+from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import DPProofsError
 
 __all__ = ["EXACT_FORMS", "EXACT_MAX_BITS", "MAX_EXACT_CANDIDATES", "candidates", "decide_at", "exact_form",

@@ -2,7 +2,7 @@
 
 :func:`build_claim` parses the claim (:mod:`.parse`), derives its domain (:mod:`.domain`) and
 checks its function domains (:mod:`.evaluation`); :func:`verify` probes the domain, decides the
-exact corners (:mod:`.exact`), runs the search of :func:`dpproofs.pipeline.run` (its box proof
+exact corners (:mod:`.exact`), runs the search of :func:`dpproofs.checker.pipeline.run` (its box proof
 off), descends from the closest approach onto the faces, and proves the claim on the exact
 domain (:mod:`.prove`).
 """
@@ -17,11 +17,12 @@ from collections.abc import Iterable
 import mpmath
 import sympy
 
-from dpproofs import _validate, pipeline
-from dpproofs.claims import Claim
-from dpproofs.decide import Outcome, normalised_margin
+from dpproofs import _validate
+from dpproofs.checker import pipeline
+from dpproofs.checker.claims import Claim
+from dpproofs.checker.decide import Outcome, normalised_margin
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
-from dpproofs.verdicts import Verdict
+from dpproofs.checker.verdicts import Verdict
 from dpproofs.verification import exact, prove
 from dpproofs.verification.domain import Problem, derive
 from dpproofs.verification.evaluation import (

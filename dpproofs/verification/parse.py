@@ -15,7 +15,7 @@ import tokenize
 import sympy
 from sympy.parsing.sympy_parser import auto_number, convert_xor, parse_expr, rationalize
 
-from dpproofs import vocabulary
+from dpproofs.checker import vocabulary
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 
 __all__ = ["parse_claim", "parse_condition", "is_variable_name", "MAX_TEXT", "MAX_LITERAL_EXPONENT",

@@ -35,11 +35,11 @@ import time
 import sympy
 from flint import arb
 
-from dpproofs import vocabulary
-from dpproofs.decide import Outcome, compare
+from dpproofs.checker import vocabulary
+from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import DPProofsError
-from dpproofs.evaluator.ball import precision as ball_precision
-from dpproofs.evaluator.ball import to_arb
+from dpproofs.math.ball import precision as ball_precision
+from dpproofs.math.ball import to_arb
 from dpproofs.verification import exact
 
 __all__ = ["MAX_PROOF_BOXES", "MAX_SPLIT_DEPTH", "PROOF_BITS", "Proof", "prove"]

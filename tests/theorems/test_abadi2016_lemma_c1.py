@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 
-from dpproofs.claims import check
-from dpproofs.decide import Outcome
+from dpproofs.checker.claims import check
+from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.abadi2016 import lemma_c1
 from dpproofs_theorems.abadi2016._common import ball_outcome_at, outcome_at
 from tests.support import sized

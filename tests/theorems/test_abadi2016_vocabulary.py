@@ -11,10 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpmath import mp
 
-from dpproofs import finite, vocabulary
-from dpproofs.decide import Outcome, compare, mp_ball
+from dpproofs.checker.oracles import finite
+from dpproofs.checker import vocabulary
+from dpproofs.checker.decide import Outcome, compare, mp_ball
 from dpproofs.errors import InvalidArgument
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 ABADI = [
     "log_moment_add", "log_moment_remove", "eq5_moment_add", "eq5_moment_remove", "eq5_series_add",

@@ -2,8 +2,8 @@
 
 import pytest
 
-from dpproofs.claims import check
-from dpproofs.decide import Outcome
+from dpproofs.checker.claims import check
+from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import calibrate
 from tests.support import assert_refuted_at_its_pin
 

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings
 
-from dpproofs.decide import Outcome
+from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import delta
 from tests.support import assert_not_violated
 from tests.support import sized

@@ -4,8 +4,8 @@ the documented edges (q near 0 and 1, sigma at the ends of its range, delta near
 import pytest
 from hypothesis import example, given, settings
 
-from dpproofs.claims import check
-from dpproofs.decide import Outcome
+from dpproofs.checker.claims import check
+from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import epsilon
 from tests.support import assert_not_violated
 from tests.support import sized

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from dpproofs.claims import check
-from dpproofs.decide import Outcome
+from dpproofs.checker.claims import check
+from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import pld
 
 FAILING = [c for c in pld.CLAIMS if c.expected == "fails"]

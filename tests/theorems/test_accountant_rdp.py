@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings
 
-from dpproofs.decide import Outcome
+from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import rdp
 from tests.support import assert_not_violated, assert_refuted_at_its_pin
 from tests.support import sized

@@ -12,7 +12,7 @@ import pytest
 import sympy
 from hypothesis import settings
 
-from dpproofs import registry
+from dpproofs.checker import registry
 from tests.support import assert_refuted_at_its_pin, never_violated
 
 CLAIMS = registry.all_claims()

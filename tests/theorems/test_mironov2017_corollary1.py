@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dpproofs.claims import check
+from dpproofs.checker.claims import check
 from dpproofs_theorems.mironov2017 import corollary1
 from tests.support import assert_not_violated
 from tests.support import sized

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dpproofs.claims import check
-from dpproofs.evaluator import precise
+from dpproofs.checker.claims import check
+from dpproofs.math import precise
 from dpproofs_theorems.mironov2017 import proposition3
 from tests.support import assert_not_violated
 from tests.support import sized

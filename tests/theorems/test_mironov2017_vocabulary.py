@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
-from dpproofs import conversions, finite, vocabulary
-from dpproofs.decide import mp_ball
+from dpproofs.math import conversions
+from dpproofs.checker.oracles import finite
+from dpproofs.checker import vocabulary
+from dpproofs.checker.decide import mp_ball
 from dpproofs.errors import InvalidArgument
 from dpproofs_theorems.mironov2017 import corollary1, lemma1, proposition1, proposition3, proposition4, proposition10
 from tests.support import sized

@@ -1,7 +1,7 @@
 """Exhaustive enumeration behind the zhu2022 composition claims: every fixed-size-batch replace-one
 configuration of randomized response on the parity, binary records, n <= 4, b <= 2.
 
-Certified comparisons (arb balls through dpproofs.decide) on a grid of eps; the claims themselves
+Certified comparisons (arb balls through dpproofs.checker.decide) on a grid of eps; the claims themselves
 are checked by the registry contract test.
 """
 
@@ -10,9 +10,10 @@ from fractions import Fraction
 
 import pytest
 
-from dpproofs import finite, subsampled
-from dpproofs.decide import Outcome, compare
-from dpproofs.vocabulary import FUNCTIONS
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.decide import Outcome, compare
+from dpproofs.checker.vocabulary import FUNCTIONS
 
 PREC = 128
 EPS_GRID = [Fraction(k, 8) for k in range(-8, 25)]  # -1 .. 3

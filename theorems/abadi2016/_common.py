@@ -4,16 +4,16 @@
   evaluation that encloses each side over a *box* by evaluating it at the box's corners, which is
   valid only when the caller has proved the side monotone in each variable (say why, at the call).
 
-The quantities the claims are stated over live in :mod:`dpproofs.vocabulary` (its "Abadi et al.
+The quantities the claims are stated over live in :mod:`dpproofs.checker.vocabulary` (its "Abadi et al.
 2016 quantities" block).
 """
 
 import sympy
 from flint import arb
 
-from dpproofs import vocabulary
-from dpproofs.claims import Sides
-from dpproofs.evaluator import ball
+from dpproofs.checker import vocabulary
+from dpproofs.checker.claims import Sides
+from dpproofs.math import ball
 
 __all__ = ["SOURCE", "source", "expression_sides", "outcome_at", "ball_outcome_at"]
 

@@ -39,9 +39,10 @@ import dataclasses
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs.claims import Claim, Variable
-from dpproofs.evaluator import ball, precise
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.math import ball
+from dpproofs.math import precise
+from dpproofs.checker.vocabulary import NAMESPACE
 from dpproofs_theorems.abadi2016._common import source
 
 __all__ = ["CLAIMS", "SOURCE", "C_STAR", "C_FOUND", "ARGMAX", "central_moment", "remove_term"]
@@ -436,7 +437,7 @@ def _figure_bound_vs_exact(path):
     import math
 
     from dpproofs.docgen import pyplot, save
-    from dpproofs.vocabulary import evaluate_mp
+    from dpproofs.checker.vocabulary import evaluate_mp
 
     plt = pyplot()
     claim = next(c for c in CLAIMS if c.id == "abadi2016.lemma3")

@@ -26,10 +26,10 @@ import sympy
 from hypothesis import strategies as st
 from mpmath import mp
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Sides, Variable
+from dpproofs.math import ball
+from dpproofs.checker.vocabulary import NAMESPACE
 from dpproofs_theorems.abadi2016._common import expression_sides, source
 
 __all__ = ["CLAIMS", "SOURCE", "bound", "tight_bound"]
@@ -60,7 +60,7 @@ LAM = Variable("lam", 1e-3, 64)
 EPS = Variable("eps", 1e-3, 5)
 
 # The ball evaluation of log_moment_randomized_response over a box uses its corners (it is
-# non-decreasing in lam and eps, see dpproofs.evaluator.ball); each bound is a sum of products of
+# non-decreasing in lam and eps, see dpproofs.math.ball); each bound is a sum of products of
 # non-negative non-decreasing factors, each variable occurring once per factor, so plain interval
 # evaluation encloses it tightly.
 

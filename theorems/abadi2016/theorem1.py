@@ -30,8 +30,8 @@ import math
 
 import sympy
 
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE
 from dpproofs_theorems.abadi2016._common import source
 
 __all__ = ["CLAIMS", "SOURCE", "C1", "C2", "accountant_statement"]
@@ -236,9 +236,9 @@ CLAIMS = [
 
 def _figure_abadi_epochs(path):
     """Epsilon against epochs for the Abadi configuration under each method."""
-    from dpproofs.accountant import Accountant
+    from dpproofs.accountant.rdp import Accountant
     from dpproofs.docgen import pyplot, save
-    from dpproofs.evaluator import pld
+    from dpproofs.accountant.pld import discretise as pld
     from dpproofs.mechanisms import SampledGaussian
     from dpproofs_theorems import notes
 

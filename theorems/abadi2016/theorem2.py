@@ -34,9 +34,9 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE
 from dpproofs_theorems.abadi2016._common import source
 
 __all__ = ["CLAIMS", "SOURCE"]
@@ -344,7 +344,7 @@ CLAIMS = [
 
 # --- figures (docs) ---------------------------------------------------------------------------------
 # Drawn by `dpproofs report` (dpproofs.docgen). The tail bound min_lam exp(alpha(lam) - lam eps) is
-# the classic conversion at alpha = lam + 1 (dpproofs.conversions.classic_log_delta) applied to the
+# the classic conversion at alpha = lam + 1 (dpproofs.math.conversions.classic_log_delta) applied to the
 # evaluator's Gaussian RDP; the exact profile is the evaluator's.
 
 
@@ -352,9 +352,10 @@ def _figure_tail_bound(path):
     """Theorem 2.2's tail bound against the exact Gaussian privacy profile."""
     import numpy as np
 
-    from dpproofs.conversions import classic_log_delta
+    from dpproofs.math.conversions import classic_log_delta
     from dpproofs.docgen import pyplot, save
-    from dpproofs.evaluator import fast, precise
+    from dpproofs.math import fast
+    from dpproofs.math import precise
 
     plt = pyplot()
     sigma_value = 1.0

@@ -23,7 +23,7 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
 
 Claim ids start with ``accountant.<part>``; ``dpproofs check accountant`` runs exactly these.
 The accountant's answers enter statements through the ``accountant_*`` functions of
-:mod:`dpproofs.vocabulary` (floats, exact as balls), so the exact side certifies every verdict.
+:mod:`dpproofs.checker.vocabulary` (floats, exact as balls), so the exact side certifies every verdict.
 """
 
 #: What this package checks (used by the generated docs).

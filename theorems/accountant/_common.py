@@ -5,9 +5,9 @@ Nothing here is a claim.
 
 import sympy
 
-from dpproofs.claims import Variable
-from dpproofs.evaluator import fast
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.claims import Variable
+from dpproofs.math import fast
+from dpproofs.checker.vocabulary import NAMESPACE
 
 __all__ = [
     "F",
@@ -57,7 +57,7 @@ FLAGS = (CLASSIC, REFINE, CERTIFIED)
 FLAG_HYPOTHESES = (sympy.Lt(refine + certified, sympy.Rational(3, 2)),)
 
 #: The accountant's documented upper curve for one mechanism (module docstring of
-#: dpproofs.accountant, point (1)): its float RDP times ``1 + fast.RTOL + (n + 2) 2^-52``, n = 1.
+#: dpproofs.accountant.rdp, point (1)): its float RDP times ``1 + fast.RTOL + (n + 2) 2^-52``, n = 1.
 RDP_INFLATION = 1 + sympy.Rational(repr(fast.RTOL)) + 3 * sympy.Rational(1, 2**52)
 
 

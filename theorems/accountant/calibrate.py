@@ -17,7 +17,7 @@ Targets are drawn where a sigma in the accountant's range [0.1, 1e4] exists; poi
 
 import sympy
 
-from dpproofs.claims import Claim
+from dpproofs.checker.claims import Claim
 
 from dpproofs_theorems.accountant._common import ACCOUNTANT, CONVERSION_SOURCES, F, FLAGS, MIRONOV, variable
 
@@ -99,7 +99,7 @@ CLAIMS = [never_overshoots, within, mutant_smaller]
 def _figure_calibrated_sigma(path):
     """calibrate_sigma over a range of targets: the sigma, and the achieved epsilon against the target."""
     from dpproofs.docgen import pyplot, save
-    from dpproofs.vocabulary import evaluate_mp
+    from dpproofs.checker.vocabulary import evaluate_mp
     from dpproofs_theorems.accountant._common import conversion_name
 
     plt = pyplot()

@@ -15,8 +15,9 @@ import functools
 import sympy
 
 import dpproofs as dp
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.checker.claims import Claim, Sides, Variable
+from dpproofs.math import ball
+from dpproofs.math import precise
 
 __all__ = ["CLAIMS", "PIN", "calibrated", "below_tolerance"]
 

@@ -7,14 +7,14 @@ flags (``delta`` has no ``refine``):
   ``.randomized_response`` (T steps, Kairouz, Oh & Viswanath 2015), ``.sampled_gaussian`` (one
   step, both directions): ``delta_M(epsilon) <= acc.delta(epsilon)``;
 * ``.gaussian_at_order.classic`` / ``.improved``: at every order, the delta form of the conversion
-  (:func:`dpproofs.conversions.delta_from_epsilon`) at the accountant's inflated Gaussian curve
+  (:func:`dpproofs.math.conversions.delta_from_epsilon`) at the accountant's inflated Gaussian curve
   bounds the exact profile. Mutant: ``.mutant.alpha_instead_of_alpha_minus_one``.
 """
 
 import sympy
 
-from dpproofs import conversions
-from dpproofs.claims import Claim
+from dpproofs.math import conversions
+from dpproofs.checker.claims import Claim
 
 from dpproofs_theorems.accountant._common import (
     ACCOUNTANT, BALLE_WANG, CKS, CONVERSION_SOURCES, F, FLAGS, KOV, MIRONOV, MTZ, RDP_INFLATION, conversion_name,
@@ -115,7 +115,7 @@ def _at_order_claim(flag):
         title=f"every order: the {name} delta of the accountant's Gaussian curve bounds the exact profile",
         explanation=(
             "R = Accountant([alpha]).compose(Gaussian(sigma), T).rdp times the documented inflation; the "
-            f"{name} delta form of dpproofs.conversions at R, alpha, epsilon against the exact T-fold profile."
+            f"{name} delta form of dpproofs.math.conversions at R, alpha, epsilon against the exact T-fold profile."
         ),
     )
 

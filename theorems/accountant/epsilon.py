@@ -9,7 +9,7 @@ accountant's 0/1 flags (not both refine and certified), so one claim covers ever
   eps-RR, Kairouz, Oh & Viswanath 2015), ``.sampled_gaussian`` (one step, the exact profile of
   both directions: this also checks the add-direction RDP the accountant uses);
 * ``.sampled_gaussian_steps.improved`` / ``.classic``: for T sampled-Gaussian steps, the accountant's
-  epsilon is at least the conversion (:mod:`dpproofs.conversions`) of the exact composed RDP
+  epsilon is at least the conversion (:mod:`dpproofs.math.conversions`) of the exact composed RDP
   ``T log A_alpha/(alpha-1)`` at the order alpha it reports, hence at least the exact conversion
   minimised over its orders: every rounding went up;
 * ``.gaussian_at_order.improved`` / ``.classic``: at every order, the conversion of the accountant's
@@ -19,8 +19,8 @@ accountant's 0/1 flags (not both refine and certified), so one claim covers ever
 
 import sympy
 
-from dpproofs import conversions
-from dpproofs.claims import Claim
+from dpproofs.math import conversions
+from dpproofs.checker.claims import Claim
 
 from dpproofs_theorems.accountant._common import (
     ACCOUNTANT, BALLE_WANG, CONVERSION_SOURCES, F, FLAG_HYPOTHESES, FLAGS, KOV, MIRONOV, MTZ, RDP_INFLATION,
@@ -138,7 +138,7 @@ def _steps_claim(flag):
               "exact RDP at the order it reports",
         explanation=(
             "eps_acc = Accountant().compose(SampledGaussian(q, sigma), T).epsilon(delta) and alpha its order "
-            "(epsilon_and_order); the right side is the conversion of dpproofs.conversions applied, in exact "
+            "(epsilon_and_order); the right side is the conversion of dpproofs.math.conversions applied, in exact "
             "arithmetic, to T log A_alpha/(alpha-1), the exact add-direction RDP. Since the minimum over the "
             "orders is at most the value at alpha, eps_acc is at least the exact conversion minimised over "
             "the accountant's orders: every float rounding (RDP, composition, conversion, final float) went "
@@ -166,7 +166,7 @@ def _at_order_claim(flag):
         title=f"every order: the {name} conversion of the accountant's Gaussian curve is valid",
         explanation=(
             f"R = Accountant([alpha]).compose(Gaussian(sigma), T).rdp times the documented inflation "
-            f"1 + RTOL + 3 2^-52; the {name} formula of dpproofs.conversions at R, alpha, delta, held against "
+            f"1 + RTOL + 3 2^-52; the {name} formula of dpproofs.math.conversions at R, alpha, delta, held against "
             "the exact T-fold profile. The formula the accountant minimises is valid at each of its orders."
         ),
     )
@@ -239,9 +239,9 @@ _FIGURE_MODES = {
 def _figure_epsilon_vs_exact(path):
     """The accountant's epsilon for T Gaussian steps against the exact epsilon, its ratio and the
     claim's two sides (exact delta at the accountant's epsilon, against delta)."""
-    from dpproofs.accountant import Accountant
+    from dpproofs.accountant.rdp import Accountant
     from dpproofs.docgen import pyplot, save
-    from dpproofs.evaluator import precise
+    from dpproofs.math import precise
     from dpproofs.mechanisms import Gaussian
     from dpproofs_theorems.mironov2017.proposition3 import exact_epsilon
 

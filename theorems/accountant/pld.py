@@ -11,9 +11,9 @@ For a composition ``M`` and ``delta``, ``dp.PLDAccountant().epsilon_bounds(delta
 
 Both are checked against exact references: the Gaussian mechanism's T-fold profile in closed form
 (Balle & Wang 2018, arXiv:1805.06530v2, Theorem 8, at noise ``sigma / sqrt(T)``), one
-Poisson-subsampled Gaussian step in closed form (``dpproofs.evaluator.precise``), and the T-fold
+Poisson-subsampled Gaussian step in closed form (``dpproofs.math.precise``), and the T-fold
 subsampled Gaussian by Bromwich inversion of its moment generating function
-(``dpproofs.evaluator.precise_pld``). The first two have arb (ball) evaluations, so their
+(``dpproofs.math.pld_exact``). The first two have arb (ball) evaluations, so their
 counterexamples are certified; the third is mpmath only (no arb version of the inversion exists).
 
 Ids -> items:
@@ -34,9 +34,11 @@ import sympy
 from flint import arb
 
 import dpproofs as dp
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise, precise_pld
-from dpproofs.evaluator import pld as pld_eval
+from dpproofs.checker.claims import Claim, Sides, Variable
+from dpproofs.math import ball
+from dpproofs.math import precise
+from dpproofs.math import pld_exact as precise_pld
+from dpproofs.accountant.pld import discretise as pld_eval
 
 __all__ = ["CLAIMS", "SLOW_CLAIMS", "bracket", "gaussian_upper_without_tail"]
 

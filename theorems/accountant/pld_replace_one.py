@@ -30,8 +30,9 @@ import sympy
 from flint import arb
 
 import dpproofs as dp
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.checker.claims import Claim, Sides, Variable
+from dpproofs.math import ball
+from dpproofs.math import precise
 
 __all__ = ["CLAIMS", "bracket", "two_sided_delta_precise", "two_sided_delta_ball"]
 

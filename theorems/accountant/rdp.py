@@ -1,7 +1,7 @@
 """The accountant's RDP curve (``Accountant.rdp``) with its documented inflation is >= the exact RDP.
 
 ``Accountant.epsilon`` and ``.delta`` convert the curve ``R * (1 + RTOL + 3 2^-52)`` for one
-mechanism (dpproofs.accountant module docstring, point (1)); these claims hold that curve
+mechanism (dpproofs.accountant.rdp module docstring, point (1)); these claims hold that curve
 against the exact Rényi divergence of the T-fold composition (Mironov 2017 Prop. 1: T times one
 step). Ids (``accountant.rdp`` + suffix):
 
@@ -17,7 +17,7 @@ step). Ids (``accountant.rdp`` + suffix):
 
 import sympy
 
-from dpproofs.claims import Claim
+from dpproofs.checker.claims import Claim
 
 from dpproofs_theorems.accountant._common import ACCOUNTANT, F, MIRONOV, MTZ, RDP_INFLATION, variable
 
@@ -142,7 +142,7 @@ def _figure_rdp_vs_exact(path):
     import mpmath
 
     from dpproofs.docgen import pyplot, save
-    from dpproofs.evaluator import fast
+    from dpproofs.math import fast
 
     plt = pyplot()
     dps = 25  # resolves relative differences far below the float64 rounding of the curve (1e-16)

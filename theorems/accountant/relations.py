@@ -56,9 +56,10 @@ from flint import arb
 from mpmath import mp
 
 import dpproofs as dp
-from dpproofs import subsampling
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
+from dpproofs.math import reductions as subsampling
+from dpproofs.checker.claims import Claim, Sides, Variable
+from dpproofs.math import ball
+from dpproofs.math import precise
 
 from dpproofs_theorems.accountant._common import ACCOUNTANT, MIRONOV, MTZ, RDP_INFLATION
 

@@ -12,7 +12,7 @@ Couplings and Divergences" (NeurIPS 2018; arXiv 1807.01647v2): one module per re
   Theorem 2 gives (the derivation the shipped accountant relies on), and WOR realises ``P1``.
 
 Every check runs on concrete small datasets: the subsampled mechanism is enumerated over every
-batch (:mod:`dpproofs.subsampled`). Claim ids start with ``balle2018.<result>``.
+batch (:mod:`dpproofs.checker.oracles.subsampled`). Claim ids start with ``balle2018.<result>``.
 
 Provenance (checked 2026-12-01): the printed text could NOT be read, so the statements below are
 still the literature's standard form of these results, not a transcription of the PDF. Full-text

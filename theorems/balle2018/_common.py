@@ -3,7 +3,7 @@
 Nothing here is a claim. The quantities (divergences of an enumerated subsampled mechanism, the
 base mechanism's profile over the instance's neighbouring batches, hockey-stick divergences of
 mixtures of a triple, the Gaussian sum query's profile) are vocabulary functions
-(:mod:`dpproofs.vocabulary`, section "Subsampled mechanisms on concrete datasets"); the
+(:mod:`dpproofs.checker.vocabulary`, section "Subsampled mechanisms on concrete datasets"); the
 structured values they take are drawn by the strategies below.
 
 On the base's profile: a theorem "if M is (eps, delta)-DP then M o S is (eps', delta')-DP" applies
@@ -18,7 +18,7 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import subsampled
+from dpproofs.checker.oracles import subsampled
 
 __all__ = [
     "PAPER",

@@ -18,7 +18,7 @@ the pair ``((1-q) N(0) + q N(1), N(0))`` alone at noise ``sigma/2``, i.e. the sa
 Provenance: not a printed result; this project's derivation from Theorem 2 (whose printed text
 could not be read, see :mod:`dpproofs_theorems.balle2018`), written out in docs/math.md.
 
-Checked on concrete configurations (:class:`dpproofs.subsampled.GaussianSubsampled`: records
+Checked on concrete configurations (:class:`dpproofs.checker.oracles.subsampled.GaussianSubsampled`: records
 ``k/4``, at most 4 records, sigma in {1/2, 3/4, 1, 3/2, 2}, rate in {0.1, ..., 0.9} or batch
 ``b <= 3``, either order), the left side the exact profile of the enumerated Gaussian mixture
 pair (level-set CDFs; a rigorous arb enclosure for certification).
@@ -44,9 +44,9 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.balle2018._common import source, structured, sum_query_configs, sym
 

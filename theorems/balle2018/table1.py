@@ -32,9 +32,9 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.balle2018._common import poisson_instances, source, structured, wor_instances, wr_instances
 from dpproofs_theorems.balle2018.theorem8 import amplified_epsilon

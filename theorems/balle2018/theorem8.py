@@ -5,7 +5,7 @@ probability ``gamma``), neighbouring datasets under add/remove-one. For every ``
 ``eps' = log(1 + gamma (e^eps - 1))``, the privacy profiles satisfy
 ``delta_{M'}(eps') <= gamma delta_M(eps)``.
 
-Checked per instance (:class:`dpproofs.subsampled.Subsampled`): a random finite base (randomized
+Checked per instance (:class:`dpproofs.checker.oracles.subsampled.Subsampled`): a random finite base (randomized
 response, randomized and truncated-geometric counts, arbitrary seeded tables), two add/remove
 neighbours of at most 4 records in either order, a rate in {0.1, ..., 0.9}; the left side is the
 exact hockey-stick divergence of the enumerated subsampled pair, ``delta_M(eps)`` the base's
@@ -38,9 +38,9 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.balle2018._common import poisson_instances, source, structured, sym
 

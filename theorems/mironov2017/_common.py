@@ -2,16 +2,16 @@
 
 Nothing here is a claim. The quantities the statements use (divergences and profiles of finite
 pairs, event probabilities, n-fold randomized response events, ...) are vocabulary functions
-(:mod:`dpproofs.vocabulary`, section "Mironov 2017 quantities"); the structured arguments they
-take (a :class:`dpproofs.finite.Pair`, an adaptive composition, an event) are drawn by the
+(:mod:`dpproofs.checker.vocabulary`, section "Mironov 2017 quantities"); the structured arguments they
+take (a :class:`dpproofs.checker.oracles.finite.Pair`, an adaptive composition, an event) are drawn by the
 strategies below and bound to the plain sympy symbols :func:`structured` makes.
 """
 
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import finite
-from dpproofs.evaluator import ball
+from dpproofs.checker.oracles import finite
+from dpproofs.math import ball
 
 __all__ = [
     "PAPER",
@@ -41,7 +41,7 @@ def source(item):
 
 
 def sym(name):
-    """The sympy symbol a :class:`dpproofs.claims.Variable` of that name binds."""
+    """The sympy symbol a :class:`dpproofs.checker.claims.Variable` of that name binds."""
     return sympy.Symbol(name, real=True)
 
 
@@ -72,7 +72,7 @@ def eps_pairs(low=0.001, high=2.0, max_size=PAIR_OUTCOMES):
 
 
 def events(max_outcomes=PAIR_OUTCOMES):
-    """Non-empty events over the first ``max_outcomes`` outcomes (see :class:`dpproofs.finite.Event`)."""
+    """Non-empty events over the first ``max_outcomes`` outcomes (see :class:`dpproofs.checker.oracles.finite.Event`)."""
     return finite.event_sets(max_outcomes)
 
 

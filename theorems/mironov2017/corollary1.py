@@ -25,9 +25,9 @@ basic composition, Dwork-Rothblum-Vadhan) against the exact optimal eps'.
 import sympy
 from mpmath import mp
 
-from dpproofs.claims import Claim, Variable
-from dpproofs.evaluator import precise
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.math import precise
+from dpproofs.checker.vocabulary import NAMESPACE
 
 from dpproofs_theorems.mironov2017._common import source, sym
 
@@ -85,7 +85,7 @@ statement = Claim(
 # --- the stronger form on n-fold RR events ---------------------------------------------------------
 
 
-#: the event S of n-fold eps-RR a point selects (rr_event_P in dpproofs.vocabulary)
+#: the event S of n-fold eps-RR a point selects (rr_event_P in dpproofs.checker.vocabulary)
 _P_S = NAMESPACE["rr_event_P"](eps, n, u, shape)
 _Q_S = NAMESPACE["rr_event_Q"](eps, n, u, shape)
 

@@ -30,10 +30,11 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Sides, Variable
-from dpproofs.evaluator import ball, precise
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Sides, Variable
+from dpproofs.math import ball
+from dpproofs.math import precise
+from dpproofs.checker.vocabulary import NAMESPACE
 
 from dpproofs_theorems.mironov2017._common import eps_pairs, monotone_ball, source, structured, sym
 

@@ -2,7 +2,7 @@
 
 Statement: if ``f`` is (alpha, eps1)-RDP and ``g : R1 x D -> R2`` is (alpha, eps2)-RDP then
 ``(X, Y)``, ``X ~ f(D)``, ``Y ~ g(X, D)``, is (alpha, eps1 + eps2)-RDP. Checked on finite adaptive
-compositions ``C`` enumerated exactly (:mod:`dpproofs.finite`), in either order of the neighbours:
+compositions ``C`` enumerated exactly (:mod:`dpproofs.checker.oracles.finite`), in either order of the neighbours:
 ``rdp_step(alpha, C, i)`` is the worst ``D_alpha`` of step ``i`` over every prefix, and
 ``rdp_pair(alpha, joint(C))``, the joint ``D_alpha``, must not exceed their sum.
 
@@ -14,9 +14,9 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.mironov2017._common import source, structured, sym
 
@@ -85,7 +85,7 @@ def _figure_composition(path):
     import math
 
     from dpproofs.docgen import pyplot, save
-    from dpproofs.evaluator import precise
+    from dpproofs.math import precise
 
     plt = pyplot()
     e1, e2 = 0.5, 1.0

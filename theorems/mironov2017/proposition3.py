@@ -20,7 +20,7 @@ Ids -> items (``mironov2017.proposition3`` + suffix):
   ``.step.case1_identity`` (``e^eps delta^{-1/(alpha-1)} = e^{eps'}``, sympy),
   ``.step.case2_preservation`` (otherwise ``P <= (e^eps Q)^{1-1/alpha}``) and
   ``.step.case2_bound`` (``(e^eps Q)^{1-1/alpha} <= delta``).
-* every conversion formula (the statements', the table's) is :mod:`dpproofs.conversions`' own;
+* every conversion formula (the statements', the table's) is :mod:`dpproofs.math.conversions`' own;
   the mutants' deliberately wrong formulas are written out.
 * improved conversion (Balle et al. 2020 Thm 21 / Canonne-Kamath-Steinke 2020),
   ``eps' = eps(alpha) + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)``:
@@ -38,10 +38,11 @@ from fractions import Fraction
 import sympy
 from mpmath import mp
 
-from dpproofs import conversions, finite
-from dpproofs.claims import Claim, Variable
-from dpproofs.evaluator import precise
-from dpproofs.vocabulary import NAMESPACE
+from dpproofs.math import conversions
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.math import precise
+from dpproofs.checker.vocabulary import NAMESPACE
 
 from dpproofs_theorems.mironov2017._common import events, pairs, source, structured, sym
 from dpproofs_theorems.mironov2017.proposition10 import normal_cdf
@@ -68,7 +69,7 @@ F = NAMESPACE
 
 
 def _convert(formula, rdp_value, alpha_value, delta_value):
-    """``formula(rdp, alpha, log delta)`` of :mod:`dpproofs.conversions`, in the arguments' backend.
+    """``formula(rdp, alpha, log delta)`` of :mod:`dpproofs.math.conversions`, in the arguments' backend.
 
     A sympy ``rdp`` that is a vocabulary call (an applied undefined function, whose class has no
     ``__module__``) is passed to the formula as a placeholder symbol and substituted back, since
@@ -82,13 +83,13 @@ def _convert(formula, rdp_value, alpha_value, delta_value):
 
 
 def classic_epsilon(rdp_value, alpha_value, delta_value):
-    """Mironov's conversion ``eps(alpha) + log(1/delta)/(alpha-1)`` (dpproofs.conversions, any backend)."""
+    """Mironov's conversion ``eps(alpha) + log(1/delta)/(alpha-1)`` (dpproofs.math.conversions, any backend)."""
     return _convert(conversions.classic_epsilon, rdp_value, alpha_value, delta_value)
 
 
 def improved_epsilon(rdp_value, alpha_value, delta_value):
     """``eps(alpha) + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)`` (BBGHS20 / CKS20),
-    from dpproofs.conversions, any backend."""
+    from dpproofs.math.conversions, any backend."""
     return _convert(conversions.improved_epsilon, rdp_value, alpha_value, delta_value)
 
 
@@ -443,7 +444,7 @@ def conversion_table(delta_value=1e-5, configs=DEFAULT_TABLE_CONFIGS, dps=30):
 def _figure_conversions(path):
     """Classic and improved RDP conversions against the exact Gaussian profile."""
     from dpproofs.docgen import pyplot, save
-    from dpproofs.evaluator import precise
+    from dpproofs.math import precise
 
     plt = pyplot()
     sigma_value = 1.0

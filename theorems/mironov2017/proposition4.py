@@ -34,9 +34,9 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.mironov2017._common import JOINT_OUTCOMES, events, source, structured, sym
 
@@ -48,7 +48,7 @@ eps, n, L, u, shape = (sym(v) for v in ("eps", "n", "L", "u", "shape"))
 C, A = structured("C"), structured("A")
 rdp_rr = F["rdp_randomized_response"]
 
-#: The event S of n-fold eps-RR a point selects (see rr_event_P in dpproofs.vocabulary)
+#: The event S of n-fold eps-RR a point selects (see rr_event_P in dpproofs.checker.vocabulary)
 P_S, Q_S = F["rr_event_P"](eps, n, u, shape), F["rr_event_Q"](eps, n, u, shape)
 
 

@@ -4,14 +4,14 @@ bounds as sympy expressions, and :func:`expanded_sides` (finite sums over the or
 Nothing here is a claim. The bounds are sums ``sum_{j=3}^{alpha}`` over an integer order;
 they are written as sympy ``Sum`` objects, exactly as transcribed, and evaluated by substituting the
 point's integer order and expanding the sum (``doit``) before the shared evaluators
-(:func:`dpproofs.vocabulary.evaluate_mp` / ``evaluate_ball``) see it.
+(:func:`dpproofs.checker.vocabulary.evaluate_mp` / ``evaluate_ball``) see it.
 """
 
 import sympy
 from flint import arb
 
-from dpproofs import vocabulary
-from dpproofs.claims import Sides
+from dpproofs.checker import vocabulary
+from dpproofs.checker.claims import Sides
 from dpproofs.errors import InvalidArgument
 
 __all__ = [
@@ -37,7 +37,7 @@ def source(item):
 
 
 def sym(name, **assumptions):
-    """The sympy symbol a :class:`dpproofs.claims.Variable` of that name binds."""
+    """The sympy symbol a :class:`dpproofs.checker.claims.Variable` of that name binds."""
     return sympy.Symbol(name, real=True, **assumptions)
 
 

@@ -37,9 +37,9 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.wang2019._common import expanded_sides, lower_bound, source, structured
 

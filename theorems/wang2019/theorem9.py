@@ -27,12 +27,12 @@ Ids -> items (``wang2019.theorem9`` + suffix):
 
 * ``.gaussian``: ``rdp_sampled_gaussian(alpha, gamma, sigma/2) <= Theorem 9 bound`` with
   ``eps(j) = rdp_gaussian(j, sigma/2)``, ``eps(inf) = oo``; alpha integer in [2, 48].
-* ``.shipped``: ``dpproofs.subsampling.wbk19_log_moment`` (mpmath and arb backends) equals the
+* ``.shipped``: ``dpproofs.math.reductions.wbk19_log_moment`` (mpmath and arb backends) equals the
   bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it;
-  ``.accountant_orders``: ``dpproofs.subsampling.wor_replace_one_rdp`` (Theorem 9, min ``2a/s^2``, the
+  ``.accountant_orders``: ``dpproofs.math.reductions.wor_replace_one_rdp`` (Theorem 9, min ``2a/s^2``, the
   chord of ``(a-1) eps(a)`` at fractional orders) is above the realised ``P1`` at every real order in
   [1.01, 64].
-* ``.finite``: random finite bases (:func:`dpproofs.subsampled.finite_bases`) on random replace-one
+* ``.finite``: random finite bases (:func:`dpproofs.checker.oracles.subsampled.finite_bases`) on random replace-one
   neighbours (n <= 5, b <= 3), ``rdp_pair(alpha, instance_pair(inst)) <=`` the bound with
   ``eps(j) = base_rdp(j, inst)`` and ``eps(inf) = eps_base(inst)``: the base's RDP and pure-DP level
   computed exactly over the instance's neighbouring batches (both orders); alpha integer in [2, 12].
@@ -54,9 +54,9 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.wang2019._common import J, expanded_sides, source, structured, theorem9_bound
 from dpproofs_theorems.zhu2022._common import wor_instances
@@ -126,7 +126,7 @@ mutant_cubic_amplification = gaussian.mutant(
 )
 
 
-# --- the shipped bound (dpproofs.subsampling, which the FixedBatchGaussian accountant uses) ---------
+# --- the shipped bound (dpproofs.math.reductions, which the FixedBatchGaussian accountant uses) ---------
 
 _SHIPPED = F["wbk19_shipped_log_moment"](alpha, gamma, sigma)
 _K = (alpha - 1) * _BOUND  # the bound times (alpha - 1): the log(1 + ...)
@@ -137,7 +137,7 @@ shipped = Claim(
     variables=(ALPHA, GAMMA, SIGMA),
     sides=expanded_sides(_SHIPPED, _K),
     kind="support",
-    title="dpproofs.subsampling.wbk19_log_moment (mpmath and arb backends) is Theorem 9 for "
+    title="dpproofs.math.reductions.wbk19_log_moment (mpmath and arb backends) is Theorem 9 for "
     "the Gaussian, times (alpha - 1)",
 )
 

@@ -1,9 +1,9 @@
 """Shared pieces of the Zhu, Dong & Wang 2022 modules: source, symbols, strategies of subsampled
-instances (:class:`dpproofs.subsampled.Subsampled`), and the pinned configuration of the finding.
+instances (:class:`dpproofs.checker.oracles.subsampled.Subsampled`), and the pinned configuration of the finding.
 
 Nothing here is a claim. The quantities (the instance's exact pair, the dominating pair built on
 the base's randomized-response pair, products, the symmetrised pair, hockey-stick divergences at
-every real eps) are vocabulary functions (:mod:`dpproofs.vocabulary`, the block "Wang-Balle-
+every real eps) are vocabulary functions (:mod:`dpproofs.checker.vocabulary`, the block "Wang-Balle-
 Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities").
 """
 
@@ -12,7 +12,7 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from dpproofs import subsampled
+from dpproofs.checker.oracles import subsampled
 
 __all__ = [
     "PAPER",

@@ -39,9 +39,10 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import finite, subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.zhu2022._common import LEBEDA_INSTANCE, poisson_instances, source, structured, sym, wor_instances
 

@@ -24,9 +24,9 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import finite
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import finite
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.zhu2022._common import source, structured, sym
 

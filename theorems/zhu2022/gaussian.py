@@ -7,7 +7,7 @@ Provenance (2026-12-01): instances of :mod:`.subsampling`, whose printed text wa
 The sum query ``sum(batch) + N(0, sigma^2)`` on 1-D clipped records in ``[-1, 1]`` (clipping norm
 ``C = 1``; sigma = noise std / C): its output on a dataset is a finite Gaussian mixture, whose
 hockey-stick divergence is computed from exact normal CDFs on the located level set and enclosed
-rigorously (:mod:`dpproofs.subsampled`, ``delta_sum_query``). The base's dominating pair is
+rigorously (:mod:`dpproofs.checker.oracles.subsampled`, ``delta_sum_query``). The base's dominating pair is
 ``(N(1), N(0))`` under add/remove and ``(N(2), N(0))`` under replace-one (sensitivity 2), so:
 
 * Poisson, add/remove: ``((1-q) N(0) + q N(1), N(0))`` (removal) and its swap (addition):
@@ -29,9 +29,9 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.zhu2022._common import (
     SYMMETRIC_GAUSSIAN,

@@ -13,7 +13,7 @@ Provenance (2026-12-01): not compared with the printed text (no full text found;
 
 Ground truth: random finite bases (randomized response on the parity, randomized counts,
 truncated geometric counts, arbitrary tables) on random small neighbouring datasets, every batch
-enumerated (:class:`dpproofs.subsampled.Subsampled`). The base's dominating pair is the
+enumerated (:class:`dpproofs.checker.oracles.subsampled.Subsampled`). The base's dominating pair is the
 randomized-response pair at the base's pure-DP level on the instance (``zdw_pair`` builds it: every
 ``eps0``-DP pair is dominated, in both orders and at every real eps, by ``eps0``-RR; Kairouz, Oh &
 Viswanath 2015), so the check covers every base, not only those whose worst case is known.
@@ -40,9 +40,9 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs import subsampled
-from dpproofs.claims import Claim, Variable
-from dpproofs.vocabulary import NAMESPACE as F
+from dpproofs.checker.oracles import subsampled
+from dpproofs.checker.claims import Claim, Variable
+from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.zhu2022._common import (
     LEBEDA_INSTANCE,

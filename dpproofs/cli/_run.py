@@ -1,0 +1,140 @@
+"""The training run a CLI command describes: how it is sampled, how long, and which accountant.
+
+Two equivalent ways to give the run: ``--q Q --steps T``, or ``--dataset-size N --batch-size B
+--epochs E`` (``dpproofs.accountant.training.steps_and_rate``: ``T = ceil(E N / B)``, ``q = B / N``). The
+noise multiplier ``--sigma`` is the noise standard deviation divided by the clipping norm, for
+every neighbouring relation (the library handles the sensitivity of each relation).
+
+``--sampling poisson`` (default) means every record joins each batch independently with
+probability q. ``--sampling fixed`` means every step draws a batch of exactly B records uniformly
+without replacement, independently of the other steps (it needs ``--dataset-size`` and
+``--batch-size``; ``dpproofs.FixedBatchGaussian``); it is analysed under ``--relation
+replace_one`` only. Shuffled fixed-size batches (one pass over a random permutation per epoch),
+the common data loader, are neither: no tight analysis of them exists, and Poisson numbers for
+them can understate epsilon (Chua et al. 2024, "How private are DP-SGD implementations?").
+"""
+
+import argparse
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgument
+
+__all__ = [
+    "SAMPLINGS", "RELATIONS", "ACCOUNTANTS", "EPILOG", "add_run_arguments", "parse_steps", "run_of",
+    "accountant_of", "mechanism_of", "calibration_options", "scheme_text",
+]
+
+SAMPLINGS = ("poisson", "fixed")
+RELATIONS = ("add_remove", "replace_one")
+ACCOUNTANTS = ("rdp", "pld")
+
+EPILOG = (
+    "sigma is the noise standard deviation divided by the clipping norm C, under every relation: "
+    "one record moves the clipped sum by up to C under add_remove and 2C under replace_one, and "
+    "dpproofs accounts for that (never rescale sigma). --sampling poisson: each record joins each "
+    "batch independently with probability q. --sampling fixed: each step draws exactly B of the N "
+    "records uniformly without replacement, independently of other steps (replace_one only). "
+    "Shuffled fixed-size batches (the usual data loader: one pass over a permutation per epoch) "
+    "are neither; no tight analysis of them exists, and Poisson numbers for them can understate "
+    "epsilon (Chua et al. 2024)."
+)
+
+
+def parse_steps(text):
+    """``--steps`` as an exact int: digits, or an integral float such as ``1e9``."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            raise InvalidArgument(f"steps={text!r} must be an integer in [0, inf]") from None
+    return _validate.integer("steps", value, 0)
+
+
+def add_run_arguments(parser, *, min_steps=0):
+    """The sampling and length of the run (q and steps, or dataset size, batch size and epochs)."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    parser.add_argument("--q", type=float, help="sampling rate, in [0, 1] (or give --dataset-size and --batch-size)")
+    parser.add_argument("--steps", type=str, help=f"number of steps, an integer >= {min_steps} (or give --epochs)")
+    parser.add_argument("--dataset-size", type=int, metavar="N", help="number of records N")
+    parser.add_argument("--batch-size", type=int, metavar="B", help="(expected) batch size B: q = B/N")
+    parser.add_argument("--epochs", type=float, metavar="E", help="epochs: steps = ceil(E N / B)")
+    parser.add_argument("--sampling", default="poisson",
+                        help=f"one of {', '.join(SAMPLINGS)} (default poisson; fixed: B of N without replacement each step)")
+    parser.add_argument("--relation", default="add_remove",
+                        help=f"one of {', '.join(RELATIONS)} (default add_remove; replace_one: a record changed)")
+    parser.add_argument("--accountant", default="rdp", help=f"one of {', '.join(ACCOUNTANTS)} (default rdp)")
+    parser.set_defaults(min_steps=min_steps)
+
+
+def run_of(args):
+    """``(q, steps, description)`` from the parsed arguments; InvalidArgument names what is wrong."""
+    from dpproofs.accountant import training
+
+    _validate.choice("sampling", args.sampling, SAMPLINGS)
+    _validate.choice("relation", args.relation, RELATIONS)
+    _validate.choice("accountant", args.accountant, ACCOUNTANTS)
+    shaped = [args.dataset_size, args.batch_size, args.epochs]
+    direct = [args.q, args.steps]
+    if any(v is not None for v in shaped):
+        if any(v is not None for v in direct):
+            raise InvalidArgument("give either --q and --steps, or --dataset-size, --batch-size and --epochs, not both")
+        if any(v is None for v in shaped):
+            raise InvalidArgument("--dataset-size, --batch-size and --epochs go together: all three are needed")
+        steps, q = training.steps_and_rate(args.dataset_size, args.batch_size, args.epochs, sampling=args.sampling)
+        shape = {"dataset_size": args.dataset_size, "batch_size": args.batch_size, "epochs": args.epochs}
+    else:
+        if any(v is None for v in direct):
+            raise InvalidArgument("the run needs --q and --steps (or --dataset-size, --batch-size and --epochs)")
+        if args.sampling == "fixed":
+            raise InvalidArgument(
+                "sampling='fixed' needs --dataset-size, --batch-size and --epochs (a batch is B of N records)"
+            )
+        q, steps = args.q, parse_steps(args.steps)
+        shape = {}
+    if steps < args.min_steps:
+        raise InvalidArgument(f"steps={steps!r} is outside the allowed range [{args.min_steps}, inf)")
+    if args.sampling == "fixed" and args.relation != "replace_one":
+        raise InvalidArgument(
+            f"sampling='fixed' with relation={args.relation!r} is not supported: fixed-size batches are "
+            "analysed under replace_one only (adding or removing a record changes the dataset the "
+            "batch is drawn from); use --relation replace_one, or --sampling poisson"
+        )
+    return q, steps, {"q": q, "steps": steps, "sampling": args.sampling, "relation": args.relation,
+                      "accountant": args.accountant, **shape}
+
+
+def accountant_of(args):
+    """A fresh accountant of the kind ``--accountant`` names."""
+    import dpproofs
+
+    if args.accountant == "pld":
+        return dpproofs.PLDAccountant(relation=args.relation)
+    return dpproofs.Accountant(relation=args.relation)
+
+
+def mechanism_of(args, description, sigma):
+    """One step of the run: ``SampledGaussian(q, sigma)`` (Poisson) or ``FixedBatchGaussian``."""
+    from dpproofs.mechanisms import FixedBatchGaussian, SampledGaussian
+
+    if args.sampling == "fixed":
+        return FixedBatchGaussian(batch_size=description["batch_size"], dataset_size=description["dataset_size"],
+                                  sigma=sigma)
+    return SampledGaussian(description["q"], sigma)
+
+
+def calibration_options(args):
+    """Keyword arguments of ``dpproofs.calibrate_sigma`` for the run's accountant, relation and sampling."""
+    options = {"conversion": args.conversion} if args.accountant == "rdp" else {"accountant": "pld"}
+    if args.relation != "add_remove" or args.sampling != "poisson":
+        options.update(relation=args.relation, sampling=args.sampling)
+    return options
+
+
+def scheme_text(result):
+    """``", fixed sampling, replace_one"`` for a run that is not Poisson add/remove, else ``""``."""
+    if result.get("sampling", "poisson") == "poisson" and result.get("relation", "add_remove") == "add_remove":
+        return ""
+    return f", {result['sampling']} sampling, {result['relation']}"

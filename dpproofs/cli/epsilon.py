@@ -1,0 +1,62 @@
+"""``dpproofs epsilon --sigma S (--q Q --steps T | --dataset-size N --batch-size B --epochs E)
+--delta D [--delta D2 ...] [--conversion C] [--refine] [--accountant rdp|pld]``.
+
+Epsilon (an upper bound) of the DP-SGD run (Poisson-subsampled Gaussian steps) at each delta.
+JSON: ``epsilon`` and ``delta`` (the first delta's), ``results`` (one row per delta: ``delta``,
+``epsilon``, and ``order`` for RDP or ``epsilon_lower``/``epsilon_upper`` for PLD), and the run.
+Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2.
+"""
+
+from dpproofs.cli._progress import slow_notice
+from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
+from dpproofs.math.conversions import CONVERSIONS
+
+HELP = "epsilon of a DP-SGD run (sampled-Gaussian steps) at one or more deltas"
+
+__all__ = ["HELP", "add_arguments", "run", "render"]
+
+
+def add_arguments(parser):
+    parser.add_argument("--sigma", type=float, required=True, help="noise multiplier (noise std / clipping norm), > 0")
+    add_run_arguments(parser)
+    parser.add_argument("--delta", type=float, action="append", required=True,
+                        help="target delta, in (0, 1) (repeatable: one epsilon per delta)")
+    parser.add_argument("--conversion", default="improved", help=f"RDP only: one of {', '.join(CONVERSIONS)} (default improved)")
+    parser.add_argument("--refine", action="store_true", help="RDP only: also optimise over continuous orders")
+
+
+def run(args):
+    q, steps, description = run_of(args)
+    mechanism = mechanism_of(args, description, args.sigma)
+    accountant = accountant_of(args).compose(mechanism, steps)
+    rows = []
+    for delta in args.delta:
+        if args.accountant == "pld":
+            with slow_notice(f"tight epsilon at delta={delta:g} (PLD bracket)"):
+                lower, upper = accountant.epsilon_bounds(delta)
+            rows.append({"delta": delta, "epsilon": upper, "epsilon_lower": lower, "epsilon_upper": upper})
+        else:
+            epsilon, order = accountant.epsilon_and_order(delta, args.conversion, refine=args.refine)
+            rows.append({"delta": delta, "epsilon": epsilon, "order": order})
+    result = {"epsilon": rows[0]["epsilon"], "delta": rows[0]["delta"], "results": rows,
+              "sigma": mechanism.sigma, **description}
+    if args.accountant == "rdp":
+        result.update(order=rows[0]["order"], conversion=args.conversion, refine=bool(args.refine))
+    else:
+        result.update(epsilon_lower=rows[0]["epsilon_lower"], epsilon_upper=rows[0]["epsilon_upper"])
+    return 0, result
+
+
+def render(result):
+    lines = []
+    for row in result["results"]:
+        if "order" in row:
+            where = f"at order {row['order']:g}, {result['conversion']} conversion"
+        else:
+            what = "tight epsilon" if result.get("relation", "add_remove") == "add_remove" else "worst case over datasets"
+            where = f"{what} in [{row['epsilon_lower']:.6g}, {row['epsilon_upper']:.6g}]"
+        lines.append(
+            f"epsilon = {row['epsilon']:.6g} {where} "
+            f"(q={result['q']:g}, sigma={result['sigma']:g}, steps={result['steps']}{scheme_text(result)}, delta={row['delta']:g})"
+        )
+    return "\n".join(lines)

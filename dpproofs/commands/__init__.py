@@ -1,1 +1,0 @@
-"""The subcommands of ``dpproofs``; see :mod:`dpproofs.cli` for the protocol."""
