@@ -1172,3 +1172,70 @@ def _ball(e, point, prec):
         binding.check_domain(args, in_ball=True)
         return binding.ball(*args, prec=prec)
     raise UnsupportedExpression(f"no ball evaluation for {e.func} in {e}")
+
+
+# --- registration: a content package's own quantities ------------------------------------------
+#
+# The library registers only generic quantities (mechanisms, profiles, finite pairs). A paper's own
+# quantities are registered by its content package when the package is imported, with
+# :func:`register` or the :func:`quantity` decorator; :func:`load_content` imports every content
+# package (found by entry point, :mod:`dpproofs.checker.registry`) so that a claim typed by a user
+# sees them all.
+
+#: Domain conditions a content package writes: ``("k", ((">=", 0), (INTEGER, None)))`` marks an
+#: argument that must be an exact integer; ``("pair", ((TYPE, Pair),))`` a structured argument.
+INTEGER, TYPE = _INTEGER, _TYPE
+
+
+def register(name, precise, ball=None, *, domain, doc):
+    """Register the vocabulary function ``name``: ``precise(*args, dps=...)`` (mpmath) and
+    ``ball(*args, prec=...)`` (arb; None: no certified evaluation), ``domain`` a tuple of
+    ``(argument, conditions)`` per argument, ``doc`` one line with its source. Returns the sympy
+    function. Registering the same evaluator again is a no-op; another one under a taken name
+    raises :class:`InvalidArgument`."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise InvalidArgument(f"name={name!r} must be an identifier")
+    existing = FUNCTIONS.get(name)
+    if existing is not None:
+        if existing.precise is precise:
+            return existing.symbol
+        raise InvalidArgument(f"name={name!r} is already a vocabulary function")
+    binding = _entry(name, precise, ball, tuple(domain), doc)
+    FUNCTIONS[name] = binding
+    NAMESPACE[name] = binding.symbol
+    _BY_SYMBOL_NAME[binding.symbol.__name__] = binding
+    return binding.symbol
+
+
+def quantity(name=None, *, domain, doc, ball=None):
+    """Decorator form of :func:`register` on the precise evaluator: ``@quantity(domain=..., doc=...,
+    ball=...)``; the name defaults to the function's. Returns the function unchanged."""
+
+    def decorate(precise):
+        register(name or precise.__name__, precise, ball, domain=domain, doc=doc)
+        return precise
+
+    return decorate
+
+
+def register_type(cls):
+    """Make ``cls`` a structured argument type (passed to the functions unconverted)."""
+    global STRUCTURED_TYPES
+    if not isinstance(cls, type):
+        raise InvalidArgument(f"cls={cls!r} must be a class")
+    if cls not in STRUCTURED_TYPES:
+        STRUCTURED_TYPES = STRUCTURED_TYPES + (cls,)
+    return cls
+
+
+def load_content():
+    """Import every content package once, so that the quantities they register are known."""
+    from dpproofs.checker import registry
+
+    registry.packages()
+
+
+def namespace():
+    """``{name: sympy function}`` of every vocabulary function, content packages' included."""
+    load_content()
+    return NAMESPACE
