@@ -44,3 +44,5 @@ written here, so a transcription error would show as a refuted claim, not hide.
 #: The paper this package checks (used by the generated docs).
 CITATION = ("B. Balle, G. Barthe, M. Gaboardi, \"Privacy Amplification by Subsampling: Tight Analyses "
             "via Couplings and Divergences\", NeurIPS 2018 (arXiv 1807.01647v2)")
+
+from dpproofs_theorems.balle2018 import quantities  # noqa: E402,F401  (registers the paper's quantities)

@@ -45,3 +45,5 @@ CITATION = (
     "Y.-X. Wang, B. Balle, S. Kasiviswanathan, \"Subsampled Rényi Differential Privacy and Analytical "
     "Moments Accountant\", AISTATS 2019 (arXiv 1808.00087v2)"
 )
+
+from dpproofs_theorems.wang2019 import quantities  # noqa: E402,F401  (registers the paper's quantities)

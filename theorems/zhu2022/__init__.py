@@ -41,3 +41,5 @@ CITATION = (
     "Y. Zhu, J. Dong, Y.-X. Wang, \"Optimal Accounting of Differential Privacy via Characteristic "
     "Function\", AISTATS 2022 (arXiv 2106.08567)"
 )
+
+from dpproofs_theorems.zhu2022 import quantities  # noqa: E402,F401  (registers the paper's quantities)

@@ -3,8 +3,8 @@ instances (:class:`dpproofs.checker.oracles.subsampled.Subsampled`), and the pin
 
 Nothing here is a claim. The quantities (the instance's exact pair, the dominating pair built on
 the base's randomized-response pair, products, the symmetrised pair, hockey-stick divergences at
-every real eps) are vocabulary functions (:mod:`dpproofs.checker.vocabulary`, the block "Wang-Balle-
-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities").
+every real eps) are vocabulary functions registered by :mod:`.quantities` (and, for the instance's
+pair, by the Wang-Balle-Kasiviswanathan 2019 package's).
 """
 
 from fractions import Fraction
