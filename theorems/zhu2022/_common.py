@@ -25,7 +25,7 @@ __all__ = [
     "P1_INSTANCE",
 ]
 
-PAPER = "Zhu, Dong & Wang 2022 (arXiv 2106.08567)"
+PAPER = "Zhu, Dong & Wang 2022 (arXiv 2106.08567v3)"
 
 #: Largest dataset and batch of a drawn instance (every batch is enumerated; composing k = 3 steps
 #: of a base with up to 4 outcomes gives 64 joint outcomes).
@@ -34,7 +34,7 @@ MAX_B = 3
 
 
 def source(item):
-    """``"Zhu, Dong & Wang 2022 (arXiv 2106.08567), <item>"``."""
+    """``"Zhu, Dong & Wang 2022 (arXiv 2106.08567v3), <item>"``."""
     return f"{PAPER}, {item}"
 
 
