@@ -177,3 +177,46 @@ def test_the_two_fold_hockey_stick_ball_encloses_the_exact_gaussian_value():
     exact = precise.delta_gaussian(Fraction(1, 2), mp.mpf(3) / 2 / mp.sqrt(2), dps=20)
     assert enclosure.overlaps(mp_ball(exact, 18))
     assert float(enclosure.rad()) < 0.05
+
+
+# --- the subsampling papers' quantities live in their packages ---------------------------------------
+
+_PAPER_QUANTITIES = {
+    "balle2018": ("delta_subsampled", "eps_base", "sampling_fraction", "hs_triple", "hs_decomposed",
+                  "delta_sum_query", "delta_pstar_sum_query"),
+    "wang2019": ("instance_pair", "base_rdp", "wor_chi_moment", "wor_ternary_chi", "wor_p1_configuration",
+                 "wbk19_shipped_log_moment", "wbk19_shipped_log_moment_float"),
+    "zhu2022": ("zdw_pair", "rr_dominating_pair", "rr_step_pair", "symmetrised"),
+}
+
+
+def test_the_subsampling_papers_register_their_own_quantities_and_the_library_names_none_of_them():
+    import importlib
+    import pathlib
+
+    from dpproofs.checker import vocabulary
+
+    root = pathlib.Path(vocabulary.__file__).parents[2]
+    library = "".join(p.read_text() for p in (root / "dpproofs" / "checker").rglob("*.py"))
+    for paper in _PAPER_QUANTITIES:
+        importlib.import_module(f"dpproofs_theorems.{paper}")  # importing the paper registers its quantities
+    known = vocabulary.NAMESPACE
+    for paper, names in _PAPER_QUANTITIES.items():
+        package = (root / "theorems" / paper / "quantities.py").read_text()
+        for name in names:
+            assert name in known, name
+            assert f'"{name}"' not in library and f"def {name}(" not in library, name
+            assert f'"{name}"' in package or f"def {name}(" in package, (paper, name)
+    for generic in ("hockey_stick_pair", "product_pair", "power_pair"):
+        assert f'"{generic}"' in library
+
+
+def test_a_content_evaluator_refuses_a_non_integer_where_an_integer_is_asked():
+    from dpproofs.checker import vocabulary
+
+    precise_fn, ball_fn = vocabulary.exact_evaluators(lambda j: Fraction(j, 2), 0)
+    assert precise_fn(3, dps=20) == mp.mpf(1.5)
+    with pytest.raises(InvalidArgument, match="argument 1"):
+        precise_fn(mp.mpf(2.5), dps=20)
+    with pytest.raises(vocabulary.UnsupportedExpression, match="argument 1"):
+        ball_fn(ball.to_arb(Fraction(5, 2)), prec=64)
