@@ -34,6 +34,7 @@ confirmed from any text, and are checked here as mathematics. Other result numbe
 "Theorem 27" of arXiv 1808.00087, as TensorFlow Privacy cites it without a version (its forward-difference bound for sampling without replacement, a tighter result for
 mechanisms meeting a condition; not checked here).
 
+The paper's vocabulary quantities are registered by :mod:`.quantities` when the package is imported.
 Claim ids start with ``wang2019.<result>``; each module's docstring maps ids to the paper's items.
 Convention (the project's): ``sigma`` is the noise standard deviation over the clipping norm C;
 replace-one moves the clipped sum by up to 2C, so the base Gaussian has

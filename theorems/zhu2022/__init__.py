@@ -15,7 +15,8 @@
 A pair ``(P, Q)`` *dominates* a mechanism when ``H_{e^eps}(M(D) || M(D')) <= H_{e^eps}(P || Q)`` for
 every neighbouring ``D, D'`` and EVERY real ``eps`` (``e^eps`` in ``[0, inf)``): the composition
 theorem needs the negative ``eps`` too. Ground truth is exact enumeration over every batch
-(:mod:`dpproofs.checker.oracles.subsampled`). Claim ids start with ``zhu2022.<result>``.
+(:mod:`dpproofs.checker.oracles.subsampled`). Claim ids start with ``zhu2022.<result>``. The paper's vocabulary quantities are registered by
+:mod:`.quantities` when the package is imported.
 
 Provenance (checked 2026-12-02): no full text of the paper was found. The stored pages on it
 (https://paperswithcode.com/paper/optimal-accounting-of-differential-privacy,
