@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from dpproofs.checker.oracles import finite
+from dpproofs.checker.oracles import mixtures
 from dpproofs.checker.oracles import subsampled
 from dpproofs.checker.decide import mp_ball
 from dpproofs.errors import InvalidArgument
@@ -105,9 +106,9 @@ GAUSS = subsampled.MixturePair((1,), (Fraction(1),), (1,), (Fraction(0),), Fract
 @pytest.mark.parametrize("alpha", [Fraction(3, 2), 2, 7])
 def test_the_renyi_divergence_of_a_gaussian_pair_by_quadrature_is_alpha_over_two_sigma_squared(alpha):
     with mp.workdps(40):
-        value = subsampled.rdp_mixture(GAUSS, alpha, dps=30)
+        value = mixtures.rdp_mixture(GAUSS, alpha, dps=30)
         assert abs(value - precise.to_mpf(Fraction(alpha) / (2 * Fraction(9, 4)))) < mp.mpf(10) ** -28
-    enclosure = subsampled.rdp_mixture_ball(GAUSS, alpha, prec=128)
+    enclosure = mixtures.rdp_mixture_ball(GAUSS, alpha, prec=128)
     with ball.precision(256):
         assert enclosure.contains(ball.to_arb(Fraction(alpha) / (2 * Fraction(9, 4))))
     assert float(enclosure.rad()) < 1e-30
@@ -116,10 +117,10 @@ def test_the_renyi_divergence_of_a_gaussian_pair_by_quadrature_is_alpha_over_two
 @pytest.mark.parametrize("epsilon", [0, Fraction(1, 2), 3])
 def test_the_hockey_stick_of_a_gaussian_pair_is_the_exact_gaussian_profile_and_the_ball_encloses_it(epsilon):
     with mp.workdps(50):
-        value = subsampled.delta_mixture(GAUSS, epsilon, dps=40)
+        value = mixtures.delta_mixture(GAUSS, epsilon, dps=40)
         exact = precise.delta_gaussian(epsilon, Fraction(3, 2), dps=40)
         assert abs(value - exact) < mp.mpf(10) ** -38
-    enclosure = subsampled.delta_mixture_ball(GAUSS, epsilon, prec=160)
+    enclosure = mixtures.delta_mixture_ball(GAUSS, epsilon, prec=160)
     assert float(enclosure.rad()) < 1e-30
     assert enclosure.overlaps(mp_ball(exact, 38))
 
@@ -131,10 +132,10 @@ def test_the_sum_query_under_poisson_add_remove_is_the_sampled_gaussian_and_othe
     with mp.workdps(40):
         for direction, mixture, other in (("add", pair, blurred), ("remove", pair.swapped(), blurred.swapped())):
             exact = precise.delta_sampled_gaussian(Fraction(1, 3), Fraction(1, 4), 1, dps=30, direction=direction)
-            assert abs(subsampled.delta_mixture(mixture, Fraction(1, 3), dps=30) - exact) < mp.mpf(10) ** -28
+            assert abs(mixtures.delta_mixture(mixture, Fraction(1, 3), dps=30) - exact) < mp.mpf(10) ** -28
             # the other records add an independent shift: post-processing, never more divergence
-            assert subsampled.delta_mixture(other, Fraction(1, 3), dps=30) <= exact
-        assert abs(subsampled.rdp_mixture(pair, 4, dps=30)
+            assert mixtures.delta_mixture(other, Fraction(1, 3), dps=30) <= exact
+        assert abs(mixtures.rdp_mixture(pair, 4, dps=30)
                    - precise.rdp_sampled_gaussian_add(4, Fraction(1, 4), 1, dps=30)) < mp.mpf(10) ** -27
 
 
@@ -145,14 +146,14 @@ def test_the_hockey_stick_ball_of_a_random_mixture_pair_encloses_the_mpmath_valu
     d2 = d[:-1] + (Fraction(-1),) if d else (Fraction(1),)
     d = d if d else (Fraction(0),)
     pair = subsampled.sum_query_pair(d, d2, sampling="fixed", batch_size=1 + k % len(d), sigma=sigma)
-    value = subsampled.delta_mixture(pair, epsilon, dps=30)
-    enclosure = subsampled.delta_mixture_ball(pair, epsilon, prec=128)
+    value = mixtures.delta_mixture(pair, epsilon, dps=30)
+    enclosure = mixtures.delta_mixture_ball(pair, epsilon, prec=128)
     assert float(enclosure.rad()) < 1e-25
     assert abs(float(enclosure.mid()) - float(value)) <= 1e-25 + 2 * float(enclosure.rad())
 
 
 def test_the_two_fold_hockey_stick_of_a_gaussian_pair_is_the_profile_at_sigma_over_root_two():
-    value = subsampled.delta_mixture_composed(GAUSS, Fraction(1, 2), 2, dps=12)
+    value = mixtures.delta_mixture_composed(GAUSS, Fraction(1, 2), 2, dps=12)
     exact = precise.delta_gaussian(Fraction(1, 2), mp.mpf(3) / 2 / mp.sqrt(2), dps=20)
     assert abs(value - exact) < 1e-10
 
@@ -172,7 +173,50 @@ def test_bad_sampling_arguments_and_records_outside_the_clipping_range_are_refus
 
 
 def test_the_two_fold_hockey_stick_ball_encloses_the_exact_gaussian_value():
-    enclosure = subsampled.delta_mixture_composed_ball(GAUSS, Fraction(1, 2), 2, prec=64, cells=100, levels=30)
+    enclosure = mixtures.delta_mixture_composed_ball(GAUSS, Fraction(1, 2), 2, prec=64, cells=100, levels=30)
     exact = precise.delta_gaussian(Fraction(1, 2), mp.mpf(3) / 2 / mp.sqrt(2), dps=20)
     assert enclosure.overlaps(mp_ball(exact, 18))
     assert float(enclosure.rad()) < 0.05
+
+
+# --- the subsampling papers' quantities live in their packages ---------------------------------------
+
+_PAPER_QUANTITIES = {
+    "balle2018": ("delta_subsampled", "eps_base", "sampling_fraction", "hs_triple", "hs_decomposed",
+                  "delta_sum_query", "delta_pstar_sum_query"),
+    "wang2019": ("instance_pair", "base_rdp", "wor_chi_moment", "wor_ternary_chi", "wor_p1_configuration",
+                 "wbk19_shipped_log_moment", "wbk19_shipped_log_moment_float"),
+    "zhu2022": ("zdw_pair", "rr_dominating_pair", "rr_step_pair", "symmetrised"),
+}
+
+
+def test_the_subsampling_papers_register_their_own_quantities_and_the_library_names_none_of_them():
+    import importlib
+    import pathlib
+
+    from dpproofs.checker import vocabulary
+
+    root = pathlib.Path(vocabulary.__file__).parents[2]
+    library = "".join(p.read_text() for p in (root / "dpproofs" / "checker").rglob("*.py"))
+    for paper in _PAPER_QUANTITIES:
+        importlib.import_module(f"dpproofs_theorems.{paper}")  # importing the paper registers its quantities
+    known = vocabulary.NAMESPACE
+    for paper, names in _PAPER_QUANTITIES.items():
+        package = (root / "theorems" / paper / "quantities.py").read_text()
+        for name in names:
+            assert name in known, name
+            assert f'"{name}"' not in library and f"def {name}(" not in library, name
+            assert f'"{name}"' in package or f"def {name}(" in package, (paper, name)
+    for generic in ("hockey_stick_pair", "product_pair", "power_pair"):
+        assert f'"{generic}"' in library
+
+
+def test_a_content_evaluator_refuses_a_non_integer_where_an_integer_is_asked():
+    from dpproofs.checker import vocabulary
+
+    precise_fn, ball_fn = vocabulary.exact_evaluators(lambda j: Fraction(j, 2), 0)
+    assert precise_fn(3, dps=20) == mp.mpf(1.5)
+    with pytest.raises(InvalidArgument, match="argument 1"):
+        precise_fn(mp.mpf(2.5), dps=20)
+    with pytest.raises(vocabulary.UnsupportedExpression, match="argument 1"):
+        ball_fn(ball.to_arb(Fraction(5, 2)), prec=64)

@@ -55,7 +55,7 @@ Conversions to (epsilon, delta)-DP, from the composed curve ``R(alpha)``:
 * ``"improved"``: Balle, Barthe, Gaboardi, Hsu & Sato 2020 (arXiv 1905.09982v3) Thm 21:
   ``eps = min_alpha R(alpha) + log((alpha-1)/alpha) - (log delta + log alpha)/(alpha-1)``;
   inverse (the same inequality solved for delta, as in Canonne, Kamath & Steinke 2020,
-  arXiv 2004.00010v4, Prop. 12):
+  arXiv 2004.00010v5, Prop. 12):
   ``delta = min_alpha exp((alpha-1)(R(alpha) - eps)) / alpha * (1 - 1/alpha)^(alpha-1)``.
 
 Upper bounds. Every epsilon and delta returned is an upper bound on the value the formula

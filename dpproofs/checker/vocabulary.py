@@ -555,407 +555,100 @@ def _accountant_functions():
 FUNCTIONS.update(_accountant_functions())
 
 
-# --- Subsampled mechanisms on concrete datasets (Balle, Barthe & Gaboardi 2018 and issue 12) -------
+# --- Structured quantities: evaluator helpers for content packages, pairs built from pairs ------
 #
-# Vocabulary types from dpproofs.checker.oracles.subsampled: a ``Subsampled`` instance (a finite base mechanism, two
-# datasets and the sampling, enumerated exactly over every batch), a ``Triple`` (mu0, mu1, mu1p:
-# the components of the two mixtures of advanced joint convexity, arXiv 1807.01647v2 Thm 2), and a
-# ``GaussianSubsampled`` instance (the Gaussian sum query on 1-D records in [-1, 1], clipping
-# norm 1; its output is a finite Gaussian mixture, divergences by quadrature / arb enclosures).
+# A content package registers its quantities over structured values (finite pairs, the subsampled
+# instances of dpproofs.checker.oracles.subsampled) with the registration API at the end of this
+# module. The helpers below adapt a function of exact values to the two evaluators (precise and
+# ball) that :func:`register` takes. The library itself registers only quantities of any finite
+# pair: the hockey-stick divergence at every real eps (``delta_pair`` takes eps >= 0), the product
+# of two pairs and the k-fold product of one.
 
 from dpproofs.checker.oracles import subsampled as _subsampled  # noqa: E402
 
-STRUCTURED_TYPES = STRUCTURED_TYPES + (_subsampled.Subsampled, _subsampled.Triple, _subsampled.GaussianSubsampled)
 
-_INSTANCE = ("instance", ((_TYPE, _subsampled.Subsampled),))
-_TRIPLE = ("triple", ((_TYPE, _subsampled.Triple),))
-_CONFIG = ("config", ((_TYPE, _subsampled.GaussianSubsampled),))
-
-
-def _max_over(values, ball_mode=False):
-    """The largest value; 0 when there is none (a supremum of divergences over no pair)."""
-    if not values:
-        return arb(0) if ball_mode else mp.zero
-    return _finite.max_of(values)
+def integer_arg(value, name):
+    """``value`` (an int, an integer-valued mpf or an exact integer arb ball) as an int."""
+    if isinstance(value, arb):
+        if not (value.is_exact() and value.is_integer()):
+            raise UnsupportedExpression(f"{name} must be an exact integer")
+        return int(value.unique_fmpz())
+    if int(value) != value:
+        raise InvalidArgument(f"{name}={value} must be an integer")
+    return int(value)
 
 
-def _sub_delta_precise(eps, inst, dps):
-    return _finite.delta(inst.pair(), eps, dps)
+def _integers(args, integer_positions):
+    return [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
 
 
-def _sub_delta_ball(eps, inst, prec):
-    return _finite.delta_ball(inst.pair(), eps, prec)
+def exact_evaluators(fn, *integer_positions):
+    """``(precise, ball)`` evaluators of ``fn(*args)``, a function returning an exact rational
+    (the arguments at ``integer_positions`` passed as ints): the mpf, and the ball, of that value."""
+
+    def precise_fn(*args, dps):
+        return precise.to_mpf(fn(*_integers(args, integer_positions)))
+
+    def ball_fn(*args, prec):
+        with ball.precision(prec):
+            return ball.to_arb(fn(*_integers(args, integer_positions)))
+
+    return precise_fn, ball_fn
 
 
-def _base_delta_precise(eps, inst, dps):
-    return _max_over([_finite.delta(p, eps, dps) for p in inst.base_pairs()])
+def structured_evaluators(fn, *integer_positions):
+    """``(precise, ball)`` evaluators of ``fn(*args)``, a function returning a structured value (a
+    finite pair, an instance): the same value in both arithmetics."""
+
+    def apply(*args, **precision):
+        return fn(*_integers(args, integer_positions))
+
+    return apply, apply
 
 
-def _base_delta_ball(eps, inst, prec):
-    return _max_over([_finite.delta_ball(p, eps, prec) for p in inst.base_pairs()], True)
+def register_float(name, compute, kinds, *, domain, doc):
+    """Register ``name`` as ``compute(*float64 arguments)`` (a float64 code path, e.g. the shipped
+    accountant's), exact in both evaluators: ``kinds`` has ``f`` (float) or ``i`` (integer) per
+    argument; a ball argument must round to one float64."""
+    _, binding = _accountant_binding(name, compute, kinds)
+    return register(name, binding.precise, binding.ball, domain=domain, doc=doc)
 
 
-def _base_group_delta_precise(eps, k, inst, dps):
-    return _max_over([_finite.delta(p, eps, dps) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))])
+def _check_pair(value, name):
+    if not isinstance(value, _finite.Pair):
+        raise InvalidArgument(f"{name}: argument {value!r} must be a finite.Pair")
+    return value
 
 
-def _base_group_delta_ball(eps, k, inst, prec):
-    return _max_over([_finite.delta_ball(p, eps, prec) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))], True)
+def _product_pair(pair, other):
+    _check_pair(pair, "product_pair")
+    _check_pair(other, "product_pair")
+    return _finite.Pair(tuple(a * b for a in pair.p for b in other.p), tuple(a * b for a in pair.q for b in other.q))
 
 
-def _triple_hs(backend):
-    def evaluate(c, a0, a1, a2, b0, b1, b2, triple, **precision):
-        if backend == "mp":
-            return _subsampled.hockey_stick_combination(c, (a0, a1, a2), (b0, b1, b2), triple, precise.to_mpf,
-                                                        lambda x: max(x, mp.zero))
-        with ball.precision(precision["prec"]):
-            return _subsampled.hockey_stick_combination(c, (a0, a1, a2), (b0, b1, b2), triple, ball.to_arb,
-                                                        ball.positive_part)
-    return evaluate
+def _power_pair(pair, k):
+    _check_pair(pair, "power_pair")
+    if k < 1:
+        raise InvalidArgument(f"power_pair: k={k} must be an integer >= 1")
+    return _subsampled.compose(pair, k)
 
 
-def _decomposed_hs(backend):
-    def evaluate(c, a0, a1, b0, b1, inst, **precision):
-        if backend == "mp":
-            return _subsampled.hockey_stick_decomposed(c, (a0, a1), (b0, b1), inst, precise.to_mpf,
-                                                       lambda x: max(x, mp.zero))
-        with ball.precision(precision["prec"]):
-            return _subsampled.hockey_stick_decomposed(c, (a0, a1), (b0, b1), inst, ball.to_arb, ball.positive_part)
-    return evaluate
-
-
-_C = ("c", ((">=", 0),))
-_COEF = tuple((name, ()) for name in ("a0", "a1", "a2", "b0", "b1", "b2"))  # mixture weights; unchecked (1 - beta can be a ball around 0)
-_ALPHA = ("alpha", ((">", 1),))
+_PAIR_ARG = ("pair", ((_TYPE, _finite.Pair),))
 
 FUNCTIONS.update({
-    "delta_subsampled": _entry(
-        "delta_subsampled", lambda eps, inst, dps: _sub_delta_precise(eps, inst, dps),
-        lambda eps, inst, prec: _sub_delta_ball(eps, inst, prec), (("eps", ()), _INSTANCE),
-        "H_{e^eps}(M(S(d)) || M(S(d2))) of the instance, every batch enumerated (exact pair)"),
-    "eps_subsampled": _entry(
-        "eps_subsampled", lambda inst, dps: _finite.epsilon_dp(inst.pair(), dps),
-        lambda inst, prec: _finite.epsilon_dp_ball(inst.pair(), prec), (_INSTANCE,),
-        "max_o |log P(o)/Q(o)| of the subsampled pair: its pure-DP level"),
-    "delta_base": _entry(
-        "delta_base", lambda eps, inst, dps: _base_delta_precise(eps, inst, dps),
-        lambda eps, inst, prec: _base_delta_ball(eps, inst, prec), (("eps", ()), _INSTANCE),
-        "max over neighbouring batches T, T' drawable from d or d2 (both orders) of H_{e^eps}(M(T)||M(T'))"),
-    "eps_base": _entry(
-        "eps_base", lambda inst, dps: _max_over([_finite.epsilon_dp(p, dps) for p in inst.base_pairs()]),
-        lambda inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec) for p in inst.base_pairs()], True),
-        (_INSTANCE,), "the pure-DP level of the base over the instance's neighbouring batches"),
-    "delta_base_group": _entry(
-        "delta_base_group", lambda eps, k, inst, dps: _base_group_delta_precise(eps, k, inst, dps),
-        lambda eps, k, inst, prec: _base_group_delta_ball(eps, k, inst, prec),
-        (("eps", ()), ("k", ((">=", 1), (_INTEGER, None))), _INSTANCE),
-        "group profile: max over batches T, T' with T' = T with k copies of the differing record substituted"),
-    "eps_base_group": _entry(
-        "eps_base_group",
-        lambda k, inst, dps: _max_over([_finite.epsilon_dp(p, dps) for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))]),
-        lambda k, inst, prec: _max_over([_finite.epsilon_dp_ball(p, prec)
-                                         for p in _subsampled.group_base_pairs(inst, _finite._arb_int(k))], True),
-        (("k", ((">=", 1), (_INTEGER, None))), _INSTANCE),
-        "the pure-DP level of the base over the instance's batches at substitution distance 1..k"),
-    "sampling_fraction": _entry(
-        "sampling_fraction", lambda inst, dps: precise.to_mpf(inst.gamma), lambda inst, prec: ball.to_arb(inst.gamma),
-        (_INSTANCE,), "gamma: the Poisson rate, or batch_size / n (fixed size and with replacement)"),
-    "dataset_size": _entry(
-        "dataset_size", lambda inst, dps: precise.to_mpf(len(inst.d)), lambda inst, prec: ball.to_arb(len(inst.d)),
-        (_INSTANCE,), "n = len(d), the size of the first dataset"),
-    "hs_triple": _entry(
-        "hs_triple", _triple_hs("mp"), _triple_hs("ball"), (_C,) + _COEF + (_TRIPLE,),
-        "sum_i (a.nu(i) - c b.nu(i))_+ for nu = (mu0, mu1, mu1p): H_c of two mixtures of the triple"),
-    "delta_sum_query": _entry(
-        "delta_sum_query", lambda eps, config, dps: _subsampled.delta_mixture(config.mixture(), eps, dps),
-        lambda eps, config, prec: _subsampled.delta_mixture_ball(config.mixture(), eps, prec),
-        (("eps", ()), _CONFIG),
-        "H_{e^eps} of the subsampled Gaussian sum query on the instance (level-set CDFs; rigorous ball)"),
-    "rdp_sum_query": _entry(
-        "rdp_sum_query", lambda alpha, config, dps: _subsampled.rdp_mixture(config.mixture(), alpha, dps),
-        lambda alpha, config, prec: _subsampled.rdp_mixture_ball(config.mixture(), alpha, prec),
-        (_ALPHA, _CONFIG), "D_alpha of the subsampled Gaussian sum query on the instance (quadrature; acb.integral)"),
-    "decomposition_gap": _entry(
-        "decomposition_gap", lambda inst, dps: precise.to_mpf(_subsampled.decomposition_gap(inst)),
-        lambda inst, prec: ball.to_arb(_subsampled.decomposition_gap(inst)), (_INSTANCE,),
-        "max_o |M(S(big))(o) - ((1-q) R + q A)(o)| of a Poisson add/remove instance (exact rationals)"),
-    "hs_decomposed": _entry(
-        "hs_decomposed", _decomposed_hs("mp"), _decomposed_hs("ball"),
-        (_C, ("a0", ()), ("a1", ()), ("b0", ()), ("b1", ()), _INSTANCE),
-        "sum_o (a0 R + a1 A - c (b0 R + b1 A))_+ for R = M(S(small)), A = E_T M(T + y): H_c of two mixtures"),
-    "delta_pstar_sum_query": _entry(
-        "delta_pstar_sum_query",
-        lambda eps, config, dps: _subsampled.delta_mixture(_subsampled.symmetric_poisson_pair(config), eps, dps),
-        lambda eps, config, prec: _subsampled.delta_mixture_ball(_subsampled.symmetric_poisson_pair(config), eps, prec),
-        (("eps", ()), _CONFIG),
-        "H_{e^eps} of P* = ((1-q)N(0)+qN(1), (1-q)N(0)+qN(-1)) at the instance's rate and sigma"),
-    "gamma_sum_query": _entry(
-        "gamma_sum_query", lambda config, dps: precise.to_mpf(config.gamma),
-        lambda config, prec: ball.to_arb(config.gamma), (_CONFIG,), "the rate q or batch_size / n of the instance"),
-    "sigma_sum_query": _entry(
-        "sigma_sum_query", lambda config, dps: precise.to_mpf(config.sigma),
-        lambda config, prec: ball.to_arb(config.sigma), (_CONFIG,), "sigma = noise std / clipping norm of the instance"),
+    "hockey_stick_pair": _entry(
+        "hockey_stick_pair", _pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True), (("eps", ()), _PAIR_ARG),
+        "sum_i (p_i - e^eps q_i)_+ at every real eps (e^eps < 1 included)"),
+    "product_pair": _entry(
+        "product_pair", *structured_evaluators(_product_pair), (_PAIR_ARG, _PAIR_ARG),
+        "(P x P', Q x Q'): two independent steps"),
+    "power_pair": _entry(
+        "power_pair", *structured_evaluators(_power_pair, 1), (_PAIR_ARG, ("k", ((">=", 1), (_INTEGER, None)))),
+        "the k-fold product of a finite pair (dpproofs.checker.oracles.subsampled.compose)"),
 })
-# --- Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities (theorems/wang2019, zhu2022) ----
-#
-# Over finite pairs (dpproofs.checker.oracles.finite.Pair) and one subsampled instance (dpproofs.checker.oracles.subsampled.Subsampled:
-# a finite base, two neighbouring datasets and the sampling). Every value is an exact rational until
-# the final exp/log, so the ball flavour is as tight as the precision. Sources at the point of use:
-# (The instance's gamma and the base's pure-DP level are the block above's ``sampling_fraction`` and
-# ``eps_base``.) WBK19 = Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2), Theorem 9 and its proof;
-# ZDW22 = Zhu, Dong & Wang 2022 (arXiv 2106.08567), dominating pairs (Definition, composition and
-# subsampling theorems); Sym = the symmetrised pair of the issue's notes.
 
 
-def _papers_functions():
-    import itertools as _it
-    from fractions import Fraction as _Fr
-
-    def instance_type():
-        from dpproofs.checker.oracles import subsampled
-
-        return subsampled.Subsampled
-
-    def check_instance(value, name, sampling=None):
-        if not isinstance(value, instance_type()):
-            raise InvalidArgument(f"{name}: argument {value!r} must be a dpproofs.checker.oracles.subsampled.Subsampled instance")
-        if sampling is not None and value.sampling != sampling:
-            raise InvalidArgument(f"{name}: the instance samples {value.sampling!r}, not {sampling!r}")
-        return value
-
-    def check_pair(value, name):
-        if not isinstance(value, _finite.Pair):
-            raise InvalidArgument(f"{name}: argument {value!r} must be a finite.Pair")
-        return value
-
-    # -- pairs built from pairs (exact rationals) --------------------------------------------------
-
-    def product(pair, other):
-        check_pair(pair, "product_pair")
-        check_pair(other, "product_pair")
-        return _finite.Pair(tuple(a * b for a in pair.p for b in other.p), tuple(a * b for a in pair.q for b in other.q))
-
-    def power(pair, k):
-        check_pair(pair, "power_pair")
-        if int(k) != k or k < 1:
-            raise InvalidArgument(f"power_pair: k={k} must be an integer >= 1")
-        from dpproofs.checker.oracles import subsampled
-
-        return subsampled.compose(pair, int(k))
-
-    def symmetrised(pair):
-        """Sym(P, Q): every outcome of positive loss l (p > q) kept, its mirror (q, p) added, the
-        rest of the mass on one outcome of loss 0 (valid when P(L > 0) + Q(L > 0) <= 1)."""
-        check_pair(pair, "symmetrised")
-        up = [(a, b) for a, b in zip(pair.p, pair.q) if a > b]
-        rest = 1 - sum(a + b for a, b in up)
-        if rest < 0:
-            raise InvalidArgument(f"symmetrised: P(L>0) + Q(L>0) = {1 - rest} > 1 for {pair!r}")
-        p = [a for a, _ in up] + [b for _, b in up]
-        q = [b for _, b in up] + [a for a, _ in up]
-        if rest > 0:
-            p.append(rest)
-            q.append(rest)
-        return _finite.Pair(tuple(p), tuple(q))
-
-    def randomized_response_pair(ratio):
-        """(P, Q) = ((r, 1)/(1+r), (1, r)/(1+r)): eps-RR at eps = log r, the dominating pair of every
-        eps-DP mechanism in both orders (Kairouz, Oh & Viswanath 2015)."""
-        r = _Fr(ratio)
-        return _finite.Pair((r / (1 + r), 1 / (1 + r)), (1 / (1 + r), r / (1 + r)))
-
-    def mixture(gamma, dominating):
-        """((1 - g) Q + g P, Q) of a pair (P, Q)."""
-        g = _Fr(gamma)
-        return _finite.Pair(tuple((1 - g) * b + g * a for a, b in zip(dominating.p, dominating.q)), dominating.q)
-
-    # -- one instance ---------------------------------------------------------------------------------
-
-    def pair_of(inst):
-        return check_instance(inst, "instance_pair").pair()
-
-    def base_ratio(inst):
-        """max over the instance's neighbouring batch pairs of max_i p_i/q_i (exact): e^{eps(inf)}."""
-        pairs = check_instance(inst, "zdw_pair").base_pairs()
-        return max([_Fr(1)] + [max(_Fr(a) / _Fr(b) for a, b in zip(pr.p, pr.q)) for pr in pairs])
-
-    def base_rdp_precise(j, inst, *, dps):
-        pairs = check_instance(inst, "base_rdp").base_pairs()
-        return max([mp.zero] + [_finite.rdp(pr, j, dps) for pr in pairs])
-
-    def base_rdp_ball(j, inst, *, prec):
-        pairs = check_instance(inst, "base_rdp").base_pairs()
-        out = arb(0)
-        for pr in pairs:
-            out = out.max(_finite.rdp_ball(pr, j, prec))
-        return out
-
-    def dominating_pair(inst):
-        """ZDW22's pair for the instance's sampling, from the base's dominating pair RR(e^{eps(inf)}):
-        fixed (WOR, replace-one): ((1-g)Q + gP, Q); Poisson (add/remove): the same when d is the larger
-        dataset (remove), (Q, (1-g)Q + gP) when d2 is (add)."""
-        check_instance(inst, "zdw_pair")
-        pair = mixture(inst.gamma, randomized_response_pair(base_ratio(inst)))
-        if inst.sampling == "poisson" and len(inst.d2) > len(inst.d):
-            return pair.swapped()
-        return pair
-
-    def wor_parts(inst):
-        """(A, B, R) of a WOR replace-one instance (d, d2 differ at one index i): R the output given i
-        not in the batch (the same under d and d2), A and B given i in the batch, under d and d2."""
-        check_instance(inst, "wor_parts", "fixed")
-        d, d2, b = inst.d, inst.d2, inst.batch_size
-        diff = [k for k in range(len(d)) if d[k] != d2[k]]
-        if len(d) != len(d2) or len(diff) != 1:
-            raise InvalidArgument(f"wor_parts: {inst} is not a replace-one pair differing at one index")
-        i, n, m = diff[0], len(d), inst.base.outcomes
-        a, bb, r = [_Fr(0)] * m, [_Fr(0)] * m, [_Fr(0)] * m
-        with_i = without = 0
-        for subset in _it.combinations(range(n), b):
-            if i in subset:
-                with_i += 1
-                for k, v in enumerate(inst.base(tuple(d[s] for s in subset))):
-                    a[k] += v
-                for k, v in enumerate(inst.base(tuple(d2[s] for s in subset))):
-                    bb[k] += v
-            else:
-                without += 1
-                for k, v in enumerate(inst.base(tuple(d[s] for s in subset))):
-                    r[k] += v
-        a = [x / with_i for x in a]
-        bb = [x / with_i for x in bb]
-        r = [x / without for x in r] if without else list(bb)
-        return a, bb, r
-
-    def wor_moment(j, inst, signed):
-        """E_Y[((A - B)/Y)^j] (signed) or E_Y[|A - B|^j / Y^j] (the ternary-|chi|^j divergence of
-        (A, B) relative to Y = M(S(d2)) = (1-g) R + g B), exact."""
-        if int(j) != j or j < 0:
-            raise InvalidArgument(f"wor moment: j={j} must be an integer >= 0")
-        j = int(j)
-        a, bb, r = wor_parts(inst)
-        g = inst.gamma
-        total = _Fr(0)
-        for ak, bk, rk in zip(a, bb, r):
-            y = (1 - g) * rk + g * bk
-            x = (ak - bk) / y
-            total += y * (x**j if signed else abs(x) ** j)
-        return total
-
-    def integer_arg(value, name):
-        if isinstance(value, arb):
-            if not (value.is_exact() and value.is_integer()):
-                raise UnsupportedExpression(f"{name} must be an exact integer")
-            return int(value.unique_fmpz())
-        if int(value) != value:
-            raise InvalidArgument(f"{name}={value} must be an integer")
-        return int(value)
-
-    def exact_fn(fn, *integer_positions):
-        def precise_fn(*args, dps):
-            args = [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
-            return precise.to_mpf(fn(*args))
-
-        def ball_fn(*args, prec):
-            args = [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
-            with ball.precision(prec):
-                return ball.to_arb(fn(*args))
-
-        return precise_fn, ball_fn
-
-    def pair_fn(fn, *integer_positions):
-        def apply(*args, **precision):
-            args = [integer_arg(a, f"argument {k + 1}") if k in integer_positions else a for k, a in enumerate(args)]
-            return fn(*args)
-
-        return apply, apply
-
-    # -- the shipped bound (dpproofs.math.reductions, fixed-size batches, replace-one) -------------------
-
-    def shipped_precise(alpha, gamma, sigma, *, dps):
-        from dpproofs.math import reductions as subsampling
-
-        with mp.workdps(dps + precise.GUARD_DPS):
-            return subsampling.wbk19_log_moment(integer_arg(alpha, "alpha"), precise.to_mpf(gamma),
-                                                precise.to_mpf(sigma), backend="mpmath")
-
-    def shipped_ball(alpha, gamma, sigma, *, prec):
-        from dpproofs.math import reductions as subsampling
-
-        with ball.precision(prec):
-            return subsampling.wbk19_log_moment(integer_arg(alpha, "alpha"), gamma, sigma, backend="arb")
-
-    def shipped_float(alpha, gamma, sigma):
-        from dpproofs.math import reductions as subsampling
-
-        return subsampling.wbk19_log_moment(integer_arg(alpha, "alpha"), _float_of(gamma), _float_of(sigma))
-
-    def shipped_rdp_float(alpha, gamma, sigma):
-        from dpproofs.math import reductions as subsampling
-
-        return float(subsampling.wor_replace_one_rdp([_float_of(alpha)], _float_of(gamma), _float_of(sigma))[0])
-
-    def p1_configuration(config):
-        """The Gaussian sum-query configuration that realises P1 = ((1-g) N(0) + g N(2), N(0)) (in units
-        of C, noise sigma) at the same n, b and sigma: x = 1 replaced by x' = -1, every other record -1."""
-        from dpproofs.checker.oracles import subsampled
-
-        if not isinstance(config, subsampled.GaussianSubsampled) or config.sampling != "fixed":
-            raise InvalidArgument(f"wor_p1_configuration: {config!r} must be a fixed-size GaussianSubsampled")
-        n = len(config.d)
-        return subsampled.GaussianSubsampled((1,) + (-1,) * (n - 1), (-1,) * n, "fixed", config.sigma,
-                                             batch_size=config.batch_size)
-
-    inst = ("inst", ((_TYPE, instance_type()),))
-    pair = ("pair", ((_TYPE, _finite.Pair),))
-    j_int = ("j", ((">=", 0), (_INTEGER, None)))
-    table = {
-        "instance_pair": (*pair_fn(pair_of), (inst,),
-                          "the exact pair (M(S(d)), M(S(d2))) of a subsampled instance (every batch enumerated)"),
-        "base_rdp": (base_rdp_precise, base_rdp_ball, (("j", ((">", 1),)), inst),
-                     "eps(j): max over the instance's neighbouring batch pairs (both orders) of D_j"),
-        "zdw_pair": (*pair_fn(dominating_pair), (inst,),
-                     "ZDW22's dominating pair of the subsampled instance, built on RR(e^{eps(inf)}) (a finite.Pair)"),
-        "wor_chi_moment": (*exact_fn(lambda j, i: wor_moment(j, i, True), 0), (j_int, inst),
-                           "E_Y[((A - B)/Y)^j] of a WOR replace-one instance (X = (1-g)R + gA, Y = (1-g)R + gB)"),
-        "wor_ternary_chi": (*exact_fn(lambda j, i: wor_moment(j, i, False), 0), (j_int, inst),
-                            "E_Y[|A - B|^j / Y^j]: the ternary-|chi|^j divergence of (A, B) relative to Y"),
-        "product_pair": (*pair_fn(product), (pair, pair), "(P x P', Q x Q'): two independent steps"),
-        "power_pair": (*pair_fn(power, 1), (pair, ("k", ((">=", 1), (_INTEGER, None)))),
-                       "the k-fold product of a finite pair (dpproofs.checker.oracles.subsampled.compose)"),
-        "rr_dominating_pair": (*pair_fn(lambda pr: randomized_response_pair(
-                                   max(_Fr(a) / _Fr(b) for a, b in zip(check_pair(pr, "rr_dominating_pair").p + pr.q,
-                                                                      pr.q + pr.p)))), (pair,),
-                               "eps-RR at the pair's pure-DP level eps = max_i |log p_i/q_i| (a finite.Pair)"),
-        "rr_step_pair": (*pair_fn(lambda c, i: randomized_response_pair(max(
-                             _Fr(a) / _Fr(b) for pr in c.step_pairs(i) for a, b in zip(pr.p + pr.q, pr.q + pr.p))), 1),
-                         (("C", ((_TYPE, _finite.AdaptiveComposition),)), ("i", ((">=", 0), (_INTEGER, None)))),
-                         "eps_i-RR at the max pure-DP level of step i over its prefixes: one pair dominating "
-                         "every pair step i may run"),
-        "symmetrised": (*pair_fn(symmetrised), (pair,),
-                        "Sym(P, Q): positive-loss outcomes, their mirrors, the rest at loss 0 (a finite.Pair)"),
-        "hockey_stick_pair": (_pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True),
-                              (("eps", ()), pair),
-                              "sum_i (p_i - e^eps q_i)_+ at every real eps (e^eps < 1 included)"),
-        "wor_p1_configuration": (*pair_fn(p1_configuration), (("config", ((_TYPE, _subsampled.GaussianSubsampled),)),),
-                                 "the configuration realising P1 at the same n, b, sigma (a GaussianSubsampled)"),
-        "wbk19_shipped_log_moment": (shipped_precise, shipped_ball,
-                                     (("alpha", ((">=", 2), (_INTEGER, None))), ("gamma", ((">=", 0), ("<=", 1))),
-                                      ("sigma", ((">", 0),))),
-                                     "dpproofs.math.reductions.wbk19_log_moment (mpmath / arb backends)"),
-    }
-    found = {name: _entry(name, p, b, domain, doc) for name, (p, b, domain, doc) in table.items()}
-    found.update(dict([
-        _accountant_binding("wbk19_shipped_log_moment_float", shipped_float, "iff"),
-        _accountant_binding("wor_replace_one_rdp_float", shipped_rdp_float, "fff"),
-    ]))
-    return found
-
-
-FUNCTIONS.update(_papers_functions())
-
-
-# --- end of the Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities ------------------
+# --- end of the structured quantities ---------------------------------------------------------------
 
 #: sympy names -> function objects, for parsing user text (see dpproofs.verification)
 NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}

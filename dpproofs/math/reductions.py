@@ -100,7 +100,7 @@ RELATION_TABLE = {
     ("RandomizedResponse", "replace_one"): "eps-RR (eps-DP under either relation)",
     ("SampledGaussian", "add_remove"): "((1-q)N(0)+qN(1), N(0)), both directions",
     ("SampledGaussian", "replace_one"): "Mironov 2017 Prop. 11 through D minus x (add/remove at 2a and 2a-1)",
-    ("FixedBatchGaussian", "replace_one"): "Wang, Balle & Kasiviswanathan 2019 Thm 9 with the Gaussian at sensitivity 2",
+    ("FixedBatchGaussian", "replace_one"): "Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2) Thm 9 with the Gaussian at sensitivity 2",
 }
 
 

@@ -13,7 +13,9 @@ import pytest
 from dpproofs.checker.oracles import finite
 from dpproofs.checker.oracles import subsampled
 from dpproofs.checker.decide import Outcome, compare
-from dpproofs.checker.vocabulary import FUNCTIONS
+
+from dpproofs_theorems.zhu2022.quantities import dominating_pair as _zdw_pair
+from dpproofs_theorems.zhu2022.quantities import symmetrised as _symmetrised
 
 PREC = 128
 EPS_GRID = [Fraction(k, 8) for k in range(-8, 25)]  # -1 .. 3
@@ -27,14 +29,6 @@ def _configurations(keep, max_n=4, max_b=2):
                 for i in range(n):
                     d2 = d[:i] + (1 - d[i],) + d[i + 1:]
                     yield subsampled.Subsampled(base, d, d2, "fixed", batch_size=b)
-
-
-def _zdw_pair(inst):
-    return FUNCTIONS["zdw_pair"].precise(inst, dps=20)
-
-
-def _symmetrised(pair):
-    return FUNCTIONS["symmetrised"].precise(pair, dps=20)
 
 
 def _h(pair, eps):

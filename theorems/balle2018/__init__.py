@@ -11,6 +11,7 @@ Couplings and Divergences" (NeurIPS 2018; arXiv 1807.01647v2): one module per re
   configuration's profile is below that of ``P1 = ((1-g) N(0) + g N(2), N(0))``, the bound that
   Theorem 2 gives (the derivation the shipped accountant relies on), and WOR realises ``P1``.
 
+The paper's vocabulary quantities are registered by :mod:`.quantities` when the package is imported.
 Every check runs on concrete small datasets: the subsampled mechanism is enumerated over every
 batch (:mod:`dpproofs.checker.oracles.subsampled`). Claim ids start with ``balle2018.<result>``.
 
@@ -44,3 +45,5 @@ written here, so a transcription error would show as a refuted claim, not hide.
 #: The paper this package checks (used by the generated docs).
 CITATION = ("B. Balle, G. Barthe, M. Gaboardi, \"Privacy Amplification by Subsampling: Tight Analyses "
             "via Couplings and Divergences\", NeurIPS 2018 (arXiv 1807.01647v2)")
+
+from dpproofs_theorems.balle2018 import quantities  # noqa: E402,F401  (registers the paper's quantities)

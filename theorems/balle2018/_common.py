@@ -2,9 +2,8 @@
 
 Nothing here is a claim. The quantities (divergences of an enumerated subsampled mechanism, the
 base mechanism's profile over the instance's neighbouring batches, hockey-stick divergences of
-mixtures of a triple, the Gaussian sum query's profile) are vocabulary functions
-(:mod:`dpproofs.checker.vocabulary`, section "Subsampled mechanisms on concrete datasets"); the
-structured values they take are drawn by the strategies below.
+mixtures of a triple, the Gaussian sum query's profile) are vocabulary functions registered by
+:mod:`.quantities`; the structured values they take are drawn by the strategies below.
 
 On the base's profile: a theorem "if M is (eps, delta)-DP then M o S is (eps', delta')-DP" applies
 to M restricted to the batches the two datasets can produce (a mechanism on a smaller domain,

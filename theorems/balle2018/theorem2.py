@@ -31,11 +31,11 @@ from fractions import Fraction
 
 import sympy
 
-from dpproofs.checker.oracles import subsampled
 from dpproofs.checker.claims import Claim, Variable
 from dpproofs.checker.vocabulary import NAMESPACE as F
 
 from dpproofs_theorems.balle2018._common import source, structured, sym
+from dpproofs_theorems.balle2018.quantities import Triple, triples
 
 __all__ = ["CLAIMS"]
 
@@ -63,7 +63,7 @@ statement = Claim(
     source=SOURCE,
     statement=sympy.Eq(_LHS, _RHS),
     variables=(EPS, ETA),
-    extra={"T": subsampled.triples()},
+    extra={"T": triples()},
     title="D_{a'}((1-eta)mu0 + eta mu1 || (1-eta)mu0 + eta mu1') = eta D_a(mu1 || (1-beta)mu0 + beta mu1')",
 )
 
@@ -73,14 +73,14 @@ joint_convexity = Claim(
     statement=sympy.Le(hs(a, 0, 1, 0, 1 - beta, 0, beta, T),
                        (1 - beta) * hs(a, 0, 1, 0, 1, 0, 0, T) + beta * hs(a, 0, 1, 0, 0, 0, 1, T)),
     variables=(EPS, ETA),
-    extra={"T": subsampled.triples()},
+    extra={"T": triples()},
     kind="step",
     title="D_a(mu1 || (1-beta)mu0 + beta mu1') <= (1-beta) D_a(mu1||mu0) + beta D_a(mu1||mu1')",
 )
 
 _PIN = {
     "eps": 0.5, "eta": 0.5,
-    "T": subsampled.Triple((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)),
+    "T": Triple((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)),
                            (Fraction(9, 10), Fraction(1, 10))),
 }
 

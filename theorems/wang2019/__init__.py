@@ -6,9 +6,9 @@ Moments Accountant" (AISTATS 2019, arXiv 1808.00087v2): one module per result.
   Gaussian specialisation (``eps(inf) = inf``: the form accountants use) and the proof steps
   (binomial expansion, the ternary-|chi|^j-divergence bounds; this project's reading of the proof,
   unconfirmed from the text);
-* :mod:`.lower_bound` - the general lower bound (the configuration that attains it).
+* :mod:`.lower_bound` - the general lower bound, Proposition 11 (the configuration that attains it).
 
-Provenance (checked 2026-12-01): the printed text could NOT be read. Full-text copies of the
+Provenance (checked 2026-12-02): the printed text could NOT be read. Full-text copies of the
 paper are stored at
 
 * https://documents.pub/document/subsampledrnyidiierentialprivacyandanalyticalmoments-accountant-2018-12-05.html
@@ -27,13 +27,14 @@ excerpts of three public implementations that cite "Theorem 9" (all with ``eps(i
 ``min{4(e^{eps(2)}-1), 2e^{eps(2)}}``); (2) the same transcription numbers the lower bound
 "Proposition 11" and writes it as ``alpha/(alpha-1) log(1-gamma) + 1/(alpha-1) log(1 + alpha
 gamma/(1-gamma) + sum_{j>=2} C(alpha,j) (gamma/(1-gamma))^j e^{(j-1) eps(j)})``, which equals
-:func:`._common.lower_bound` term by term (multiply out ``(1-gamma)^alpha``); the number is not
-put in the claims' sources, being secondary; (3) the proof steps of :mod:`.theorem9` (binomial
-expansion, the ternary-divergence bounds) are not confirmed from any text, and are checked here
-as mathematics. Other result numbers seen cited: "Theorem 27 of arXiv 1808.00087" (TensorFlow
-Privacy's forward-difference bound for sampling without replacement, a tighter result for
+:func:`._common.lower_bound` term by term (multiply out ``(1-gamma)^alpha``); the issue's review of
+the sources gives the same number, and the claims' sources cite it (arXiv v2 numbering);
+(3) the proof steps of :mod:`.theorem9` (binomial expansion, the ternary-divergence bounds) are not
+confirmed from any text, and are checked here as mathematics. Other result numbers seen cited:
+"Theorem 27" of arXiv 1808.00087, as TensorFlow Privacy cites it without a version (its forward-difference bound for sampling without replacement, a tighter result for
 mechanisms meeting a condition; not checked here).
 
+The paper's vocabulary quantities are registered by :mod:`.quantities` when the package is imported.
 Claim ids start with ``wang2019.<result>``; each module's docstring maps ids to the paper's items.
 Convention (the project's): ``sigma`` is the noise standard deviation over the clipping norm C;
 replace-one moves the clipped sum by up to 2C, so the base Gaussian has
@@ -45,3 +46,5 @@ CITATION = (
     "Y.-X. Wang, B. Balle, S. Kasiviswanathan, \"Subsampled Rényi Differential Privacy and Analytical "
     "Moments Accountant\", AISTATS 2019 (arXiv 1808.00087v2)"
 )
+
+from dpproofs_theorems.wang2019 import quantities  # noqa: E402,F401  (registers the paper's quantities)

@@ -1,5 +1,5 @@
-"""Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2): the general lower bound for sampling
-without replacement under replace-one.
+"""Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2), Proposition 11: the general lower bound
+for sampling without replacement under replace-one.
 
 Statement (as transcribed: integer ``alpha >= 2``, ``gamma = m/n``; the base's ``eps(j)`` attained by
 one pair of neighbouring batches ``(P, Q)`` at every order, and a dataset whose other records make
@@ -10,9 +10,10 @@ every batch without the replaced record output ``Q``): the subsampled mechanism'
 
 the Renyi divergence of the realised pair ``((1-gamma) Q + gamma P, Q)``.
 
-Provenance (2026-12-01): not compared with the printed text (see :mod:`dpproofs_theorems.wang2019`).
-A public transcription that says it was checked against the PDFs numbers this result "Proposition
-11" and prints the same bound in the form ``alpha/(alpha-1) log(1-gamma) + 1/(alpha-1) log(1 +
+Provenance (2026-12-02): not compared with the printed text (see :mod:`dpproofs_theorems.wang2019`).
+The number, Proposition 11 of arXiv v2, is the one the issue's review of the sources gives and the
+one a public transcription that says it was checked against the arXiv v2 and PMLR PDFs gives; that
+transcription prints the same bound in the form ``alpha/(alpha-1) log(1-gamma) + 1/(alpha-1) log(1 +
 alpha gamma/(1-gamma) + sum_{j>=2} C(alpha,j) (gamma/(1-gamma))^j e^{(j-1) eps(j)})``, equal term
 by term to the one above; its exact hypotheses (which pairs must attain ``eps(j)``) are not
 confirmed. The claims check the equality at configurations that realise it, which holds whatever
@@ -45,7 +46,7 @@ from dpproofs_theorems.wang2019._common import expanded_sides, lower_bound, sour
 
 __all__ = ["CLAIMS", "realising_instances"]
 
-SOURCE = source("general lower bound (sampling without replacement)")
+SOURCE = source("Proposition 11 (general lower bound, sampling without replacement)")
 
 ALPHA = Variable("alpha", 2, 40, integer=True)
 GAMMA = Variable("gamma", 1e-3, 1, log_scale=True)

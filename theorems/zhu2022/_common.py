@@ -3,8 +3,8 @@ instances (:class:`dpproofs.checker.oracles.subsampled.Subsampled`), and the pin
 
 Nothing here is a claim. The quantities (the instance's exact pair, the dominating pair built on
 the base's randomized-response pair, products, the symmetrised pair, hockey-stick divergences at
-every real eps) are vocabulary functions (:mod:`dpproofs.checker.vocabulary`, the block "Wang-Balle-
-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities").
+every real eps) are vocabulary functions registered by :mod:`.quantities` (and, for the instance's
+pair, by the Wang-Balle-Kasiviswanathan 2019 package's).
 """
 
 from fractions import Fraction
@@ -25,7 +25,7 @@ __all__ = [
     "P1_INSTANCE",
 ]
 
-PAPER = "Zhu, Dong & Wang 2022 (arXiv 2106.08567)"
+PAPER = "Zhu, Dong & Wang 2022 (arXiv 2106.08567v3)"
 
 #: Largest dataset and batch of a drawn instance (every batch is enumerated; composing k = 3 steps
 #: of a base with up to 4 outcomes gives 64 joint outcomes).
@@ -34,7 +34,7 @@ MAX_B = 3
 
 
 def source(item):
-    """``"Zhu, Dong & Wang 2022 (arXiv 2106.08567), <item>"``."""
+    """``"Zhu, Dong & Wang 2022 (arXiv 2106.08567v3), <item>"``."""
     return f"{PAPER}, {item}"
 
 

@@ -1,17 +1,22 @@
-"""Zhu, Dong & Wang 2022 (arXiv 2106.08567): composition of dominating pairs, and the composition
-question for sampling without replacement under replace-one.
+"""Zhu, Dong & Wang 2022 (arXiv 2106.08567v3): composition of dominating pairs (Theorem 10), and
+the composition question for sampling without replacement under replace-one.
 
-Statement (composition theorem): if ``(P_i, Q_i)`` dominates ``M_i`` (every real eps), then
-``(P_1 x P_2, Q_1 x Q_2)`` dominates the composition ``(M_1, M_2)``.
+Statement (composition theorem, Theorem 10): if ``(P_i, Q_i)`` dominates ``M_i`` (every real eps),
+then ``(P_1 x P_2, Q_1 x Q_2)`` dominates the composition ``(M_1, M_2)``.
 
-Provenance (2026-12-01): not compared with the printed text (no full text found; see
+Provenance (2026-12-02): not compared with the printed text (no full text found; see
 :mod:`dpproofs_theorems.zhu2022`). Three secondary sources cite the adaptive composition of
 dominating pairs as "Theorem 10"; the statement above is the standard one.
 
 The question of the issue (Lebeda, Regehr, Kamath & Steinke 2024, arXiv 2405.20769, "worst-case
-datasets may not survive composition"): accountants compose the per-step pair
-``P1 = ((1-g) Q + g P, Q)`` of sampling without replacement (and take ``max(P1^k, P2^k)`` with its
-swap ``P2``, as dp_accounting does). That pair bounds each step only for ``eps >= 0``
+datasets may not survive composition"): an accountant for sampling without replacement would
+compose the per-step pair ``P1 = ((1-g) Q + g P, Q)`` (and take ``max(P1^k, P2^k)`` with its swap
+``P2``, as PLD accountants do for the remove and add pairs of Poisson sampling: dp_accounting's
+``PrivacyLossDistribution`` keeps both and reports the larger profile). dp_accounting's PLD does
+not offer sampling without replacement at all (checked on dp_accounting 0.6.0:
+``pld/pld_privacy_accountant.py`` composes ``PoissonSampledDpEvent`` and
+``TruncatedSubsampledGaussianDpEvent``; ``SampledWithoutReplacementDpEvent`` is handled by its RDP
+accountant only). ``P1`` bounds each step only for ``eps >= 0``
 (``zhu2022.subsampling.wor.negative_eps``), so the composition theorem does not apply; the pair
 that does dominate is the SYMMETRISED one, ``Sym(P1)``: the outcomes of positive privacy loss of
 ``P1``, their mirrors ``(q, p)``, and the remaining mass at loss 0 (its profile equals ``P1``'s for
@@ -48,7 +53,7 @@ from dpproofs_theorems.zhu2022._common import LEBEDA_INSTANCE, poisson_instances
 
 __all__ = ["CLAIMS"]
 
-SOURCE = source("composition theorem for dominating pairs")
+SOURCE = source("Theorem 10 (composition of dominating pairs)")
 LEBEDA = "Lebeda, Regehr, Kamath & Steinke 2024 (arXiv 2405.20769)"
 
 eps, inst, i1, i2 = sym("eps"), structured("inst"), structured("i1"), structured("i2")

@@ -1,5 +1,5 @@
-"""Zhu, Dong & Wang 2022 (arXiv 2106.08567): the definition of a dominating pair, and the dominating
-pair every other module here builds on.
+"""Zhu, Dong & Wang 2022 (arXiv 2106.08567v3), Definition 7: the definition of a dominating pair,
+and the dominating pair every other module here builds on.
 
 Definition: ``(P, Q)`` dominates a mechanism ``M`` when ``H_{e^eps}(M(D) || M(D')) <= H_{e^eps}(P || Q)``
 for every neighbouring ``D, D'`` and every real ``eps`` (``e^eps`` in ``[0, inf)``).
@@ -32,7 +32,7 @@ from dpproofs_theorems.zhu2022._common import source, structured, sym
 
 __all__ = ["CLAIMS"]
 
-SOURCE = source("definition of a dominating pair")
+SOURCE = source("Definition 7 (dominating pair)")
 
 eps, pair = sym("eps"), structured("pair")
 _H = F["hockey_stick_pair"]

@@ -1,16 +1,16 @@
-"""Zhu, Dong & Wang 2022 (arXiv 2106.08567): the Gaussian instances of the subsampling theorems,
+"""Zhu, Dong & Wang 2022 (arXiv 2106.08567v3): the Gaussian instances of the subsampling theorems,
 the pairs a PLD accountant composes, against the exact Gaussian sum query.
 
-Provenance (2026-12-01): instances of :mod:`.subsampling`, whose printed text was not found (see
+Provenance (2026-12-02): instances of :mod:`.subsampling`, whose printed text was not found (see
 :mod:`dpproofs_theorems.zhu2022`).
 
 The sum query ``sum(batch) + N(0, sigma^2)`` on 1-D clipped records in ``[-1, 1]`` (clipping norm
 ``C = 1``; sigma = noise std / C): its output on a dataset is a finite Gaussian mixture, whose
 hockey-stick divergence is computed from exact normal CDFs on the located level set and enclosed
-rigorously (:mod:`dpproofs.checker.oracles.subsampled`, ``delta_sum_query``). The base's dominating pair is
+rigorously (:mod:`dpproofs.checker.oracles.mixtures`, ``delta_sum_query``). The base's dominating pair is
 ``(N(1), N(0))`` under add/remove and ``(N(2), N(0))`` under replace-one (sensitivity 2), so:
 
-* Poisson, add/remove: ``((1-q) N(0) + q N(1), N(0))`` (removal) and its swap (addition):
+* Poisson, add/remove (Theorem 11): ``((1-q) N(0) + q N(1), N(0))`` (removal) and its swap (addition):
   ``.poisson``, ``delta_sum_query(eps, c) <= delta_sampled_gaussian(eps, q, sigma)`` (the max of
   both directions) at ``eps`` in [0, 3];
 * without replacement, replace-one: ``P1 = ((1-g) N(0) + g N(2), N(0))``: ``.wor``,
@@ -48,7 +48,9 @@ __all__ = ["CLAIMS"]
 #: beyond it).
 EPS_MIN, EPS_MAX = 0, 3
 
-SOURCE = source("subsampling theorems for dominating pairs, Gaussian mechanism")
+SOURCE_POISSON = source("Theorem 11 (Poisson subsampling, add/remove), Gaussian mechanism")
+SOURCE = source("dominating pair of sampling without replacement, replace-one (result number not confirmed), "
+                "Gaussian mechanism")
 
 eps, config = sym("eps"), structured("config")
 _LHS = F["delta_sum_query"](eps, config)
@@ -56,7 +58,7 @@ _GAMMA, _SIGMA = F["gamma_sum_query"](config), F["sigma_sum_query"](config)
 
 poisson = Claim(
     id="zhu2022.gaussian.poisson",
-    source=SOURCE,
+    source=SOURCE_POISSON,
     statement=sympy.Le(_LHS, F["delta_sampled_gaussian"](eps, _GAMMA, _SIGMA)),
     variables=(Variable("eps", EPS_MIN, EPS_MAX),),
     extra={"config": poisson_sum_query_configs()},

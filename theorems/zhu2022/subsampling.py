@@ -1,15 +1,18 @@
-"""Zhu, Dong & Wang 2022 (arXiv 2106.08567): dominating pairs of subsampled mechanisms.
+"""Zhu, Dong & Wang 2022 (arXiv 2106.08567v3): dominating pairs of subsampled mechanisms.
 
 Statements (``(P, Q)`` a dominating pair of the base mechanism on neighbouring batches, ``g`` the
 sampling rate; ``H_{e^eps}(X || Y) = sup_S X(S) - e^eps Y(S)`` at every real ``eps``):
 
-* Poisson sampling, add/remove: removal (``D = D' + x``, the pair ``(M(S(D)), M(S(D')))``) is
+* Poisson sampling, add/remove (Theorem 11): removal (``D = D' + x``, the pair ``(M(S(D)), M(S(D')))``) is
   dominated by ``((1-g) Q + g P, Q)``; addition by ``(Q, (1-g) Q + g P)``;
 * sampling without replacement (a batch of ``b`` of ``n``, ``g = b/n``), replace-one: dominated by
   ``((1-g) Q + g P, Q)``.
 
-Provenance (2026-12-01): not compared with the printed text (no full text found; see
-:mod:`dpproofs_theorems.zhu2022`); the result numbers of these statements were not found either.
+Provenance (2026-12-02): not compared with the printed text (no full text found; see
+:mod:`dpproofs_theorems.zhu2022`). The Poisson statement is Theorem 11 (the number as the issue's
+review of the sources gives it, and as a public review of Lebeda et al. cites it: "the point-wise
+maximum [of the add and remove relations], as in Theorem 11 of Zhu et al."); the number of the
+without-replacement statement was not confirmed.
 
 Ground truth: random finite bases (randomized response on the parity, randomized counts,
 truncated geometric counts, arbitrary tables) on random small neighbouring datasets, every batch
@@ -56,7 +59,8 @@ from dpproofs_theorems.zhu2022._common import (
 
 __all__ = ["CLAIMS"]
 
-SOURCE = source("subsampling theorems for dominating pairs (Poisson / without replacement)")
+SOURCE_POISSON = source("Theorem 11 (dominating pairs of Poisson subsampling, add/remove)")
+SOURCE_WOR = source("dominating pair of sampling without replacement, replace-one (result number not confirmed)")
 
 eps, inst = sym("eps"), structured("inst")
 _LHS = F["hockey_stick_pair"](eps, F["instance_pair"](inst))
@@ -64,7 +68,7 @@ _RHS = F["hockey_stick_pair"](eps, F["zdw_pair"](inst))
 
 poisson = Claim(
     id="zhu2022.subsampling.poisson",
-    source=SOURCE,
+    source=SOURCE_POISSON,
     statement=sympy.Le(_LHS, _RHS),
     variables=(Variable("eps", -3, 3),),
     extra={"inst": poisson_instances()},
@@ -75,7 +79,7 @@ poisson = Claim(
 
 wor = Claim(
     id="zhu2022.subsampling.wor",
-    source=SOURCE,
+    source=SOURCE_WOR,
     statement=sympy.Le(_LHS, _RHS),
     variables=(Variable("eps", 0, 3),),
     extra={"inst": wor_instances()},
@@ -87,7 +91,7 @@ wor = Claim(
 NEGATIVE_PIN = {"eps": -0.3, "inst": LEBEDA_INSTANCE}
 wor_negative_eps = Claim(
     id="zhu2022.subsampling.wor.negative_eps",
-    source=SOURCE,
+    source=SOURCE_WOR,
     statement=sympy.Le(_LHS, _RHS),
     variables=(Variable("eps", -3, 0),),
     extra={"inst": wor_instances()},

@@ -167,10 +167,10 @@ def _replace_one_plan(mechanism):
     * ``dominating``: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
       (g = q or b/n; s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every
       replace-one configuration in both orders (docs/math.md, "Replace-one neighbours": advanced
-      joint convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the
+      joint convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647v2, Theorem 2); the
       accountant composes its SYMMETRISED pair (:func:`dpproofs.accountant.pld.discretise.symmetrised`),
       which dominates at every eps and so under composition (Zhu, Dong & Wang 2022, arXiv
-      2106.08567, the composition theorem for dominating pairs). Composing P1 alone, or max(P1^T, P2^T), is not justified:
+      2106.08567v3, Theorem 10: the composition of dominating pairs). Composing P1 alone, or max(P1^T, P2^T), is not justified:
       worst-case pairs need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024,
       arXiv 2405.20769).
     * ``realised``: ``{"R0": directions, "R1": directions}``: neighbouring datasets that exist,

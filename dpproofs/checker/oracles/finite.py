@@ -200,7 +200,8 @@ def delta_ball(pair, epsilon, prec=ball.DEFAULT_PREC):
 
 
 def log_moment(pair, lam, dps=precise.DEFAULT_DPS):
-    """Abadi's log moment for one ordering: ``log E_P[(P/Q)^lam] = lam * D_{lam+1}(P || Q)``.
+    """The log moment of one ordering, ``log E_P[(P/Q)^lam] = lam * D_{lam+1}(P || Q)`` (the moments
+    accountant's ``alpha(lam)``, Abadi et al. 2016, arXiv 1607.00133v2, Section 3.2).
 
     Computed through :func:`precise.rdp_finite`, which keeps its digits (and is exactly 0) when
     ``P = Q``.
@@ -241,12 +242,12 @@ def probability(distribution, event):
     return sum((distribution[i] for i in event), Fraction(0))
 
 
-# --- Mironov 2017 quantities (vocabulary evaluators over finite pairs, compositions, events) -----
+# --- Vocabulary evaluators over finite pairs, compositions and events ---------------------------
 #
-# The functions below are the evaluators that dpproofs.checker.vocabulary binds (section "Mironov 2017
-# quantities" there): a precise flavour taking ``dps`` and a ball flavour taking ``prec``, with the
-# vocabulary's argument order (numbers first, as in the printed formulas). Structured arguments
-# (a Pair, an AdaptiveComposition, an Event) pass through the evaluators unconverted.
+# The functions below are evaluators that dpproofs.checker.vocabulary binds: a precise flavour
+# taking ``dps`` and a ball flavour taking ``prec``, with the vocabulary's argument order (numbers
+# first, as in the printed formulas). Structured arguments (a Pair, an AdaptiveComposition, an
+# Event) pass through the evaluators unconverted.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -481,12 +482,11 @@ def rr_event_q_ball(epsilon, n, u, shape, *, prec):
     return rr_event_ball(epsilon, n, u, shape, prec=prec)[1]
 
 
-# --- Abadi et al. 2016 quantities ---------------------------------------------------------------
+# --- Privacy-loss quantities of a pair and of adaptive compositions -----------------------------
 #
-# Quantities of a pair (P, Q) = (M(d), M(d')) and of adaptive compositions used by the checks of
-# Abadi et al. 2016 (arXiv 1607.00133v2), Lemma C.1 and Theorem 2. The privacy loss of an
-# outcome i is Z = c(i) = log(p_i / q_i), with i ~ P. Each has a precise (``dps``) and a ball
-# (``prec``) flavour; the rational inputs stay exact up to the final transcendental operations.
+# The privacy loss of an outcome i of a pair (P, Q) = (M(d), M(d')) is Z = c(i) = log(p_i / q_i),
+# with i ~ P. Each quantity has a precise (``dps``) and a ball (``prec``) flavour; the rational
+# inputs stay exact up to the final transcendental operations.
 
 
 def kl(pair, dps=precise.DEFAULT_DPS):
