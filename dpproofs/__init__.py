@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from dpproofs.accountant import training
+from dpproofs.accountant.base import PrivacyAccountant
 from dpproofs.accountant.calibrate import calibrate_sigma
 from dpproofs.accountant.exact import log_moment, rdp
 from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
@@ -36,11 +37,11 @@ __all__ = [
     "log_moment",
     "verify",
     "Verdict",
+    "PrivacyAccountant",
     "Accountant",
     "calibrate_sigma",
     "DEFAULT_ORDERS",
     "PLDAccountant",
-    "calibrate_sigma_pld",
 ]
 
 __version__ = "0.1.0"
@@ -51,7 +52,6 @@ _LAZY = {
     "Verdict": "dpproofs.checker.verdicts",
     # the tight accountant loads scipy.optimize and its discretisation only when used
     "PLDAccountant": "dpproofs.accountant.pld.accountant",
-    "calibrate_sigma_pld": "dpproofs.accountant.pld.accountant",
 }
 
 

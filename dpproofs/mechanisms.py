@@ -35,6 +35,13 @@ __all__ = ["Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "La
 class Mechanism:
     """Base class of the mechanism vocabulary (used for isinstance checks only)."""
 
+    def refusal(self, accountant: str, relation: str):
+        """The :class:`dpproofs.InvalidArgument` an accountant of kind ``accountant`` ("rdp" or
+        "pld") raises for this mechanism under ``relation``, or None if it is supported."""
+        from dpproofs.math.reductions import unsupported
+
+        return unsupported(self, relation)
+
     def to_dict(self) -> dict:
         """A plain-JSON description: ``{"type": name, **parameters}``."""
         return {"type": type(self).__name__, **dataclasses.asdict(self)}

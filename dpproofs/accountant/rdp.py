@@ -84,6 +84,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from dpproofs import _validate
+from dpproofs.accountant.base import Bounds, PrivacyAccountant, check_delta, sequence_items
 from dpproofs.math import conversions
 from dpproofs.math import reductions as subsampling
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
@@ -98,7 +99,7 @@ from dpproofs.mechanisms import (
 )
 
 __all__ = [
-    "Accountant", "calibrate_sigma", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
+    "Accountant", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
     "REFINE_MAX_ORDER", "RDP_CACHE_BYTES", "ORDER_CACHE_BYTES", "RELATIONS",
 ]
 
@@ -144,15 +145,6 @@ SIGMA_RANGE = (0.1, 1e4)
 _ULP = 2.0**-52
 _SLACK = 2.0**-48
 _CERTIFIED_PREC = 128
-
-
-def _check_mechanism(mechanism):
-    if not isinstance(mechanism, Mechanism):
-        raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, FixedBatchGaussian, "
-            f"Laplace, RandomizedResponse, not {type(mechanism).__name__}"
-        )
-    return mechanism
 
 
 class _BoundedCache:
@@ -291,19 +283,8 @@ def _check_steps(steps, low):
     return steps
 
 
-def _check_delta(delta, name="delta"):
-    return _validate.real(name, delta, 0, 1, low_open=True, high_open=True)
-
-
-def _sequence(name, value):
-    """The items of a list, tuple or 1-D numpy array (as a list), or None for anything else."""
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, np.ndarray) and value.ndim != 0:
-        if value.ndim != 1:
-            raise InvalidArgument(f"{name}={value!r} must be a number or a one-dimensional sequence")
-        return value.tolist()
-    return None
+_check_delta = check_delta
+_sequence = sequence_items
 
 
 #: Memory bounds of the module's caches (bytes of the cached arrays; see the class docstring).
@@ -364,6 +345,10 @@ def _fast_rdp_replace_one(mechanism, orders):
     raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
 
 
+def _check_epsilon(value, name="epsilon"):
+    return _validate.real(name, value, 0)
+
+
 def _check_relation(relation):
     return _validate.choice("relation", relation, RELATIONS)
 
@@ -411,11 +396,18 @@ def _log_delta_terms(rdp_up, orders, epsilon, conversion):
     return np.where(value == -np.inf, -np.inf, result)
 
 
+def _bounds(epsilon, order):
+    """``Bounds(0, epsilon, "rdp")`` with the attaining ``order`` as an attribute."""
+    result = Bounds(0.0, epsilon, "rdp")
+    result.order = order
+    return result
+
+
 def _round_up(value):
     return math.nextafter(float(value), math.inf)
 
 
-class Accountant:
+class Accountant(PrivacyAccountant):
     """Rényi-DP accountant over a fixed grid of orders (see the module docstring).
 
     ``orders``: None for :data:`DEFAULT_ORDERS`, else a non-empty sequence of distinct reals in
@@ -451,7 +443,12 @@ class Accountant:
     31 MB in all caches; 20 distinct grids x 10 settings, 83 MB). Not thread-safe: mutating a
     ledger from ``to_dict`` output while it is being loaded (``from_dict`` builds a new object).
     Every accountant pickles and deep-copies (caches are dropped and rebuilt on demand).
+
+    The interface of :class:`dpproofs.accountant.base.PrivacyAccountant`: ``epsilon_bounds`` and
+    ``delta_bounds`` are ``Bounds(0, answer, "rdp")`` (an RDP bound says nothing from below).
     """
+
+    kind = "rdp"
 
     def __init__(self, orders: Sequence[float] | None = None, *, certified: bool = False,
                  relation: str = "add_remove") -> None:
@@ -496,11 +493,10 @@ class Accountant:
         Everything is validated and evaluated before the ledger changes: a failed compose
         leaves the accountant as it was. Atomic under threads.
         """
-        _check_mechanism(mechanism)
+        return super().compose(mechanism, steps)
+
+    def _compose_checked(self, mechanism, steps):
         steps = _check_steps(steps, 0)
-        refused = subsampling.unsupported(mechanism, self._relation)
-        if refused is not None:
-            raise refused
         rdp = self._per_mechanism.get(mechanism)
         if rdp is None:
             rdp = _cached_rdp(mechanism, self._orders, self._relation)
@@ -592,23 +588,40 @@ class Accountant:
             raise InvalidArgumentType(f"refine={refine!r} must be a bool")
         if refine and self._certified:
             raise InvalidArgument("refine=True is not available in certified mode (integer orders only)")
-        items = _sequence("delta", delta)
-        if items is None:
-            return self._epsilon_one(_check_delta(delta), conversion, refine)
-        deltas = [_check_delta(value, f"delta[{index}]") for index, value in enumerate(items)]
-        return [self._epsilon_one(value, conversion, refine) for value in deltas]
+        return self._each("delta", delta, check_delta, lambda d: self._epsilon_order(d, conversion, refine))
 
     def delta(self, epsilon: float | Sequence[float], conversion: str = "improved") -> float | list[float]:
         """Smallest delta (an upper bound, in ``(0, 1]``; ``0.0`` with zero privacy loss) with
         (epsilon, delta)-DP; ``epsilon >= 0``, or a sequence of them (then a list of floats)."""
         conversion = _check_conversion(conversion)
-        items = _sequence("epsilon", epsilon)
-        if items is None:
-            return self._delta_one(_validate.real("epsilon", epsilon, 0), conversion)
-        values = [_validate.real(f"epsilon[{index}]", value, 0) for index, value in enumerate(items)]
-        return [self._delta_one(value, conversion) for value in values]
+        return self._each("epsilon", epsilon, _check_epsilon, lambda e: self._delta_one(e, conversion))
 
-    def _epsilon_one(self, delta, conversion, refine):
+    def epsilon_bounds(self, delta: float | Sequence[float], conversion: str = "improved", *,
+                       refine: bool = False) -> Bounds | list[Bounds]:
+        """``Bounds(0, epsilon(delta), "rdp")`` (or a list): the exact epsilon lies in between; its
+        ``order`` attribute is the order that attains the upper end (see :meth:`epsilon_and_order`)."""
+        conversion = _check_conversion(conversion)
+        if not isinstance(refine, bool):
+            raise InvalidArgumentType(f"refine={refine!r} must be a bool")
+        if refine and self._certified:
+            raise InvalidArgument("refine=True is not available in certified mode (integer orders only)")
+        return self._each("delta", delta, check_delta, lambda d: _bounds(*self._epsilon_order(d, conversion, refine)))
+
+    def delta_bounds(self, epsilon: float | Sequence[float], conversion: str = "improved") -> Bounds | list[Bounds]:
+        """``Bounds(0, delta(epsilon), "rdp")`` (or a list): the exact delta lies in between."""
+        conversion = _check_conversion(conversion)
+        return self._each("epsilon", epsilon, _check_epsilon, lambda e: Bounds(0.0, self._delta_one(e, conversion), "rdp"))
+
+    def _epsilon_one(self, delta):
+        return self._epsilon_order(delta, "improved", False)[0]
+
+    def _epsilon_bounds_one(self, delta):
+        return _bounds(*self._epsilon_order(delta, "improved", False))
+
+    def _delta_bounds_one(self, epsilon):
+        return Bounds(0.0, self._delta_one(epsilon), "rdp")
+
+    def _epsilon_order(self, delta, conversion, refine):
         items, total = self._snapshot()
         if self._zero_privacy(items):
             return 0.0, float(self._orders[0])
@@ -648,7 +661,7 @@ class Accountant:
         value = _round_up(math.exp(log_delta) * (1.0 + 4 * _ULP))
         return min(1.0, max(value, fast.TINY))
 
-    def _delta_one(self, epsilon, conversion):
+    def _delta_one(self, epsilon, conversion="improved"):
         items, total = self._snapshot()
         if self._zero_privacy(items):
             return 0.0
@@ -776,42 +789,21 @@ class Accountant:
 
     # --- serialisation -------------------------------------------------------------------
 
+    def _options(self):
+        return {"orders": [float(a) for a in self._orders], "certified": self._certified}
+
+    @classmethod
+    def _option_names(cls):
+        return ("orders", "certified")
+
     def to_dict(self) -> dict:
-        """A plain-JSON description of the accountant: orders, mode and ledger."""
-        return {
-            "type": "Accountant",
-            "orders": [float(a) for a in self._orders],
-            "certified": self._certified,
-            "relation": self._relation,
-            "ledger": [
-                {"mechanism": mechanism.to_dict(), "steps": int(steps)}
-                for mechanism, steps in self.ledger
-            ],
-        }
+        """A plain-JSON description of the accountant: orders, mode, relation and ledger."""
+        return super().to_dict()
 
     @classmethod
     def from_dict(cls, data: dict) -> "Accountant":
         """Inverse of :meth:`to_dict`; validates everything like the constructor and compose."""
-        if not isinstance(data, dict) or data.get("type") != "Accountant":
-            raise InvalidArgumentType(
-                f"data={data!r} must be a dict with type 'Accountant', as made by Accountant.to_dict()"
-            )
-        ledger = data.get("ledger", [])
-        if not isinstance(ledger, list):
-            raise InvalidArgumentType(f"data['ledger']={ledger!r} must be a list")
-        accountant = cls(
-            data.get("orders"), certified=data.get("certified", False), relation=data.get("relation", "add_remove")
-        )
-        entries = []
-        for index, entry in enumerate(ledger):
-            if not isinstance(entry, dict) or set(entry) != {"mechanism", "steps"}:
-                raise InvalidArgumentType(
-                    f"data['ledger'][{index}]={entry!r} must be a dict with keys 'mechanism' and 'steps'"
-                )
-            entries.append((Mechanism.from_dict(entry["mechanism"]), entry["steps"]))
-        for mechanism, steps in entries:
-            accountant.compose(mechanism, steps)
-        return accountant
+        return super().from_dict(data)
 
     def __repr__(self):
         ledger = ", ".join(f"{m!r} x {s}" for m, s in self.ledger)
@@ -861,121 +853,3 @@ def _arb_upper_float(value):
     if not (arb(result) - upper).lower() >= 0:  # exact points: decided by the sign of the difference
         result = math.nextafter(result, math.inf)
     return result
-
-
-def calibrate_sigma(
-    *, epsilon: float, delta: float, q: float, steps: int, conversion: str = "improved",
-    orders: Sequence[float] | None = None, relation: str = "add_remove", sampling: str = "poisson",
-) -> float:
-    """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
-    at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
-
-    ``sampling="poisson"`` (default): ``SampledGaussian(q, sigma)``; ``sampling="fixed"``:
-    ``FixedBatchGaussian(b, n, sigma)`` with ``q`` read as ``gamma = b/n`` (rounded up one ulp
-    unless it is 1, so a float ``q = b/n`` never undercounts). ``relation``: as in
-    :class:`Accountant` (``"fixed"`` needs ``"replace_one"``). sigma is noise std / clipping norm
-    under either relation.
-
-    One-sided: the returned sigma always satisfies
-    ``Accountant(orders).compose(SampledGaussian(q, sigma), steps).epsilon(delta, conversion)
-    <= epsilon`` and is at most ``1 + 1e-6`` times the smallest sigma that does. Method: bisection
-    in ``log sigma`` on ``SIGMA_RANGE = [0.1, 1e4]``, returning the upper end; an order whose
-    epsilon bound exceeds the target at an admissible sigma can never become optimal (every
-    order's bound decreases in sigma), so it is dropped from later evaluations. Raises
-    InvalidArgument if no sigma in that range reaches the target, or if every sigma >= 0.1 does.
-
-    The public ``dpproofs.calibrate_sigma`` (:mod:`dpproofs.accountant.calibrate`) adds
-    ``accountant="pld"``; this module stays below the PLD accountant, which falls back on it.
-    """
-    epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
-    delta = _check_delta(delta)
-    q = _validate.real("q", q, 0, 1, low_open=True)
-    steps = _check_steps(steps, 1)
-    conversion = _check_conversion(conversion)
-    relation = _check_relation(relation)
-    sampling = _validate.choice("sampling", sampling, subsampling.SAMPLINGS)
-    grid = _check_orders(orders, False)
-    low_limit, high_limit = SIGMA_RANGE
-    if sampling == "fixed":
-        if relation == "add_remove":
-            raise InvalidArgument(
-                "sampling='fixed' with relation='add_remove' is not supported: adding or removing a record "
-                "changes the dataset that a fixed-size batch is drawn from, and no analysis of that is "
-                "implemented; allowed: relation='replace_one', or sampling='poisson'"
-            )
-        gamma = q if q == 1.0 else math.nextafter(q, math.inf)
-
-        def curve(orders_, sigma):  # the FixedBatchGaussian curve of _fast_rdp_replace_one
-            return subsampling.wor_replace_one_rdp(orders_, gamma, sigma)
-    elif relation == "replace_one":
-
-        def curve(orders_, sigma):  # the SampledGaussian curve of _fast_rdp_replace_one
-            return subsampling.poisson_replace_one_rdp(
-                orders_, q, sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
-            )
-    else:
-
-        def curve(orders_, sigma):
-            return fast.rdp_sampled_gaussian(orders_, q, sigma)
-
-    def bounds(sigma, active):
-        rdp = curve(grid[active], sigma)
-        rdp_up = _inflate(float(steps) * rdp, 1)
-        return _epsilon_terms(rdp_up, grid[active], delta, conversion)
-
-    def admissible(sigma, active):
-        """(is eps(sigma) <= target, orders that still can be optimal)."""
-        values = bounds(sigma, active)
-        passing = np.nextafter(values, np.inf) <= epsilon  # as Accountant.epsilon rounds up
-        return bool(np.any(passing)), active[passing]
-
-    # an order whose conversion term alone exceeds the target can never pass (RDP >= 0)
-    conversion_only = _epsilon_terms(np.zeros_like(grid), grid, delta, conversion)
-    active = np.flatnonzero(conversion_only <= epsilon)
-    if len(active) == 0:
-        raise InvalidArgument(
-            f"epsilon={epsilon!r} is below what delta={delta!r} allows at any of the orders, even "
-            f"with no privacy loss per step; allowed: epsilon >= {float(np.min(conversion_only)):.6g}"
-        )
-    # first guess: Gaussian approximation eps(alpha) ~ steps q^2 alpha / sigma^2 (Abadi et al.
-    # 2016 Lemma 3), minimised over alpha: eps = 2 x sqrt(L) + x^2 with x = q sqrt(steps) / sigma,
-    # i.e. x = sqrt(L + eps) - sqrt(L), written without the cancellation (x > 0 for every eps > 0)
-    log_inverse_delta = -math.log(delta)
-    x = epsilon / (math.sqrt(log_inverse_delta + epsilon) + math.sqrt(log_inverse_delta))
-    guess = min(max(q * math.sqrt(steps) / x, low_limit), high_limit) if x > 0 else high_limit
-    low, high = None, None
-    sigma = guess
-    while True:  # bracket by factors of 2 inside SIGMA_RANGE
-        ok, kept = admissible(sigma, active)
-        if ok:
-            high, active = math.log(sigma), kept
-            if low is not None:
-                break
-            if sigma <= low_limit:
-                raise InvalidArgument(
-                    f"epsilon={epsilon!r} is already met at sigma={low_limit:g}, the smallest sigma "
-                    f"the accountant supports (q={q!r}, steps={steps!r}, delta={delta!r}); "
-                    f"allowed: a smaller epsilon"
-                )
-            sigma = max(sigma / 2, low_limit)
-        else:
-            low = math.log(sigma)
-            if high is not None:
-                break
-            if sigma >= high_limit:
-                raise InvalidArgument(
-                    f"epsilon={epsilon!r} is not reachable with sigma <= {high_limit:g} "
-                    f"(q={q!r}, steps={steps!r}, delta={delta!r}, relation={relation!r}, "
-                    f"sampling={sampling!r}); allowed: a larger epsilon"
-                )
-            sigma = min(sigma * 2, high_limit)
-    while high - low > 1e-7:  # bisection in log sigma; an order failing at an admissible sigma is dropped
-        middle = (low + high) / 2
-        ok, kept = admissible(math.exp(middle), active)
-        if ok:
-            high, active = middle, kept
-        else:
-            low = middle
-    # Accountant(grid) gives the same per-order values (each order is computed independently of
-    # the others), and its minimum over all orders is at most that over the active ones.
-    return math.exp(high)
