@@ -25,22 +25,149 @@ sound answer from the accountant in bounded time (``+inf`` at absurdly small ``s
 """
 
 import dataclasses
+import fractions
+import math
 
 from dpproofs import _validate
-from dpproofs.errors import InvalidArgumentType
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.math import fast
+from dpproofs.math import limits
+from dpproofs.math import pairs
+from dpproofs.math import reductions
 
 __all__ = ["Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "RandomizedResponse"]
 
+#: Largest order at which the fast evaluator is held to its tolerance (the RDP accountant's
+#: ``REFINE_MAX_ORDER``; orders above it get the base mechanism's bound in the replace-one reduction).
+FAST_MAX_ORDER = 131072.0
+
+
+def _ball():
+    from dpproofs.math import ball
+
+    return ball
+
+
+def _precise():
+    from dpproofs.math import precise
+
+    return precise
+
+
+def _symmetric(pair):
+    """``{"add": pair, "remove": pair}``: a pair whose two orders have the same profile."""
+    return {"add": pair, "remove": pair}
+
+
+def _mixture_directions(rate, sigma):
+    """Both orders of ``((1-g) N(0, s^2) + g N(1, s^2), N(0, s^2))`` (one pair if ``g = 1``)."""
+    if rate == 1:
+        return _symmetric(pairs.GaussianPair(1.0, sigma, "add"))
+    return {"add": pairs.GaussianPair(rate, sigma, "add"), "remove": pairs.GaussianPair(rate, sigma, "remove")}
+
+
+def _sampled_gaussian_replace_one_pairs(rate, sigma, poisson):
+    """The PLD accountant's replace-one plan of a sampled Gaussian (Poisson or WOR at rate ``rate``):
+    ``(dominating, {"R0": directions, "R1": directions})``, or None at rate 0.
+
+    * dominating: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
+      (s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every replace-one
+      configuration in both orders (docs/math.md, "Replace-one neighbours": advanced joint
+      convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the accountant
+      composes its SYMMETRISED pair, which dominates at every eps and so under composition (Zhu,
+      Dong & Wang 2022, arXiv 2106.08567, the composition theorem for dominating pairs). Composing
+      P1 alone is not justified: worst-case pairs need not survive composition (Lebeda, Regehr,
+      Kamath & Steinke 2024, arXiv 2405.20769).
+    * realised: neighbouring datasets that exist, so their composed curves are LOWER bounds. R0:
+      x' = 0 and every other record 0 (each step is its add/remove pair at sensitivity 1). R1:
+      x = -x' of norm C and every other record x' (fixed-size batches: P1 and its swap; Poisson:
+      the two-sided mixture ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)) at sigma)."""
+    if rate == 0:
+        return None
+    half = sigma / 2
+    dominating = pairs.GaussianPair(rate, half, "add") if rate < 1 else pairs.GaussianPair(1.0, half, "add")
+    r0 = _mixture_directions(rate, sigma)
+    if not poisson or rate == 1:
+        r1 = _mixture_directions(rate, half)
+    else:
+        r1 = _symmetric(pairs.TwoSidedGaussianPair(rate, sigma))
+    return dominating, {"R0": r0, "R1": r1}
+
+
+def _base_replace_one_pairs(at_two, at_one):
+    """Replace-one plan of a mechanism without sampling: the pair at sensitivity 2 dominates (and is
+    realised: R1), the pair at sensitivity 1 is realised (R0)."""
+    return at_two, {"R0": _symmetric(at_one), "R1": _symmetric(at_two)}
+
 
 class Mechanism:
-    """Base class of the mechanism vocabulary (used for isinstance checks only)."""
+    """Base class of the mechanism vocabulary.
+
+    A mechanism carries its own analysis, the way a ``scipy.stats`` distribution carries its
+    ``_pdf``: the accountants, :func:`dpproofs.rdp`, ``supports()``, the CLI and the integrations
+    ask the mechanism and contain no list of mechanism classes. A subclass provides:
+
+    * :meth:`refusal` (``None`` where it is supported; the default: supported everywhere),
+    * :meth:`rdp_curve` (float64 upper bounds of the one-step RDP at an array of orders, per
+      relation; the RDP accountant), :meth:`rdp_ball` (an arb enclosure of an upper bound at an
+      integer order; certified mode), :meth:`rdp_exact` and :meth:`log_moment_exact` (mpmath;
+      :func:`dpproofs.rdp`, :func:`dpproofs.log_moment`),
+    * :meth:`pld_pairs` (its neighbouring pairs, :mod:`dpproofs.math.pairs`; the PLD accountant),
+    * :attr:`silent` (True when the output ignores the data: zero privacy loss).
+
+    Adding a mechanism is one class here (it registers itself for :meth:`from_dict`).
+    """
+
+    _registry = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        Mechanism._registry[cls.__name__] = cls
+
+    # --- what the accountants ask -------------------------------------------------------------
 
     def refusal(self, accountant: str, relation: str):
         """The :class:`dpproofs.InvalidArgument` an accountant of kind ``accountant`` ("rdp" or
         "pld") raises for this mechanism under ``relation``, or None if it is supported."""
-        from dpproofs.math.reductions import unsupported
+        return None
 
-        return unsupported(self, relation)
+    @property
+    def silent(self) -> bool:
+        """Whether the output ignores the data (zero privacy loss), e.g. sampling rate 0."""
+        return False
+
+    def rdp_curve(self, orders, relation):
+        """Float64 RDP of one application at ``orders`` (numpy array) under ``relation``: within
+        ``fast.RTOL`` of the exact value or above it (the reductions: :mod:`dpproofs.math.reductions`)."""
+        raise InvalidArgumentType(f"mechanism={self!r} has no RDP analysis")
+
+    def rdp_ball(self, order, relation, prec):
+        """arb enclosure of an upper bound on the RDP of one application at the integer ``order``."""
+        raise InvalidArgumentType(f"mechanism={self!r} has no certified RDP analysis")
+
+    def rdp_exact(self, alpha, dps):
+        """mpmath value of the worst-pair Rényi divergence of one application (add/remove)."""
+        raise InvalidArgumentType(f"mechanism={self!r} is not supported by the exact evaluator")
+
+    def log_moment_exact(self, lam, dps):
+        """Abadi et al. 2016 (arXiv 1607.00133v2) Eq. 2: ``lam * D_{lam+1}`` (symmetric mechanisms)."""
+        precise = _precise()
+        import mpmath
+
+        with mpmath.mp.workdps(dps + precise.GUARD_DPS):
+            return precise.to_mpf(lam) * self.rdp_exact(lam + 1, dps + precise.GUARD_DPS)
+
+    def check_exact_order(self, name, value, order):
+        """Raise InvalidArgument if the exact evaluator cannot answer at ``order`` (default: any order)."""
+
+    def pld_pairs(self, relation):
+        """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
+        same object twice for a symmetric mechanism), under ``"replace_one"`` ``(dominating,
+        {"R0": directions, "R1": directions})`` (an upper pair, and pairs of datasets that exist,
+        whose curves are lower bounds); None for zero privacy loss."""
+        raise InvalidArgumentType(f"mechanism={self!r} has no PLD analysis")
+
+    # --- serialisation ------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
         """A plain-JSON description: ``{"type": name, **parameters}``."""
@@ -53,10 +180,7 @@ class Mechanism:
             raise InvalidArgumentType(
                 f"data={data!r} must be a dict with a 'type' key, as made by Mechanism.to_dict()"
             )
-        kinds = {
-            cls.__name__: cls
-            for cls in (Gaussian, SampledGaussian, FixedBatchGaussian, Laplace, RandomizedResponse)
-        }
+        kinds = dict(Mechanism._registry)
         kind = _validate.choice("data['type']", data["type"], kinds)
         parameters = {key: value for key, value in data.items() if key != "type"}
         try:
@@ -74,6 +198,23 @@ class Gaussian(Mechanism):
     def __post_init__(self):
         object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
 
+    def rdp_curve(self, orders, relation):
+        # replace-one: sensitivity 2, N(2) vs N(0) = Gaussian(sigma/2)
+        return fast.rdp_gaussian(orders, self.sigma if relation == "add_remove" else self.sigma / 2)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_gaussian(order, self.sigma if relation == "add_remove" else self.sigma / 2, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_gaussian(alpha, self.sigma, dps=dps)
+
+    def pld_pairs(self, relation):
+        at_one = pairs.GaussianPair(1.0, self.sigma, "add")
+        if relation == "add_remove":
+            return _symmetric(at_one)
+        return _base_replace_one_pairs(pairs.GaussianPair(1.0, self.sigma / 2, "add"), at_one)
+
+
 
 @dataclasses.dataclass(frozen=True)
 class SampledGaussian(Mechanism):
@@ -85,6 +226,64 @@ class SampledGaussian(Mechanism):
     def __post_init__(self):
         object.__setattr__(self, "q", _validate.real("q", self.q, 0, 1))
         object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+
+    @property
+    def silent(self):
+        return self.q == 0
+
+    def rdp_curve(self, orders, relation):
+        if relation == "add_remove":
+            # the add direction log A_a/(a-1), the max of both (Mironov, Talwar & Zhang 2019, arXiv 1908.10530, Thm 5)
+            return fast.rdp_sampled_gaussian(orders, self.q, self.sigma)
+        # Mironov 2017 (arXiv 1702.07476v3) Prop. 11 through D minus x: add/remove at 2a and 2a - 1
+        return reductions.poisson_replace_one_rdp(
+            orders, self.q, self.sigma, fast.rdp_sampled_gaussian, max_order=FAST_MAX_ORDER
+        )
+
+    def rdp_ball(self, order, relation, prec):
+        ball = _ball()
+
+        def add_remove(a):
+            return ball.positive_part(ball.log_a_integer(a, self.q, self.sigma, prec=prec)) / (a - 1)
+
+        if relation == "add_remove":
+            return add_remove(order)
+        if self.q == 0:
+            return ball.to_arb(0)
+        from flint import arb
+
+        combined = reductions.prop11_combination(arb(order), add_remove(2 * order), add_remove(2 * order - 1))
+        return combined.min(reductions.replace_one_gaussian_rdp(order, ball.to_arb(self.sigma)))
+
+    def rdp_exact(self, alpha, dps):
+        # the larger of the add and remove directions, each exact (docs/math.md#poisson-subsampled-gaussian)
+        return _precise().rdp_sampled_gaussian(alpha, self.q, self.sigma, dps=dps)
+
+    def log_moment_exact(self, lam, dps):
+        return _precise().log_moment_sampled_gaussian(lam, self.q, self.sigma, dps=dps)
+
+    def check_exact_order(self, name, value, order):
+        """The exact evaluator's bounds (dpproofs.math.limits); q = 0 and q = 1 are closed forms."""
+        if self.q in (0.0, 1.0):
+            return
+        if order > limits.MAX_EXACT_ORDER:
+            raise InvalidArgument(
+                f"{name}={value!r} is outside the allowed range of the exact sampled-Gaussian evaluator: "
+                f"the order must be at most {limits.MAX_EXACT_ORDER:g} (its cost grows with the order)"
+            )
+        if not limits.SIGMA_TINY <= self.sigma <= limits.SIGMA_HUGE:
+            raise InvalidArgument(
+                f"sigma={self.sigma!r} is outside the range [{limits.SIGMA_TINY:g}, {limits.SIGMA_HUGE:g}] "
+                f"of the exact sampled-Gaussian evaluator (the float Accountant accepts any sigma > 0)"
+            )
+
+    def pld_pairs(self, relation):
+        if relation == "replace_one":
+            return _sampled_gaussian_replace_one_pairs(self.q, self.sigma, poisson=True)
+        if self.q == 0:
+            return None
+        return _mixture_directions(self.q, self.sigma)
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,6 +324,24 @@ class FixedBatchGaussian(Mechanism):
         """``batch_size / dataset_size``: the probability that a given record is in the batch."""
         return self.batch_size / self.dataset_size
 
+    def refusal(self, accountant, relation):
+        return reductions.unsupported(self, relation)
+
+    def rdp_curve(self, orders, relation):
+        # WBK19 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
+        # batch with x' (coupled), worst realised pair ((1-g)N(0)+gN(2), N(0)) and its swap
+        gamma = reductions.gamma_upper(self.batch_size, self.dataset_size)
+        return reductions.wor_replace_one_rdp(orders, gamma, self.sigma)
+
+    def rdp_ball(self, order, relation, prec):
+        gamma = fractions.Fraction(self.batch_size, self.dataset_size)  # exact
+        return reductions.wbk19_rdp(order, gamma, self.sigma, backend="arb")
+
+    def pld_pairs(self, relation):
+        rate = reductions.gamma_upper(self.batch_size, self.dataset_size)
+        return _sampled_gaussian_replace_one_pairs(rate, self.sigma, poisson=False)
+
+
 
 @dataclasses.dataclass(frozen=True)
 class Laplace(Mechanism):
@@ -134,6 +351,23 @@ class Laplace(Mechanism):
 
     def __post_init__(self):
         object.__setattr__(self, "scale", _validate.real("scale", self.scale, 0, low_open=True))
+
+    def rdp_curve(self, orders, relation):
+        # replace-one: L1 sensitivity 2, Laplace(scale/2)
+        return fast.rdp_laplace(orders, self.scale if relation == "add_remove" else self.scale / 2)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_laplace(order, self.scale if relation == "add_remove" else self.scale / 2, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_laplace(alpha, self.scale, dps=dps)
+
+    def pld_pairs(self, relation):
+        at_one = pairs.LaplacePair(self.scale)
+        if relation == "add_remove":
+            return _symmetric(at_one)
+        return _base_replace_one_pairs(pairs.LaplacePair(self.scale / 2), at_one)
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,3 +380,23 @@ class RandomizedResponse(Mechanism):
         object.__setattr__(
             self, "epsilon", _validate.real("epsilon", self.epsilon, 0, low_open=True)
         )
+
+    # epsilon-DP under either relation: the relation changes nothing
+
+    def rdp_curve(self, orders, relation):
+        return fast.rdp_randomized_response(orders, self.epsilon)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_randomized_response(order, self.epsilon, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_randomized_response(alpha, self.epsilon, dps=dps)
+
+    def pld_pairs(self, relation):
+        eps = self.epsilon
+        p = 1.0 / (1.0 + math.exp(-eps))  # e^eps / (1 + e^eps)
+        pair = pairs.FinitePair(((eps, p), (-eps, 1.0 - p)))
+        if relation == "add_remove":
+            return _symmetric(pair)
+        return _base_replace_one_pairs(pair, pair)
+

@@ -89,14 +89,7 @@ from dpproofs.math import conversions
 from dpproofs.math import reductions as subsampling
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.math import fast
-from dpproofs.mechanisms import (
-    FixedBatchGaussian,
-    Gaussian,
-    Laplace,
-    Mechanism,
-    RandomizedResponse,
-    SampledGaussian,
-)
+from dpproofs.mechanisms import FAST_MAX_ORDER, Mechanism
 
 __all__ = [
     "Accountant", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
@@ -130,7 +123,7 @@ MAX_ORDER = 10000.0
 #: Largest order ``refine=True`` searches: fast.py agrees with mpmath to ~1e-11 relative at orders
 #: 2e4 and 4.6e4 (tests/test_accountant.py), within its RTOL; the sampled Gaussian's optimum passes
 #: 1e4 for high noise and few steps (q=1e-4, sigma=50, 100 steps, delta=1e-5: alpha ~ 46 000).
-REFINE_MAX_ORDER = 131072.0
+REFINE_MAX_ORDER = FAST_MAX_ORDER
 
 #: Largest number of steps of one mechanism (per compose and in total per mechanism), and of
 #: calibrate_sigma's ``steps``: ``float(steps)`` must be finite (10**300 < 2**1024 ~ 1.8e308).
@@ -309,40 +302,9 @@ def _cached_rdp(mechanism, orders, relation="add_remove"):
 
 def _fast_rdp(mechanism, orders, relation="add_remove"):
     """RDP of one application of ``mechanism`` at ``orders`` under ``relation`` (float64; within
-    ``fast.RTOL`` of the exact value or above it). The pair each combination reduces to, and why:
-    the table of :mod:`dpproofs.math.reductions`."""
-    if relation == "replace_one":
-        return _fast_rdp_replace_one(mechanism, orders)
-    if isinstance(mechanism, SampledGaussian):
-        return fast.rdp_sampled_gaussian(orders, mechanism.q, mechanism.sigma)
-    if isinstance(mechanism, Gaussian):
-        return fast.rdp_gaussian(orders, mechanism.sigma)
-    if isinstance(mechanism, Laplace):
-        return fast.rdp_laplace(orders, mechanism.scale)
-    if isinstance(mechanism, RandomizedResponse):
-        return fast.rdp_randomized_response(orders, mechanism.epsilon)
-    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
-
-
-def _fast_rdp_replace_one(mechanism, orders):
-    """Replace-one RDP (see the table of :mod:`dpproofs.math.reductions`)."""
-    if isinstance(mechanism, FixedBatchGaussian):
-        # WBK19 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
-        # batch with x' (coupled), worst realised pair ((1-g)N(0)+gN(2), N(0)) and its swap
-        gamma = subsampling.gamma_upper(mechanism.batch_size, mechanism.dataset_size)
-        return subsampling.wor_replace_one_rdp(orders, gamma, mechanism.sigma)
-    if isinstance(mechanism, SampledGaussian):
-        # Mironov 2017 (arXiv 1702.07476v3) Prop. 11 through D minus x: add/remove at 2a and 2a - 1
-        return subsampling.poisson_replace_one_rdp(
-            orders, mechanism.q, mechanism.sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
-        )
-    if isinstance(mechanism, Gaussian):  # sensitivity 2: N(2) vs N(0) = Gaussian(sigma/2)
-        return fast.rdp_gaussian(orders, mechanism.sigma / 2)
-    if isinstance(mechanism, Laplace):  # L1 sensitivity 2: Laplace(scale/2)
-        return fast.rdp_laplace(orders, mechanism.scale / 2)
-    if isinstance(mechanism, RandomizedResponse):  # eps-DP under either relation
-        return fast.rdp_randomized_response(orders, mechanism.epsilon)
-    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
+    ``fast.RTOL`` of the exact value or above it): the mechanism's own :meth:`rdp_curve`
+    (:class:`dpproofs.mechanisms.Mechanism`; the reductions: :mod:`dpproofs.math.reductions`)."""
+    return mechanism.rdp_curve(orders, relation)
 
 
 def _check_epsilon(value, name="epsilon"):
@@ -558,7 +520,7 @@ class Accountant(PrivacyAccountant):
 
     def _zero_privacy(self, items):
         """Whether the output ignores the data: no mechanism, or only sampling rate 0."""
-        return all(isinstance(m, SampledGaussian) and m.q == 0 for m, _ in items)
+        return all(m.silent for m, _ in items)
 
     # --- conversions ---------------------------------------------------------------------
 
@@ -724,8 +686,6 @@ class Accountant(PrivacyAccountant):
         """arb enclosures of the composed RDP at each (integer) order."""
         from flint import arb
 
-        from dpproofs.math import ball
-
         prec = _CERTIFIED_PREC
         cache = self._ball_cache
         totals = []
@@ -736,18 +696,7 @@ class Accountant(PrivacyAccountant):
                 key = (mechanism, a)
                 value = cache.get(key)
                 if value is None:
-                    if self._relation == "replace_one":
-                        value = _certified_replace_one(mechanism, a, prec)
-                    elif isinstance(mechanism, SampledGaussian):
-                        value = ball.positive_part(
-                            ball.log_a_integer(a, mechanism.q, mechanism.sigma, prec=prec)
-                        ) / (a - 1)
-                    elif isinstance(mechanism, Gaussian):
-                        value = ball.rdp_gaussian(a, mechanism.sigma, prec=prec)
-                    elif isinstance(mechanism, Laplace):
-                        value = ball.rdp_laplace(a, mechanism.scale, prec=prec)
-                    else:
-                        value = ball.rdp_randomized_response(a, mechanism.epsilon, prec=prec)
+                    value = mechanism.rdp_ball(a, self._relation, prec)
                     cache[key] = value
                 total = total + steps * value
             totals.append(total)
@@ -811,35 +760,6 @@ class Accountant(PrivacyAccountant):
             f"Accountant({len(self._orders)} orders, certified={self._certified}, "
             f"relation={self._relation!r}, [{ledger}])"
         )
-
-
-def _certified_replace_one(mechanism, a, prec):
-    """arb enclosure of an upper bound on the replace-one RDP at the integer order ``a`` (the same
-    reductions as :func:`_fast_rdp_replace_one`, in ball arithmetic)."""
-    import fractions
-
-    from dpproofs.math import ball
-
-    if isinstance(mechanism, FixedBatchGaussian):
-        gamma = fractions.Fraction(mechanism.batch_size, mechanism.dataset_size)  # exact
-        return subsampling.wbk19_rdp(a, gamma, mechanism.sigma, backend="arb")
-    if isinstance(mechanism, SampledGaussian):
-        if mechanism.q == 0:
-            return ball.to_arb(0)
-
-        def eps_sg(order):
-            return ball.positive_part(ball.log_a_integer(order, mechanism.q, mechanism.sigma, prec=prec)) / (order - 1)
-
-        from flint import arb
-
-        combined = subsampling.prop11_combination(arb(a), eps_sg(2 * a), eps_sg(2 * a - 1))
-        sigma = ball.to_arb(mechanism.sigma)
-        return combined.min(subsampling.replace_one_gaussian_rdp(a, sigma))
-    if isinstance(mechanism, Gaussian):
-        return ball.rdp_gaussian(a, mechanism.sigma / 2, prec=prec)
-    if isinstance(mechanism, Laplace):
-        return ball.rdp_laplace(a, mechanism.scale / 2, prec=prec)
-    return ball.rdp_randomized_response(a, mechanism.epsilon, prec=prec)
 
 
 def _arb_upper_float(value):

@@ -348,9 +348,8 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
-    from dpproofs.math import reductions as subsampling
-
-    return all(subsampling.unsupported(mechanism, relation) is None for mechanism, _ in run.entries)
+    kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
+    return all(mechanism.refusal(kind, relation) is None for mechanism, _ in run.entries)
 
 
 def to_event(accountant: Any) -> Any:
@@ -381,22 +380,29 @@ def to_event(accountant: Any) -> Any:
     return dpa.ComposedDpEvent(parts)
 
 
+def _randomized_response_event(mechanism, dpa):
+    p = 2.0 / (1.0 + math.exp(mechanism.epsilon))  # three roundings: <= 2 ulps relative
+    return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
+
+
+#: mechanism class name -> its dp_accounting DpEvent (a table, not a chain over classes: a
+#: mechanism without a counterpart is named in the error).
+_LEAF_EVENTS = {
+    "SampledGaussian": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.GaussianDpEvent(m.sigma)),
+    "Gaussian": lambda m, dpa: dpa.GaussianDpEvent(m.sigma),
+    "Laplace": lambda m, dpa: dpa.LaplaceDpEvent(m.scale),
+    "SampledLaplace": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.LaplaceDpEvent(m.scale)),
+    "RandomizedResponse": _randomized_response_event,
+    "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
+        m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
+}
+
+
 def _leaf_event(mechanism, dpa):
-    if isinstance(mechanism, SampledGaussian):
-        return dpa.PoissonSampledDpEvent(mechanism.q, dpa.GaussianDpEvent(mechanism.sigma))
-    if isinstance(mechanism, Gaussian):
-        return dpa.GaussianDpEvent(mechanism.sigma)
-    if isinstance(mechanism, Laplace):
-        return dpa.LaplaceDpEvent(mechanism.scale)
-    if isinstance(mechanism, RandomizedResponse):
-        p = 2.0 / (1.0 + math.exp(mechanism.epsilon))  # three roundings: <= 2 ulps relative
-        return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
-    fixed = getattr(dpproofs, "FixedBatchGaussian", None)
-    if fixed is not None and isinstance(mechanism, fixed):
-        return dpa.SampledWithoutReplacementDpEvent(
-            mechanism.dataset_size, mechanism.batch_size, dpa.GaussianDpEvent(mechanism.sigma)
-        )
-    raise InvalidArgument(f"mechanism={mechanism!r} has no dp_accounting DpEvent counterpart")
+    make = _LEAF_EVENTS.get(type(mechanism).__name__)
+    if make is None:
+        raise InvalidArgument(f"mechanism={mechanism!r} has no dp_accounting DpEvent counterpart")
+    return make(mechanism, dpa)
 
 
 # --- non-private runs ------------------------------------------------------------------------

@@ -34,18 +34,10 @@ import numpy as np
 from scipy import special
 
 from dpproofs import _validate
-from dpproofs.math import reductions as subsampling
 from dpproofs.accountant.base import Bounds, PrivacyAccountant
 from dpproofs.accountant.rdp import Accountant
 from dpproofs.accountant.pld import discretise as _pld
-from dpproofs.mechanisms import (
-    FixedBatchGaussian,
-    Gaussian,
-    Laplace,
-    Mechanism,
-    RandomizedResponse,
-    SampledGaussian,
-)
+from dpproofs.mechanisms import Mechanism
 
 __all__ = ["PLDAccountant", "Bounds", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
 
@@ -89,79 +81,16 @@ RELATIONS = ("add_remove", "replace_one")
 
 def _pairs(mechanism):
     """``{"add": pair, "remove": pair}`` under add/remove for a mechanism with non-zero privacy
-    loss, else None (sensitivity 1: one record moves the clipped sum by at most C)."""
-    if isinstance(mechanism, SampledGaussian):
-        if mechanism.q == 0:
-            return None
-        if mechanism.q == 1:
-            pair = _pld.GaussianPair(1.0, mechanism.sigma, "add")
-            return {"add": pair, "remove": pair}
-        return {
-            "add": _pld.GaussianPair(mechanism.q, mechanism.sigma, "add"),
-            "remove": _pld.GaussianPair(mechanism.q, mechanism.sigma, "remove"),
-        }
-    if isinstance(mechanism, Gaussian):
-        pair = _pld.GaussianPair(1.0, mechanism.sigma, "add")
-    elif isinstance(mechanism, Laplace):
-        pair = _pld.LaplacePair(mechanism.scale)
-    else:
-        eps = mechanism.epsilon
-        p = 1.0 / (1.0 + math.exp(-eps))  # e^eps / (1 + e^eps)
-        pair = _pld.FinitePair(((eps, p), (-eps, 1.0 - p)))
-    return {"add": pair, "remove": pair}
-
-
-def _mixture_directions(rate, sigma):
-    """Both orders of ``((1-g) N(0, s^2) + g N(1, s^2), N(0, s^2))`` (one pair if ``g = 1``)."""
-    if rate == 1:
-        pair = _pld.GaussianPair(1.0, sigma, "add")
-        return {"add": pair, "remove": pair}
-    return {"add": _pld.GaussianPair(rate, sigma, "add"), "remove": _pld.GaussianPair(rate, sigma, "remove")}
+    loss, else None: the mechanism's own :meth:`~dpproofs.mechanisms.Mechanism.pld_pairs`."""
+    return mechanism.pld_pairs("add_remove")
 
 
 def _replace_one_plan(mechanism):
-    """Under replace-one (one record changed: the clipped sum moves by up to 2C), the pairs of
-    ``mechanism``: ``(dominating, realised)``, or None for zero privacy loss.
-
-    * ``dominating``: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
-      (g = q or b/n; s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every
-      replace-one configuration in both orders (docs/math.md, "Replace-one neighbours": advanced
-      joint convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the
-      accountant composes its SYMMETRISED pair (:func:`dpproofs.accountant.pld.discretise.symmetrised`),
-      which dominates at every eps and so under composition (Zhu, Dong & Wang 2022, arXiv
-      2106.08567, the composition theorem for dominating pairs). Composing P1 alone, or max(P1^T, P2^T), is not justified:
-      worst-case pairs need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024,
-      arXiv 2405.20769).
-    * ``realised``: ``{"R0": directions, "R1": directions}``: neighbouring datasets that exist,
-      so their composed curves are LOWER bounds on the truth. R0: x' = 0 and every other record 0
-      (each step is its add/remove pair at sensitivity 1). R1: x = -x' of norm C and every other
-      record x' (fixed-size batches: P1 and its swap; Poisson: the two-sided mixture
-      ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)) at sigma, which dp_accounting composes as if it
-      were the worst case; the Gaussian: N(2C) vs N(0)).
-    Gaussian, Laplace: sensitivity 2 (sigma/2, scale/2). Randomized response is epsilon-DP under
-    either relation (its pair is unchanged)."""
-    if isinstance(mechanism, (SampledGaussian, FixedBatchGaussian)):
-        poisson = isinstance(mechanism, SampledGaussian)
-        rate = mechanism.q if poisson else subsampling.gamma_upper(mechanism.batch_size, mechanism.dataset_size)
-        if rate == 0:
-            return None
-        half = mechanism.sigma / 2
-        dominating = _pld.GaussianPair(rate, half, "add") if rate < 1 else _pld.GaussianPair(1.0, half, "add")
-        r0 = _mixture_directions(rate, mechanism.sigma)
-        if not poisson or rate == 1:
-            r1 = _mixture_directions(rate, half)
-        else:
-            two_sided = _pld.TwoSidedGaussianPair(rate, mechanism.sigma)
-            r1 = {"add": two_sided, "remove": two_sided}
-        return dominating, {"R0": r0, "R1": r1}
-    if isinstance(mechanism, Gaussian):
-        r1 = _pld.GaussianPair(1.0, mechanism.sigma / 2, "add")
-        r0 = _pld.GaussianPair(1.0, mechanism.sigma, "add")
-    elif isinstance(mechanism, Laplace):
-        r1, r0 = _pld.LaplacePair(mechanism.scale / 2), _pld.LaplacePair(mechanism.scale)
-    else:
-        r1 = r0 = _pairs(mechanism)["add"]
-    return r1, {"R0": {"add": r0, "remove": r0}, "R1": {"add": r1, "remove": r1}}
+    """Under replace-one, ``(dominating, {"R0": directions, "R1": directions})`` or None: the
+    mechanism's own :meth:`~dpproofs.mechanisms.Mechanism.pld_pairs` (the upper end composes the
+    SYMMETRISED dominating pair, :func:`dpproofs.accountant.pld.discretise.symmetrised`; the lower
+    end the best realised neighbouring datasets)."""
+    return mechanism.pld_pairs("replace_one")
 
 
 def _tail_z(tail):
@@ -331,8 +260,9 @@ class PLDAccountant(PrivacyAccountant):
         the first such mechanism's atoms +-a are a whole number of steps apart (exact lower
         bound for them)."""
         for mechanism, _ in active:
-            if isinstance(mechanism, (RandomizedResponse, Laplace)):
-                span = 2 * (mechanism.epsilon if isinstance(mechanism, RandomizedResponse) else 1 / mechanism.scale)
+            spans = [pair.max_loss - pair.min_loss for pair in self._all_pairs(mechanism) if pair.atoms]
+            if spans:
+                span = min(spans)  # the atoms of the other pairs are a whole number of these apart
                 return span / math.ceil(span / step)
         return step
 
@@ -350,7 +280,9 @@ class PLDAccountant(PrivacyAccountant):
         if self._relation == "replace_one":
             return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
-        directions = ("add", "remove") if any(isinstance(m, SampledGaussian) and m.q < 1 for m, _ in active) else ("add",)
+        # a mechanism whose two orders differ (a sampled one) is composed in both directions
+        directions = ("add", "remove") if any(
+            (lambda d: d["add"] is not d["remove"])(_pairs(m)) for m, _ in active) else ("add",)
         target = self._relative_width if delta is not None else self._delta_relative_width
         for direction in directions:
             values = {}
