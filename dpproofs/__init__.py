@@ -17,7 +17,8 @@ from dpproofs.accountant.calibrate import calibrate_sigma
 from dpproofs.accountant.exact import log_moment, rdp
 from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
-from dpproofs.mechanisms import FixedBatchGaussian, Gaussian, Laplace, RandomizedResponse, SampledGaussian
+from dpproofs import mechanisms as _mechanisms
+from dpproofs.mechanisms import *  # noqa: F401,F403 (every mechanism: a new one is a one-file change)
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -28,11 +29,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidArgumentType",
     "NumericalError",
-    "Gaussian",
-    "SampledGaussian",
-    "FixedBatchGaussian",
-    "Laplace",
-    "RandomizedResponse",
+    *(name for name in _mechanisms.__all__ if name != "Mechanism"),
     "rdp",
     "log_moment",
     "verify",
