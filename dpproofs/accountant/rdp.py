@@ -75,7 +75,6 @@ fractional-order enclosures need rigorous integrals that take seconds each; and 
 (the exact binomial sums in ball arithmetic). ``refine`` is not available in certified mode.
 """
 
-import collections
 import math
 import numbers
 import threading
@@ -84,6 +83,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from dpproofs import _validate
+from dpproofs.accountant import certified
+from dpproofs.accountant.cache import BoundedCache as _BoundedCache
 from dpproofs.accountant.base import Bounds, PrivacyAccountant, check_delta, sequence_items
 from dpproofs.math import conversions
 from dpproofs.math import reductions as subsampling
@@ -137,59 +138,6 @@ SIGMA_RANGE = (0.1, 1e4)
 
 _ULP = 2.0**-52
 _SLACK = 2.0**-48
-_CERTIFIED_PREC = 128
-
-
-class _BoundedCache:
-    """A thread-safe LRU mapping whose values are numpy arrays (or tuples of them), bounded by the
-    bytes of its values and of the ``bytes`` parts of its keys plus 200 B per entry (``max_bytes``)
-    and by ``max_entries``; the least recently used entries are dropped first."""
-
-    def __init__(self, max_bytes, max_entries):
-        self.max_bytes, self.max_entries = max_bytes, max_entries
-        self._data = collections.OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def _size(value):
-        parts = value if isinstance(value, tuple) else (value,)
-        return sum(part.nbytes for part in parts) + 200  # + the entry's own overhead (measured ~200 B)
-
-    def get(self, key):
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    @staticmethod
-    def _key_size(key):
-        parts = key if isinstance(key, tuple) else (key,)
-        return sum(len(part) for part in parts if isinstance(part, bytes))
-
-    def put(self, key, value):
-        size = self._size(value) + self._key_size(key)
-        if size > self.max_bytes:
-            return value
-        with self._lock:
-            if key not in self._data:
-                self._data[key] = value
-                self._bytes += size
-                while self._bytes > self.max_bytes or len(self._data) > self.max_entries:
-                    dropped_key, dropped = self._data.popitem(last=False)
-                    self._bytes -= self._size(dropped) + self._key_size(dropped_key)
-        return value
-
-    def clear(self):
-        with self._lock:
-            self._data.clear()
-            self._bytes = 0
-
-    @property
-    def nbytes(self):
-        """Bytes counted against ``max_bytes`` (arrays, key bytes, 200 B per entry)."""
-        return self._bytes
 
 
 #: Plain-number order sequences already validated (tuple of the values, certified) -> the read-only
@@ -680,61 +628,13 @@ class Accountant(PrivacyAccountant):
         value, x = best
         return value, 1.0 + math.exp(x)
 
-    # --- certified mode ------------------------------------------------------------------
-
-    def _certified_rdp(self, items):
-        """arb enclosures of the composed RDP at each (integer) order."""
-        from flint import arb
-
-        prec = _CERTIFIED_PREC
-        cache = self._ball_cache
-        totals = []
-        for alpha in self._orders:
-            a = int(alpha)
-            total = arb(0)
-            for mechanism, steps in items:
-                key = (mechanism, a)
-                value = cache.get(key)
-                if value is None:
-                    value = mechanism.rdp_ball(a, self._relation, prec)
-                    cache[key] = value
-                total = total + steps * value
-            totals.append(total)
-        return totals
+    # --- certified mode (dpproofs.accountant.certified) ------------------------------------
 
     def _certified_epsilon(self, items, delta, conversion):
-        from flint import arb, ctx
-
-        saved = ctx.prec
-        ctx.prec = _CERTIFIED_PREC
-        try:
-            log_delta = arb(delta).log()  # the float delta is exact as an arb
-            best = None
-            for alpha, total in zip(self._orders, self._certified_rdp(items)):
-                value = conversions.epsilon_bound(conversion, total, arb(int(alpha)), log_delta)
-                upper = _arb_upper_float(value)
-                if best is None or upper < best[0]:
-                    best = (upper, float(alpha))
-        finally:
-            ctx.prec = saved
-        return max(0.0, best[0]), best[1]
+        return certified.epsilon(self._orders, self._relation, self._ball_cache, items, delta, conversion)
 
     def _certified_delta(self, items, epsilon, conversion):
-        from flint import arb, ctx
-
-        saved = ctx.prec
-        ctx.prec = _CERTIFIED_PREC
-        try:
-            eps = arb(epsilon)
-            best = math.inf
-            for alpha, total in zip(self._orders, self._certified_rdp(items)):
-                log_value = conversions.log_delta_bound(conversion, total, arb(int(alpha)), eps)
-                best = min(best, _arb_upper_float(log_value))
-        finally:
-            ctx.prec = saved
-        if best >= 0:
-            return 1.0
-        return min(1.0, max(_round_up(math.exp(best) * (1.0 + 4 * _ULP)), fast.TINY))
+        return certified.delta(self._orders, self._relation, self._ball_cache, items, epsilon, conversion)
 
     # --- serialisation -------------------------------------------------------------------
 
@@ -760,16 +660,3 @@ class Accountant(PrivacyAccountant):
             f"Accountant({len(self._orders)} orders, certified={self._certified}, "
             f"relation={self._relation!r}, [{ledger}])"
         )
-
-
-def _arb_upper_float(value):
-    """The upper end of an arb ball as a float that is >= it (``inf`` for an unbounded ball)."""
-    from flint import arb
-
-    if not value.is_finite():
-        return math.inf
-    upper = value.upper()
-    result = float(upper)
-    if not (arb(result) - upper).lower() >= 0:  # exact points: decided by the sign of the difference
-        result = math.nextafter(result, math.inf)
-    return result
