@@ -100,3 +100,15 @@ def test_the_exact_evaluator_is_the_larger_direction():
     both = [sampled_laplace_divergence(3.5, 0.2, 0.7, d) for d in ("add", "remove")]
     assert float(value) == pytest.approx(float(max(both)), rel=1e-20) and math.isfinite(float(value))
     assert float(dp.log_moment(m, 2)) == pytest.approx(2 * float(dp.rdp(m, 3)), rel=1e-30)
+
+
+def test_the_dp_accounting_bridge_maps_a_poisson_sampled_laplace_both_ways():
+    dpa = pytest.importorskip("dp_accounting")
+    from dpproofs.integrations import dp_accounting as bridge
+
+    event = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(0.01, dpa.LaplaceDpEvent(2.0)), 10)
+    for kind in ("rdp", "pld"):
+        acc = bridge.accountant_for(event, kind)
+        assert acc.ledger == [(dp.SampledLaplace(0.01, 2.0), 10)] and bridge.supports(event, kind)
+        assert bridge.to_event(acc) == event
+    assert not bridge.supports(event, "pld", neighboring_relation="replace_one")

@@ -23,7 +23,8 @@ of ``ComposedDpEvent``, nested to any depth):
 * ``SampledWithoutReplacementDpEvent(n, b, Gaussian)`` -> ``dpproofs.FixedBatchGaussian(b, n, s)``
   (accounted under ``"replace_one"`` only; under add/remove :func:`supports` is False and
   :func:`accountant_for` raises InvalidArgument naming the pair).
-* ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP).
+* ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP);
+  ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
   uniform one of ``k``. Only ``k = 2`` is our binary randomized response, exactly: it tells the
   truth with probability ``1 - p/2 = e^eps / (1 + e^eps)``, i.e. ``eps = log(2/p - 1)``
@@ -150,6 +151,12 @@ def _walk(event, count, run, dpa, path):
         return
     if isinstance(event, dpa.PoissonSampledDpEvent):
         q = _validate.real(f"{path}.sampling_probability", event.sampling_probability, 0, 1)
+        if isinstance(event.event, dpa.LaplaceDpEvent):  # dpproofs.SampledLaplace
+            scale = _noise(f"{path}.event.noise_multiplier", event.event.noise_multiplier)
+            if q == 0 or scale == math.inf:
+                return
+            _add(run, count, dpproofs.SampledLaplace(q, scale) if scale > 0 else _NON_PRIVATE_STEP)
+            return
         sigma = _effective_sigma(event.event, dpa, f"{path}.event", "PoissonSampledDpEvent")
         if q == 0 or sigma == math.inf:
             return
