@@ -112,8 +112,8 @@ class PrivacyAccountant(abc.ABC):
         """The error :meth:`compose` raises for ``mechanism``, or None if it is supported."""
         if not isinstance(mechanism, Mechanism):
             return InvalidArgumentType(
-                f"mechanism={mechanism!r} must be a dpproofs mechanism (Gaussian, SampledGaussian, "
-                f"FixedBatchGaussian, Laplace, SampledLaplace, RandomizedResponse), not {type(mechanism).__name__}"
+                f"mechanism={mechanism!r} must be a dpproofs mechanism ({', '.join(Mechanism._registry)}), "
+                f"not {type(mechanism).__name__}"
             )
         return mechanism.refusal(self.kind, self._relation)
 

@@ -26,8 +26,8 @@ MAX_REQUESTED_DPS = 10000
 def _check_mechanism(mechanism):
     if not isinstance(mechanism, Mechanism):
         raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be a dpproofs mechanism (Gaussian, SampledGaussian, Laplace, "
-            f"RandomizedResponse, ...), not {type(mechanism).__name__}"
+            f"mechanism={mechanism!r} must be a dpproofs mechanism ({', '.join(Mechanism._registry)}), "
+            f"not {type(mechanism).__name__}"
         )
 
 

@@ -333,3 +333,47 @@ pld_lower_inward = pld_lower_claim.mutant(
 
 CLAIMS = [rdp, rdp_integer, replace_one, pld_upper_claim, pld_lower_claim,
           no_weight, chi2_truncated, pld_upper_inward, pld_lower_inward]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen): the RDP accountant's curve for one SampledLaplace step
+# against the exact divergence of each direction (quadrature), and the ratio.
+
+
+def _figure_curve_vs_exact(path):
+    """The shipped RDP curve of one SampledLaplace step against both exact directions, over orders."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    orders = [1.05, 1.2, 1.5, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4.2))
+    for (q_value, b_value), color in (((0.01, 1.0), "tab:blue"), ((0.2, 0.5), "tab:orange")):
+        curve = [_curve(float(a), q_value, b_value, 1) for a in orders]
+        add = [float(sampled_laplace_divergence(a, q_value, b_value, "add")) for a in orders]
+        remove = [float(sampled_laplace_divergence(a, q_value, b_value, "remove")) for a in orders]
+        label = f"q = {q_value}, b = {b_value}"
+        axes[0].loglog(orders, curve, "o-", ms=3, color=color, label=f"accountant, {label}")
+        axes[0].loglog(orders, add, "--", color=color, lw=0.8, label=f"exact add, {label}")
+        axes[0].loglog(orders, remove, ":", color=color, lw=0.8, label=f"exact remove, {label}")
+        axes[1].semilogx(orders, [c / max(a, r) for c, a, r in zip(curve, add, remove)], "o-", ms=3, color=color,
+                         label=label)
+    axes[1].axhline(1, color="k", lw=0.8)
+    axes[0].set_xlabel("order alpha")
+    axes[0].set_ylabel("RDP of one step")
+    axes[0].legend(fontsize=6.5)
+    axes[1].set_xlabel("order alpha")
+    axes[1].set_ylabel("accountant / max(exact add, exact remove)  (must be >= 1)")
+    axes[1].legend(fontsize=6.5)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_sampled_laplace_rdp.png",
+                   "The RDP accountant's curve for one SampledLaplace step (Taylor bound with its weight, min'd "
+                   "with the Laplace RDP) against the exact Rényi divergence of both directions, and their ratio",
+                   _figure_curve_vs_exact),)
+
+
+FIGURES = _figures()
