@@ -7,9 +7,11 @@ the exact value; :meth:`PLDAccountant.epsilon` is the upper end (a certified upp
 How (the discretisation and its proofs are in :mod:`dpproofs.accountant.pld.discretise`, section "Vectorised
 certified discretisation"):
 
-* every mechanism is written as one neighbouring pair per direction: ``SampledGaussian`` has two
-  (``add``: P = (1-q) N(0,s^2) + q N(1,s^2) vs Q = N(0,s^2); ``remove``: the reverse), the others
-  are symmetric and have one. Each direction is composed separately and the larger of the two
+* every mechanism gives its own neighbouring pair per direction
+  (:meth:`dpproofs.mechanisms.Mechanism.pld_pairs`, pairs of :mod:`dpproofs.math.pairs`): a sampled
+  one has two (``SampledGaussian``: ``add``: P = (1-q) N(0,s^2) + q N(1,s^2) vs Q = N(0,s^2);
+  ``remove``: the reverse; ``SampledLaplace`` likewise with Laplace components), the others are
+  symmetric and have one. Each direction is composed separately and the larger of the two
   composed hockey-stick curves is taken (the same neighbouring relation holds at every step);
 * each one-step PLD is replaced by an upper (connect-the-dots; Doroshenko, Ghazi, Kamath, Kumar &
   Manurangsi 2022, arXiv:2207.04380v1) and a lower (own losses moved down onto a shifted grid)
