@@ -12,11 +12,13 @@ import importlib
 import sys
 
 from dpproofs.accountant import training
+from dpproofs.accountant.base import PrivacyAccountant
 from dpproofs.accountant.calibrate import calibrate_sigma
 from dpproofs.accountant.exact import log_moment, rdp
 from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
-from dpproofs.mechanisms import FixedBatchGaussian, Gaussian, Laplace, RandomizedResponse, SampledGaussian
+from dpproofs import mechanisms as _mechanisms
+from dpproofs.mechanisms import *  # noqa: F401,F403 (every mechanism: a new one is a one-file change)
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -27,20 +29,16 @@ __all__ = [
     "InvalidArgument",
     "InvalidArgumentType",
     "NumericalError",
-    "Gaussian",
-    "SampledGaussian",
-    "FixedBatchGaussian",
-    "Laplace",
-    "RandomizedResponse",
+    *(name for name in _mechanisms.__all__ if name != "Mechanism"),
     "rdp",
     "log_moment",
     "verify",
     "Verdict",
+    "PrivacyAccountant",
     "Accountant",
     "calibrate_sigma",
     "DEFAULT_ORDERS",
     "PLDAccountant",
-    "calibrate_sigma_pld",
 ]
 
 __version__ = "0.1.0"
@@ -51,7 +49,6 @@ _LAZY = {
     "Verdict": "dpproofs.checker.verdicts",
     # the tight accountant loads scipy.optimize and its discretisation only when used
     "PLDAccountant": "dpproofs.accountant.pld.accountant",
-    "calibrate_sigma_pld": "dpproofs.accountant.pld.accountant",
 }
 
 

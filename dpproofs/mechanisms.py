@@ -13,6 +13,9 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   neighbouring relation is replace-one (the dataset size is fixed); ``rate`` is
   ``batch_size / dataset_size``.
 * ``Laplace(scale)``: adds Laplace noise of scale ``b`` to a query of L1 sensitivity 1.
+* ``SampledLaplace(q, scale)``: Poisson-subsamples each record with probability ``q``, then applies
+  ``Laplace(scale)`` (L1 sensitivity 1 per record); add/remove in both accountants, replace-one in
+  the RDP accountant (see the class).
 * ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
   ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
 
@@ -25,15 +28,153 @@ sound answer from the accountant in bounded time (``+inf`` at absurdly small ``s
 """
 
 import dataclasses
+import fractions
+import math
+
+import numpy as np
 
 from dpproofs import _validate
-from dpproofs.errors import InvalidArgumentType
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.math import fast
+from dpproofs.math import limits
+from dpproofs.math import pairs
+from dpproofs.math import reductions
 
-__all__ = ["Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "RandomizedResponse"]
+__all__ = [
+    "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
+]
+
+#: Largest order at which the fast evaluator is held to its tolerance (the RDP accountant's
+#: ``REFINE_MAX_ORDER``; orders above it get the base mechanism's bound in the replace-one reduction).
+FAST_MAX_ORDER = 131072.0
+
+
+def _ball():
+    from dpproofs.math import ball
+
+    return ball
+
+
+def _precise():
+    from dpproofs.math import precise
+
+    return precise
+
+
+def _symmetric(pair):
+    """``{"add": pair, "remove": pair}``: a pair whose two orders have the same profile."""
+    return {"add": pair, "remove": pair}
+
+
+def _mixture_directions(rate, sigma):
+    """Both orders of ``((1-g) N(0, s^2) + g N(1, s^2), N(0, s^2))`` (one pair if ``g = 1``)."""
+    if rate == 1:
+        return _symmetric(pairs.GaussianPair(1.0, sigma, "add"))
+    return {"add": pairs.GaussianPair(rate, sigma, "add"), "remove": pairs.GaussianPair(rate, sigma, "remove")}
+
+
+def _sampled_gaussian_replace_one_pairs(rate, sigma, poisson):
+    """The PLD accountant's replace-one plan of a sampled Gaussian (Poisson or WOR at rate ``rate``):
+    ``(dominating, {"R0": directions, "R1": directions})``, or None at rate 0.
+
+    * dominating: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
+      (s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every replace-one
+      configuration in both orders (docs/math.md, "Replace-one neighbours": advanced joint
+      convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the accountant
+      composes its SYMMETRISED pair, which dominates at every eps and so under composition (Zhu,
+      Dong & Wang 2022, arXiv 2106.08567v3, Theorem 10: the composition of dominating pairs). Composing
+      P1 alone is not justified: worst-case pairs need not survive composition (Lebeda, Regehr,
+      Kamath & Steinke 2024, arXiv 2405.20769).
+    * realised: neighbouring datasets that exist, so their composed curves are LOWER bounds. R0:
+      x' = 0 and every other record 0 (each step is its add/remove pair at sensitivity 1). R1:
+      x = -x' of norm C and every other record x' (fixed-size batches: P1 and its swap; Poisson:
+      the two-sided mixture ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)) at sigma)."""
+    if rate == 0:
+        return None
+    half = sigma / 2
+    dominating = pairs.GaussianPair(rate, half, "add") if rate < 1 else pairs.GaussianPair(1.0, half, "add")
+    r0 = _mixture_directions(rate, sigma)
+    if not poisson or rate == 1:
+        r1 = _mixture_directions(rate, half)
+    else:
+        r1 = _symmetric(pairs.TwoSidedGaussianPair(rate, sigma))
+    return dominating, {"R0": r0, "R1": r1}
+
+
+def _base_replace_one_pairs(at_two, at_one):
+    """Replace-one plan of a mechanism without sampling: the pair at sensitivity 2 dominates (and is
+    realised: R1), the pair at sensitivity 1 is realised (R0)."""
+    return at_two, {"R0": _symmetric(at_one), "R1": _symmetric(at_two)}
 
 
 class Mechanism:
-    """Base class of the mechanism vocabulary (used for isinstance checks only)."""
+    """Base class of the mechanism vocabulary.
+
+    A mechanism carries its own analysis, the way a ``scipy.stats`` distribution carries its
+    ``_pdf``: the accountants, :func:`dpproofs.rdp`, ``supports()``, the CLI and the integrations
+    ask the mechanism and contain no list of mechanism classes. A subclass provides:
+
+    * :meth:`refusal` (``None`` where it is supported; the default: supported everywhere),
+    * :meth:`rdp_curve` (float64 upper bounds of the one-step RDP at an array of orders, per
+      relation; the RDP accountant), :meth:`rdp_ball` (an arb enclosure of an upper bound at an
+      integer order; certified mode), :meth:`rdp_exact` and :meth:`log_moment_exact` (mpmath;
+      :func:`dpproofs.rdp`, :func:`dpproofs.log_moment`),
+    * :meth:`pld_pairs` (its neighbouring pairs, :mod:`dpproofs.math.pairs`; the PLD accountant),
+    * :attr:`silent` (True when the output ignores the data: zero privacy loss).
+
+    Adding a mechanism is one class here (it registers itself for :meth:`from_dict`).
+    """
+
+    _registry = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        Mechanism._registry[cls.__name__] = cls
+
+    # --- what the accountants ask -------------------------------------------------------------
+
+    def refusal(self, accountant: str, relation: str):
+        """The :class:`dpproofs.InvalidArgument` an accountant of kind ``accountant`` ("rdp" or
+        "pld") raises for this mechanism under ``relation``, or None if it is supported."""
+        return None
+
+    @property
+    def silent(self) -> bool:
+        """Whether the output ignores the data (zero privacy loss), e.g. sampling rate 0."""
+        return False
+
+    def rdp_curve(self, orders, relation):
+        """Float64 RDP of one application at ``orders`` (numpy array) under ``relation``: within
+        ``fast.RTOL`` of the exact value or above it (the reductions: :mod:`dpproofs.math.reductions`)."""
+        raise InvalidArgumentType(f"mechanism={self!r} has no RDP analysis")
+
+    def rdp_ball(self, order, relation, prec):
+        """arb enclosure of an upper bound on the RDP of one application at the integer ``order``."""
+        raise InvalidArgumentType(f"mechanism={self!r} has no certified RDP analysis")
+
+    def rdp_exact(self, alpha, dps):
+        """mpmath value of the worst-pair Rényi divergence of one application (add/remove)."""
+        raise InvalidArgumentType(f"mechanism={self!r} is not supported by the exact evaluator")
+
+    def log_moment_exact(self, lam, dps):
+        """Abadi et al. 2016 (arXiv 1607.00133v2) Eq. 2: ``lam * D_{lam+1}`` (symmetric mechanisms)."""
+        precise = _precise()
+        import mpmath
+
+        with mpmath.mp.workdps(dps + precise.GUARD_DPS):
+            return precise.to_mpf(lam) * self.rdp_exact(lam + 1, dps + precise.GUARD_DPS)
+
+    def check_exact_order(self, name, value, order):
+        """Raise InvalidArgument if the exact evaluator cannot answer at ``order`` (default: any order)."""
+
+    def pld_pairs(self, relation):
+        """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
+        same object twice for a symmetric mechanism), under ``"replace_one"`` ``(dominating,
+        {"R0": directions, "R1": directions})`` (an upper pair, and pairs of datasets that exist,
+        whose curves are lower bounds); None for zero privacy loss."""
+        raise InvalidArgumentType(f"mechanism={self!r} has no PLD analysis")
+
+    # --- serialisation ------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
         """A plain-JSON description: ``{"type": name, **parameters}``."""
@@ -46,10 +187,7 @@ class Mechanism:
             raise InvalidArgumentType(
                 f"data={data!r} must be a dict with a 'type' key, as made by Mechanism.to_dict()"
             )
-        kinds = {
-            cls.__name__: cls
-            for cls in (Gaussian, SampledGaussian, FixedBatchGaussian, Laplace, RandomizedResponse)
-        }
+        kinds = dict(Mechanism._registry)
         kind = _validate.choice("data['type']", data["type"], kinds)
         parameters = {key: value for key, value in data.items() if key != "type"}
         try:
@@ -67,6 +205,23 @@ class Gaussian(Mechanism):
     def __post_init__(self):
         object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
 
+    def rdp_curve(self, orders, relation):
+        # replace-one: sensitivity 2, N(2) vs N(0) = Gaussian(sigma/2)
+        return fast.rdp_gaussian(orders, self.sigma if relation == "add_remove" else self.sigma / 2)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_gaussian(order, self.sigma if relation == "add_remove" else self.sigma / 2, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_gaussian(alpha, self.sigma, dps=dps)
+
+    def pld_pairs(self, relation):
+        at_one = pairs.GaussianPair(1.0, self.sigma, "add")
+        if relation == "add_remove":
+            return _symmetric(at_one)
+        return _base_replace_one_pairs(pairs.GaussianPair(1.0, self.sigma / 2, "add"), at_one)
+
+
 
 @dataclasses.dataclass(frozen=True)
 class SampledGaussian(Mechanism):
@@ -78,6 +233,64 @@ class SampledGaussian(Mechanism):
     def __post_init__(self):
         object.__setattr__(self, "q", _validate.real("q", self.q, 0, 1))
         object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+
+    @property
+    def silent(self):
+        return self.q == 0
+
+    def rdp_curve(self, orders, relation):
+        if relation == "add_remove":
+            # the add direction log A_a/(a-1), the max of both (Mironov, Talwar & Zhang 2019, arXiv 1908.10530, Thm 5)
+            return fast.rdp_sampled_gaussian(orders, self.q, self.sigma)
+        # Mironov 2017 (arXiv 1702.07476v3) Prop. 11 through D minus x: add/remove at 2a and 2a - 1
+        return reductions.poisson_replace_one_rdp(
+            orders, self.q, self.sigma, fast.rdp_sampled_gaussian, max_order=FAST_MAX_ORDER
+        )
+
+    def rdp_ball(self, order, relation, prec):
+        ball = _ball()
+
+        def add_remove(a):
+            return ball.positive_part(ball.log_a_integer(a, self.q, self.sigma, prec=prec)) / (a - 1)
+
+        if relation == "add_remove":
+            return add_remove(order)
+        if self.q == 0:
+            return ball.to_arb(0)
+        from flint import arb
+
+        combined = reductions.prop11_combination(arb(order), add_remove(2 * order), add_remove(2 * order - 1))
+        return combined.min(reductions.replace_one_gaussian_rdp(order, ball.to_arb(self.sigma)))
+
+    def rdp_exact(self, alpha, dps):
+        # the larger of the add and remove directions, each exact (docs/math.md#poisson-subsampled-gaussian)
+        return _precise().rdp_sampled_gaussian(alpha, self.q, self.sigma, dps=dps)
+
+    def log_moment_exact(self, lam, dps):
+        return _precise().log_moment_sampled_gaussian(lam, self.q, self.sigma, dps=dps)
+
+    def check_exact_order(self, name, value, order):
+        """The exact evaluator's bounds (dpproofs.math.limits); q = 0 and q = 1 are closed forms."""
+        if self.q in (0.0, 1.0):
+            return
+        if order > limits.MAX_EXACT_ORDER:
+            raise InvalidArgument(
+                f"{name}={value!r} is outside the allowed range of the exact sampled-Gaussian evaluator: "
+                f"the order must be at most {limits.MAX_EXACT_ORDER:g} (its cost grows with the order)"
+            )
+        if not limits.SIGMA_TINY <= self.sigma <= limits.SIGMA_HUGE:
+            raise InvalidArgument(
+                f"sigma={self.sigma!r} is outside the range [{limits.SIGMA_TINY:g}, {limits.SIGMA_HUGE:g}] "
+                f"of the exact sampled-Gaussian evaluator (the float Accountant accepts any sigma > 0)"
+            )
+
+    def pld_pairs(self, relation):
+        if relation == "replace_one":
+            return _sampled_gaussian_replace_one_pairs(self.q, self.sigma, poisson=True)
+        if self.q == 0:
+            return None
+        return _mixture_directions(self.q, self.sigma)
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,6 +331,24 @@ class FixedBatchGaussian(Mechanism):
         """``batch_size / dataset_size``: the probability that a given record is in the batch."""
         return self.batch_size / self.dataset_size
 
+    def refusal(self, accountant, relation):
+        return reductions.unsupported(self, relation)
+
+    def rdp_curve(self, orders, relation):
+        # WBK19 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
+        # batch with x' (coupled), worst realised pair ((1-g)N(0)+gN(2), N(0)) and its swap
+        gamma = reductions.gamma_upper(self.batch_size, self.dataset_size)
+        return reductions.wor_replace_one_rdp(orders, gamma, self.sigma)
+
+    def rdp_ball(self, order, relation, prec):
+        gamma = fractions.Fraction(self.batch_size, self.dataset_size)  # exact
+        return reductions.wbk19_rdp(order, gamma, self.sigma, backend="arb")
+
+    def pld_pairs(self, relation):
+        rate = reductions.gamma_upper(self.batch_size, self.dataset_size)
+        return _sampled_gaussian_replace_one_pairs(rate, self.sigma, poisson=False)
+
+
 
 @dataclasses.dataclass(frozen=True)
 class Laplace(Mechanism):
@@ -127,6 +358,23 @@ class Laplace(Mechanism):
 
     def __post_init__(self):
         object.__setattr__(self, "scale", _validate.real("scale", self.scale, 0, low_open=True))
+
+    def rdp_curve(self, orders, relation):
+        # replace-one: L1 sensitivity 2, Laplace(scale/2)
+        return fast.rdp_laplace(orders, self.scale if relation == "add_remove" else self.scale / 2)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_laplace(order, self.scale if relation == "add_remove" else self.scale / 2, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_laplace(alpha, self.scale, dps=dps)
+
+    def pld_pairs(self, relation):
+        at_one = pairs.LaplacePair(self.scale)
+        if relation == "add_remove":
+            return _symmetric(at_one)
+        return _base_replace_one_pairs(pairs.LaplacePair(self.scale / 2), at_one)
+
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,3 +387,280 @@ class RandomizedResponse(Mechanism):
         object.__setattr__(
             self, "epsilon", _validate.real("epsilon", self.epsilon, 0, low_open=True)
         )
+
+    # epsilon-DP under either relation: the relation changes nothing
+
+    def rdp_curve(self, orders, relation):
+        return fast.rdp_randomized_response(orders, self.epsilon)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_randomized_response(order, self.epsilon, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_randomized_response(alpha, self.epsilon, dps=dps)
+
+    def pld_pairs(self, relation):
+        eps = self.epsilon
+        p = 1.0 / (1.0 + math.exp(-eps))  # e^eps / (1 + e^eps)
+        pair = pairs.FinitePair(((eps, p), (-eps, 1.0 - p)))
+        if relation == "add_remove":
+            return _symmetric(pair)
+        return _base_replace_one_pairs(pair, pair)
+
+
+
+# --- the Poisson-subsampled Laplace mechanism --------------------------------------------------
+#
+# Neighbouring pairs (add/remove): with (P, Q) = (Lap(0, b), Lap(1, b)) the dominating pair of the
+# Laplace mechanism at L1 sensitivity 1, Poisson subsampling at rate q has the dominating pairs
+# ((1-q) P + q Q, P) and (P, (1-q) P + q Q) (Zhu, Dong & Wang 2022, arXiv 2106.08567v3, Theorem 11):
+# the "add" and the "remove" direction. On the line u, the likelihood ratio R = Q/P = e^{(2u-1)/b}
+# on [0, 1] and is constant outside it (e^{-1/b} below 0, e^{1/b} above 1): each direction is two
+# loss atoms plus a continuous part on [0, 1].
+#
+# Rényi divergence of each direction at order a > 1, K(a) = (a - 1) D_a, with X = q (R - 1) under P
+# (E_P[R] = 1, so E[X] = 0, and X lies in [c_- - 1, c_+ - 1], c_-+ = 1 - q + q e^{-+1/b}):
+#   add:    e^{K} = E_P[(1 + X)^a],        remove: e^{K} = E_P[(1 + X)^{1-a}].
+# Upper bound used by the RDP accountant (both directions at once, any real a > 1): Taylor's
+# theorem with the Lagrange remainder around 0, f(1 + X) = 1 + f'(1) X + f''(1 + xi) X^2 / 2, and
+# E[X] = 0, give e^{K} <= 1 + a (a - 1)/2 * w * q^2 chi2 with chi2 = E_P[(R - 1)^2] =
+# e^{D_2(Lap)} - 1 = (2/3) e^{1/b} + (1/3) e^{-2/b} - 1 (Mironov 2017, arXiv 1702.07476v3, Table II
+# at order 2) and w the largest value of f''/(a (a-1)) on the range: (1 + x)^{a-2} (add) and
+# (1 + x)^{-a-1} (remove), i.e. w = max(c_+^{a-2}, c_-^{-(a+1)}) (the other end values are smaller).
+# It is min'd with the Laplace's own RDP (quasi-convexity: a mixture is no further from P than Q
+# is; van Erven & Harremoes 2014, arXiv 1206.2459v2, Thm 13, joint convexity of e^{(a-1) D_a}).
+# The bound is close to tight for small q at small orders (the exact value is
+# 1 + a(a-1)/2 q^2 chi2 + O(q^3)) and follows the exact a log c_+ growth at large orders.
+# The exact divergences (dpproofs.rdp, the claims' reference) are 1-D integrals: at integer
+# orders the add direction is the binomial sum of the Laplace moments E_P[R^j] = e^{(j-1) D_j}.
+
+
+def _sampled_laplace_log_moment_bound(alpha, q, b, ops):
+    """``(K, log_w)``: the upper bound on ``K(alpha) = (alpha - 1) D_alpha`` of both directions of
+    the Poisson-sampled Laplace pair (the section comment) and its ``log w``, written once for a
+    backend ``ops`` (float or arb). ``chi2 = (e^t - 1)^2 (2 e^t + 1) / (3 e^{2t})``, ``t = 1/b``: the
+    same number as ``(2/3) e^t + (1/3) e^{-2t} - 1`` without its cancellation."""
+    t = 1 / b
+    log_c_plus = ops.log1p(q * ops.expm1(t))
+    log_c_minus = ops.log1p(q * ops.expm1(-t))  # < 0
+    chi2 = ops.expm1(t) ** 2 * (2 * ops.exp(t) + 1) / (3 * ops.exp(2 * t))
+    log_w = ops.maximum((alpha - 2) * log_c_plus, -(alpha + 1) * log_c_minus)
+    return ops.log1p(alpha * (alpha - 1) / 2 * q * q * chi2 * ops.exp(log_w)), log_w
+
+
+class _FloatOps:
+    log1p = staticmethod(math.log1p)
+    expm1 = staticmethod(math.expm1)
+    exp = staticmethod(math.exp)
+    maximum = staticmethod(max)
+
+
+class _ArbOps:
+    @staticmethod
+    def log1p(x):
+        return x.log1p()
+
+    @staticmethod
+    def expm1(x):
+        return x.expm1()
+
+    @staticmethod
+    def exp(x):
+        return x.exp()
+
+    @staticmethod
+    def maximum(x, y):
+        return x.max(y)
+
+
+_ULP = 2.0**-52
+
+
+def _sampled_laplace_rdp_float(alpha, q, b):
+    """Float64 upper bound on the sampled-Laplace RDP at order ``alpha`` (before the min with the
+    Laplace's own): :func:`_sampled_laplace_log_moment_bound` in float, raised for its rounding.
+    Every quantity in it is positive and comes from at most 12 correctly rounded or few-ulp
+    operations (exp, expm1, log1p: <= 1 ulp in CPython's libm), except ``w = e^{log_w}``, whose
+    relative error is at most ``4 ulp (|log_w| + 1)`` (the error of ``log_w`` as a product of
+    ``alpha`` and a logarithm, amplified by exp). Hence ``log1p``'s argument is within
+    ``(32 + 4 (|log_w| + 1)) ulp`` relative, and so is ``K`` (``log1p`` is sub-linear); we add twice
+    that, and one ulp per division."""
+    try:
+        k, log_w = _sampled_laplace_log_moment_bound(alpha, q, b, _FloatOps)
+    except OverflowError:
+        return math.inf
+    if not math.isfinite(k):
+        return math.inf
+    k *= 1 + 2 * (32 + 4 * (abs(log_w) + 1)) * _ULP
+    return math.nextafter(k / (alpha - 1) * (1 + 4 * _ULP), math.inf)
+
+
+class _SampledLaplacePair:
+    """One direction of the Poisson-sampled Laplace pair on the line v along which the loss
+    increases: P = p0 L0 + p1 L1, Q = q0 L0 + q1 L1 with L0 = Lap(0, b), L1 = Lap(1, b). "add":
+    (p, q) = ((1-q, q), (1, 0)); "remove", mirrored (v -> 1 - v swaps L0 and L1) so that the loss
+    increases: ((0, 1), (q, 1-q)). On [0, 1] the ratio r = L1/L0 = e^{(2v-1)/b}; outside, the loss is
+    constant: two atoms. The interface of :mod:`dpproofs.math.pairs` (cell masses in closed form,
+    relative error a few ulp, bounded by 16 ulp as for the Laplace pair; edge rounding via
+    ``edge_ratio``)."""
+
+    def __init__(self, q, b, direction):
+        self.b = float(b)
+        self.direction = direction
+        if direction == "add":
+            self.p_w, self.q_w = (1.0 - q, q), (1.0, 0.0)
+        else:
+            self.p_w, self.q_w = (0.0, 1.0), (q, 1.0 - q)
+        e = math.exp(-1.0 / self.b)
+        # the two atoms: v <= 0 (L0 mass 1/2, L1 mass e^{-1/b}/2) and v >= 1 (L0 e^{-1/b}/2, L1 1/2)
+        below_p, below_q = self._mix(0.5, 0.5 * e)
+        above_p, above_q = self._mix(0.5 * e, 0.5)
+        self.min_loss = math.log(below_p / below_q)
+        self.max_loss = math.log(above_p / above_q)
+        self.atoms = ((self.min_loss, below_p), (self.max_loss, above_p))
+
+    def _mix(self, m0, m1):
+        return self.p_w[0] * m0 + self.p_w[1] * m1, self.q_w[0] * m0 + self.q_w[1] * m1
+
+    def loss_range(self, tail_z):
+        return self.min_loss, self.max_loss
+
+    def positions(self, levels):
+        """v in [0, 1] with loss(v) = level (levels clipped to the loss range)."""
+        lev = np.clip(np.asarray(levels, dtype=np.float64), self.min_loss, self.max_loss)
+        p1, q0 = self.p_w[1], self.q_w[0]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            # (p0 + p1 r) = e^l (q0 + q1 r)  ->  r = (e^l q0 - p0) / (p1 - e^l q1)
+            if self.direction == "add":
+                r = (np.expm1(lev) + p1) / p1          # (e^l - (1-q)) / q
+            else:
+                r = q0 * np.exp(lev) / (q0 * np.exp(lev) - np.expm1(lev))  # e^l q / (1 - e^l (1-q))
+            v = (self.b * np.log(r) + 1.0) / 2.0
+        v = np.nan_to_num(v, nan=0.0, posinf=1.0, neginf=0.0)
+        return np.clip(v, 0.0, 1.0)
+
+    def cell_masses(self, edges):
+        b = self.b
+        u = self.positions(edges)
+        lo, hi = u[:-1], u[1:]
+        m0 = np.exp(-lo / b) * -np.expm1(-(hi - lo) / b) / 2      # Lap(0, b) mass of [lo, hi]
+        m1 = np.exp((lo - 1) / b) * np.expm1((hi - lo) / b) / 2   # Lap(1, b) mass of [lo, hi]
+        p, q = self._mix(m0, m1)
+        ep, eq = 16 * pairs.UNIT * p, 16 * pairs.UNIT * q
+        self.edge_ratio = pairs._edge_ratio(u)
+        zero = (0.0, 0.0)
+        return p, q, ep, eq, zero, zero
+
+
+@dataclasses.dataclass(frozen=True)
+class SampledLaplace(Mechanism):
+    """Poisson-subsampled Laplace: each record joins the batch independently with probability
+    ``q`` in [0, 1], then Laplace noise of scale ``scale > 0`` is added to a query of L1
+    sensitivity 1 (per record). Neighbours: add/remove (both accountants) or replace-one (the RDP
+    accountant: Mironov 2017 Prop. 11 through D minus x, min'd with Laplace(scale/2); the PLD
+    accountant refuses it: no certified replace-one pair is implemented).
+
+    RDP accountant: the upper bound of the section comment above (both directions, every order);
+    PLD accountant: both directions ((1-q) Lap(0) + q Lap(1), Lap(0)) and its reverse (Zhu, Dong &
+    Wang 2022, arXiv 2106.08567v3, Theorem 11), discretised like every other pair;
+    :func:`dpproofs.rdp`: the larger of the two exact divergences, by mpmath quadrature."""
+
+    q: float
+    scale: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "q", _validate.real("q", self.q, 0, 1))
+        object.__setattr__(self, "scale", _validate.real("scale", self.scale, 0, low_open=True))
+
+    def refusal(self, accountant, relation):
+        if accountant == "pld" and relation == "replace_one":
+            return InvalidArgument(
+                f"mechanism={self!r} with relation='replace_one' is not supported by the PLD accountant: no "
+                f"certified replace-one pair of the sampled Laplace is implemented; allowed: "
+                f"relation='add_remove', or the RDP accountant (dpproofs.Accountant) for replace_one"
+            )
+        return None
+
+    @property
+    def silent(self):
+        return self.q == 0
+
+    def _add_remove_curve(self, orders):
+        orders = np.asarray(orders, dtype=np.float64)
+        laplace = fast.rdp_laplace(orders, self.scale)
+        if self.q == 0:
+            return np.zeros_like(orders)
+        if self.q == 1:
+            return laplace
+        bound = np.array([_sampled_laplace_rdp_float(float(a), self.q, self.scale) for a in orders.ravel()])
+        tiny = float(np.finfo(np.float64).tiny)
+        return np.maximum(np.minimum(bound.reshape(orders.shape), laplace), tiny)
+
+    def rdp_curve(self, orders, relation):
+        if relation == "add_remove":
+            return self._add_remove_curve(orders)
+        alpha = np.asarray(orders, dtype=np.float64)
+        if self.q == 0:
+            return np.zeros_like(alpha)
+        # Mironov 2017 (arXiv 1702.07476v3) Prop. 11 through D minus x (add/remove at 2a and 2a - 1),
+        # min'd with the Laplace at L1 sensitivity 2 (the coupling bound of dpproofs.math.reductions)
+        both = self._add_remove_curve(np.concatenate((2.0 * alpha, 2.0 * alpha - 1.0)))
+        combined = reductions.prop11_combination(alpha, both[: len(alpha)], both[len(alpha):]) * (1 + 6 * _ULP)
+        return np.minimum(combined, fast.rdp_laplace(alpha, self.scale / 2))
+
+    def rdp_ball(self, order, relation, prec):
+        ball = _ball()
+        from flint import arb
+
+        if self.q == 0:
+            return ball.to_arb(0)
+        q, b = ball.to_arb(self.q), ball.to_arb(self.scale)
+
+        def add_remove(a):
+            laplace = ball.rdp_laplace(a, self.scale, prec=prec)
+            if self.q == 1:
+                return laplace
+            return (_sampled_laplace_log_moment_bound(arb(a), q, b, _ArbOps)[0] / (a - 1)).min(laplace)
+
+        if relation == "add_remove":
+            return add_remove(order)
+        combined = reductions.prop11_combination(arb(order), add_remove(2 * order), add_remove(2 * order - 1))
+        return combined.min(ball.rdp_laplace(order, self.scale / 2, prec=prec))
+
+    def rdp_exact(self, alpha, dps):
+        """``max`` of the two directions' exact ``D_alpha``, each ``log(atoms + integral)/(alpha-1)``
+        with the integral over [0, 1] by mpmath quadrature (the section comment)."""
+        import mpmath
+
+        with mpmath.mp.workdps(dps + 20):
+            q, b, a = mpmath.mpf(self.q), mpmath.mpf(self.scale), mpmath.mpf(alpha)
+            if q == 0:
+                return mpmath.mpf(0)
+            values = [sampled_laplace_divergence(a, q, b, direction) for direction in ("add", "remove")]
+            return +max(values)
+
+    def pld_pairs(self, relation):
+        if self.q == 0:
+            return None
+        if self.q == 1:
+            return _symmetric(pairs.LaplacePair(self.scale))
+        return {"add": _SampledLaplacePair(self.q, self.scale, "add"),
+                "remove": _SampledLaplacePair(self.q, self.scale, "remove")}
+
+
+def sampled_laplace_divergence(alpha, q, b, direction):
+    """mpmath ``D_alpha`` of one direction of the Poisson-sampled Laplace pair (the section
+    comment): ``add`` = D_a((1-q) P + q Q || P), ``remove`` = D_a(P || (1-q) P + q Q), P = Lap(0, b),
+    Q = Lap(1, b); atoms outside [0, 1] in closed form, the continuous part by ``mpmath.quad``."""
+    import mpmath
+
+    a, q, b = mpmath.mpf(alpha), mpmath.mpf(q), mpmath.mpf(b)
+    power = a if direction == "add" else 1 - a
+
+    def g(u):  # (1 - q + q R(u)) on [0, 1]
+        return 1 - q + q * mpmath.exp((2 * u - 1) / b)
+
+    c_minus, c_plus = 1 - q + q * mpmath.exp(-1 / b), 1 - q + q * mpmath.exp(1 / b)
+    atoms = c_minus**power / 2 + c_plus**power * mpmath.exp(-1 / b) / 2
+    integral = mpmath.quad(lambda u: mpmath.exp(-u / b) / (2 * b) * g(u) ** power, [0, mpmath.mpf(1) / 2, 1])
+    return mpmath.log(atoms + integral) / (a - 1)

@@ -21,12 +21,12 @@ def test_every_public_callable_has_type_hints_on_its_parameters_and_return():
     from dpproofs.integrations import dp_accounting as bridge
     from dpproofs.integrations import opacus
 
-    callables = [dp.rdp, dp.log_moment, dp.calibrate_sigma, dp.calibrate_sigma_pld, dp.verify,
+    callables = [dp.rdp, dp.log_moment, dp.calibrate_sigma, dp.verify,
                  dp.training.steps_and_rate if hasattr(dp, "training") else None,
                  bridge.accountant_for, bridge.supports, bridge.to_event, opacus.get_noise_multiplier]
     for cls, names in ((dp.Accountant, ("__init__", "compose", "epsilon", "epsilon_and_order", "delta", "to_dict",
                                          "from_dict")),
-                       (dp.PLDAccountant, ("__init__", "compose", "epsilon", "epsilon_bounds", "delta",
+                       (dp.PLDAccountant, ("__init__", "compose", "supports", "epsilon", "epsilon_bounds", "delta",
                                            "delta_bounds", "to_dict", "from_dict")),
                        (opacus.Accountant, ("__init__", "step", "get_epsilon", "state_dict", "load_state_dict"))):
         callables += [getattr(cls, name) for name in names]

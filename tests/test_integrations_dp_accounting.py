@@ -259,7 +259,7 @@ UNSUPPORTED = {
     "SingleEpochTreeAggregationDpEvent": dpa.SingleEpochTreeAggregationDpEvent(1.0, 10),
     "UnsupportedDpEvent": dpa.UnsupportedDpEvent(),
     "RandomizedResponseDpEvent with num_buckets=3": RR(0.5, 3),
-    "the event inside a PoissonSampledDpEvent": P(0.1, L(1.0)),
+    "the event inside a PoissonSampledDpEvent": P(0.1, RR(0.5, 2)),
     "a PoissonSampledDpEvent inside a PoissonSampledDpEvent": P(0.1, P(0.5, G(1.0))),
 }
 

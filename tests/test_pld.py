@@ -131,7 +131,7 @@ def test_bad_input_raises_invalid_argument_naming_the_argument_and_leaves_the_le
         (lambda: acc.delta(math.nan), "epsilon"),
         (lambda: dp.PLDAccountant(relative_width=0.0), "relative_width"),
         (lambda: dp.PLDAccountant(max_cells=3), "max_cells"),
-        (lambda: dp.calibrate_sigma_pld(epsilon=-1.0, delta=1e-5, q=0.01, steps=10), "epsilon"),
+        (lambda: dp.calibrate_sigma(epsilon=-1.0, delta=1e-5, q=0.01, steps=10, accountant="pld"), "epsilon"),
     ]:
         with pytest.raises(dp.InvalidArgument, match=name):
             call()
@@ -162,7 +162,7 @@ def test_a_budget_the_tight_computation_cannot_meet_falls_back_to_rdp_marked_as_
 
 
 def test_calibrate_sigma_pld_never_overshoots_and_is_close():
-    sigma = dp.calibrate_sigma_pld(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, tolerance=1e-2)
+    sigma = dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, tolerance=1e-2, accountant="pld")
     assert sampled(0.01, sigma, 1000).epsilon(1e-5) <= 1.0
     assert sampled(0.01, sigma * 0.97, 1000).epsilon(1e-5) > 1.0
 
@@ -247,9 +247,8 @@ def test_the_vectorised_bromwich_reference_refuses_when_its_contours_disagree():
 
 def test_calibration_reports_progress_through_its_callback():
     lines = []
-    from dpproofs.accountant.pld.accountant import calibrate_sigma_pld
 
-    sigma = calibrate_sigma_pld(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, progress=lines.append)
+    sigma = dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=1000, progress=lines.append, accountant="pld")
     assert lines and all(line.startswith("pld calibration:") for line in lines)
     assert sampled(0.01, sigma, 1000).epsilon(1e-5) <= 1.0
 

@@ -1,16 +1,26 @@
 """``calibrate_sigma``: the smallest noise multiplier for a target (epsilon, delta), by either accountant.
 
-``accountant="rdp"`` (default): :func:`dpproofs.accountant.rdp.calibrate_sigma` (one-sided bisection
-on the RDP accountant, to 1e-6 relative). ``accountant="pld"``:
-:func:`dpproofs.accountant.pld.accountant.calibrate_sigma_pld` (the returned sigma's certified upper epsilon is at most
-the target). This module sits above both accountants, so neither imports the other's calibration.
+The one public calibration (``dpproofs.calibrate_sigma``). ``accountant="rdp"`` (default): a
+one-sided bisection on :class:`dpproofs.Accountant` (to 1e-6 relative; :func:`_rdp_sigma`).
+``accountant="pld"``: a search on the certified upper end of :class:`dpproofs.PLDAccountant`
+(to ``tolerance`` relative; the returned sigma's certified upper epsilon is at most the target;
+:func:`_pld_sigma`). This module sits above both accountants, so neither imports the other's
+calibration.
 """
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from dpproofs import _validate
-from dpproofs.errors import InvalidArgument
+from dpproofs.accountant import rdp as _rdp
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.math import fast
+from dpproofs.math import reductions as subsampling
 from dpproofs.math.reductions import RELATIONS, SAMPLINGS
+from dpproofs.math.roots import illinois
+from dpproofs.mechanisms import FixedBatchGaussian, SampledGaussian
 
 __all__ = ["ACCOUNTANTS", "calibrate_sigma"]
 
@@ -29,6 +39,9 @@ def calibrate_sigma(
     accountant: str = "rdp",
     relation: str = "add_remove",
     sampling: str = "poisson",
+    relative_width: float | None = None,
+    tolerance: float | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> float:
     """Smallest sigma (noise std / clipping norm C, whatever the relation) for which ``steps``
     sampled Gaussian steps at rate ``q`` are (epsilon, delta)-DP by ``accountant`` ("rdp" or
@@ -39,28 +52,287 @@ def calibrate_sigma(
     ``q`` is read as ``b/n``; NOT shuffled-epoch batches, which neither analysis covers).
     ``relation``: "add_remove" or "replace_one" (replacing a record moves the clipped sum by up to
     2C; the library accounts for it). "fixed" needs "replace_one". ``conversion`` and ``orders``
-    apply to "rdp" only. Raises InvalidArgument naming the argument for bad input, an unsupported
-    combination or an unreachable target.
+    apply to "rdp" only; ``relative_width`` (the PLD accountant's, default 1e-3) and
+    ``tolerance`` (relative, default 1e-3) to "pld" only. ``progress``: None or a callable taking
+    one line of text, called after every PLD evaluation (the RDP search is fast and silent).
+    Raises InvalidArgument naming the argument for bad input, an unsupported combination or an
+    unreachable target.
+
+    "rdp": the returned sigma always satisfies ``Accountant(orders).compose(step(sigma),
+    steps).epsilon(delta, conversion) <= epsilon`` and is at most ``1 + 1e-6`` times the smallest
+    sigma that does. "pld": ``PLDAccountant(relative_width=...).compose(step(sigma),
+    steps).epsilon(delta) <= epsilon``, within ``tolerance`` of the smallest such sigma.
     """
     accountant = _validate.choice("accountant", accountant, ACCOUNTANTS)
     relation = _validate.choice("relation", relation, RELATIONS)
     sampling = _validate.choice("sampling", sampling, SAMPLINGS)
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
     if accountant == "pld":
         if orders is not None or conversion != "improved":
             raise InvalidArgument("conversion= and orders= apply to accountant='rdp' only")
-        from dpproofs.accountant.pld.accountant import calibrate_sigma_pld
+        return _pld_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling,
+                          relative_width=relative_width, tolerance=1e-3 if tolerance is None else tolerance,
+                          progress=progress)
+    if relative_width is not None or tolerance is not None:
+        raise InvalidArgument("relative_width= and tolerance= apply to accountant='pld' only")
+    return _rdp_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, conversion=conversion, orders=orders,
+                      relation=relation, sampling=sampling)
 
-        return calibrate_sigma_pld(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation,
-                                   sampling=sampling)
-    from dpproofs.accountant.rdp import calibrate_sigma as rdp_calibrate_sigma
 
-    return rdp_calibrate_sigma(
-        epsilon=epsilon,
-        delta=delta,
-        q=q,
-        steps=steps,
-        conversion=conversion,
-        orders=orders,
-        relation=relation,
-        sampling=sampling,
-    )
+# --- the RDP search ------------------------------------------------------------------------------
+
+
+def _rdp_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, relation="add_remove",
+               sampling="poisson"):
+    """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
+    at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
+
+    ``sampling="poisson"`` (default): ``SampledGaussian(q, sigma)``; ``sampling="fixed"``:
+    ``FixedBatchGaussian(b, n, sigma)`` with ``q`` read as ``gamma = b/n`` (rounded up one ulp
+    unless it is 1, so a float ``q = b/n`` never undercounts). ``relation``: as in
+    :class:`Accountant` (``"fixed"`` needs ``"replace_one"``). sigma is noise std / clipping norm
+    under either relation.
+
+    One-sided: the returned sigma always satisfies
+    ``Accountant(orders).compose(SampledGaussian(q, sigma), steps).epsilon(delta, conversion)
+    <= epsilon`` and is at most ``1 + 1e-6`` times the smallest sigma that does. Method: bisection
+    in ``log sigma`` on ``_rdp.SIGMA_RANGE = [0.1, 1e4]``, returning the upper end; an order whose
+    epsilon bound exceeds the target at an admissible sigma can never become optimal (every
+    order's bound decreases in sigma), so it is dropped from later evaluations. Raises
+    InvalidArgument if no sigma in that range reaches the target, or if every sigma >= 0.1 does.
+    """
+    epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
+    delta = _rdp._check_delta(delta)
+    q = _validate.real("q", q, 0, 1, low_open=True)
+    steps = _rdp._check_steps(steps, 1)
+    conversion = _rdp._check_conversion(conversion)
+    relation = _rdp._check_relation(relation)
+    sampling = _validate.choice("sampling", sampling, subsampling.SAMPLINGS)
+    grid = _rdp._check_orders(orders, False)
+    low_limit, high_limit = _rdp.SIGMA_RANGE
+    if sampling == "fixed":
+        if relation == "add_remove":
+            raise InvalidArgument(
+                "sampling='fixed' with relation='add_remove' is not supported: adding or removing a record "
+                "changes the dataset that a fixed-size batch is drawn from, and no analysis of that is "
+                "implemented; allowed: relation='replace_one', or sampling='poisson'"
+            )
+        gamma = q if q == 1.0 else math.nextafter(q, math.inf)
+
+        def curve(orders_, sigma):  # the FixedBatchGaussian curve of _fast_rdp_replace_one
+            return subsampling.wor_replace_one_rdp(orders_, gamma, sigma)
+    elif relation == "replace_one":
+
+        def curve(orders_, sigma):  # the SampledGaussian curve of _fast_rdp_replace_one
+            return subsampling.poisson_replace_one_rdp(
+                orders_, q, sigma, fast.rdp_sampled_gaussian, max_order=_rdp.REFINE_MAX_ORDER
+            )
+    else:
+
+        def curve(orders_, sigma):
+            return fast.rdp_sampled_gaussian(orders_, q, sigma)
+
+    def bounds(sigma, active):
+        rdp = curve(grid[active], sigma)
+        rdp_up = _rdp._inflate(float(steps) * rdp, 1)
+        return _rdp._epsilon_terms(rdp_up, grid[active], delta, conversion)
+
+    def admissible(sigma, active):
+        """(is eps(sigma) <= target, orders that still can be optimal)."""
+        values = bounds(sigma, active)
+        passing = np.nextafter(values, np.inf) <= epsilon  # as Accountant.epsilon rounds up
+        return bool(np.any(passing)), active[passing]
+
+    # an order whose conversion term alone exceeds the target can never pass (RDP >= 0)
+    conversion_only = _rdp._epsilon_terms(np.zeros_like(grid), grid, delta, conversion)
+    active = np.flatnonzero(conversion_only <= epsilon)
+    if len(active) == 0:
+        raise InvalidArgument(
+            f"epsilon={epsilon!r} is below what delta={delta!r} allows at any of the orders, even "
+            f"with no privacy loss per step; allowed: epsilon >= {float(np.min(conversion_only)):.6g}"
+        )
+    # first guess: Gaussian approximation eps(alpha) ~ steps q^2 alpha / sigma^2 (Abadi et al.
+    # 2016 Lemma 3), minimised over alpha: eps = 2 x sqrt(L) + x^2 with x = q sqrt(steps) / sigma,
+    # i.e. x = sqrt(L + eps) - sqrt(L), written without the cancellation (x > 0 for every eps > 0)
+    log_inverse_delta = -math.log(delta)
+    x = epsilon / (math.sqrt(log_inverse_delta + epsilon) + math.sqrt(log_inverse_delta))
+    guess = min(max(q * math.sqrt(steps) / x, low_limit), high_limit) if x > 0 else high_limit
+    low, high = None, None
+    sigma = guess
+    while True:  # bracket by factors of 2 inside _rdp.SIGMA_RANGE
+        ok, kept = admissible(sigma, active)
+        if ok:
+            high, active = math.log(sigma), kept
+            if low is not None:
+                break
+            if sigma <= low_limit:
+                raise InvalidArgument(
+                    f"epsilon={epsilon!r} is already met at sigma={low_limit:g}, the smallest sigma "
+                    f"the accountant supports (q={q!r}, steps={steps!r}, delta={delta!r}); "
+                    f"allowed: a smaller epsilon"
+                )
+            sigma = max(sigma / 2, low_limit)
+        else:
+            low = math.log(sigma)
+            if high is not None:
+                break
+            if sigma >= high_limit:
+                raise InvalidArgument(
+                    f"epsilon={epsilon!r} is not reachable with sigma <= {high_limit:g} "
+                    f"(q={q!r}, steps={steps!r}, delta={delta!r}, relation={relation!r}, "
+                    f"sampling={sampling!r}); allowed: a larger epsilon"
+                )
+            sigma = min(sigma * 2, high_limit)
+    while high - low > 1e-7:  # bisection in log sigma; an order failing at an admissible sigma is dropped
+        middle = (low + high) / 2
+        ok, kept = admissible(math.exp(middle), active)
+        if ok:
+            high, active = middle, kept
+        else:
+            low = middle
+    # Accountant(grid) gives the same per-order values (each order is computed independently of
+    # the others), and its minimum over all orders is at most that over the active ones.
+    return math.exp(high)
+
+
+# --- the PLD search ------------------------------------------------------------------------------
+
+
+def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3, relation="add_remove",
+               sampling="poisson", progress=None):
+    """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
+    the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
+    (never overshoots: the returned sigma's certified upper epsilon, by
+    ``_pld.PLDAccountant(relative_width=relative_width)``, is <= the target).
+
+    ``sampling``: "poisson" (``SampledGaussian(q, sigma)``) or "fixed" (batches that are the
+    fraction ``q = b/n`` of the dataset, drawn without replacement: ``FixedBatchGaussian``; needs
+    ``relation="replace_one"``). ``relation``: as for :class:`_pld.PLDAccountant`. ``progress``: None or
+    a callable taking one line of text, called after every accountant evaluation.
+
+    How: only the UPPER end decides (the answer is certified by it), so the search runs on the
+    upper end at one fixed grid step (one pass each, a valid upper bound at any step), by regula
+    falsi on log epsilon against log sigma (smooth and monotone), aiming ``1e-4`` below the
+    target; the result is then checked (and raised by ``tolerance`` steps if needed) with the
+    accountant a user calls."""
+    import time
+
+    from dpproofs.accountant.pld import accountant as _pld
+
+    relative_width = _pld.DEFAULT_RELATIVE_WIDTH if relative_width is None else relative_width
+    epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
+    delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
+    q = _validate.real("q", q, 0, 1, low_open=True)
+    steps = _validate.integer("steps", steps, 1)
+    tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
+    relation = _validate.choice("relation", relation, _pld.RELATIONS)
+    sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
+    if sampling == "fixed":
+        # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
+        batch, dataset = (q if q == 1 else math.nextafter(q, 1.0)).as_integer_ratio()
+
+        def step(sigma):
+            return FixedBatchGaussian(batch_size=batch, dataset_size=dataset, sigma=sigma)
+    else:
+        def step(sigma):
+            return SampledGaussian(q, sigma)
+
+    refused = step(1.0).refusal("pld", relation)
+    if refused is not None:
+        raise refused
+    started = time.perf_counter()
+    count = [0]
+
+    def report(text):
+        count[0] += 1
+        if progress is not None:
+            progress(f"pld calibration: {text} ({count[0]} evaluations, {time.perf_counter() - started:.1f} s)")
+
+    try:  # the RDP sigma is at least the tight one (RDP over-estimates epsilon): a first bracket
+        high = _rdp_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling)
+    except InvalidArgument:
+        high = 1.0
+
+    # one grid step for the whole search, from the composed loss at the RDP sigma: the composed
+    # standard deviation / 1700 (the upper end converges like h^2 and is then within ~1e-4 of its
+    # limit), with the one-step PLD kept below 2^15 cells (small T: long loss ranges)
+    probe = _pld.PLDAccountant(relation=relation).compose(step(high), steps)
+    active = probe._active()
+    if not active:
+        return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
+    tail_z = _pld._tail_z(_pld.TAIL_SHARE * delta / steps)
+    first = probe._initial_step(active, _pld.CALIBRATION_CELLS_PER_SD)
+    grid = max(first, first * probe._cells(active, first, tail_z) / 2**15)
+    aim = epsilon * (1 - 1e-4)
+    seen = {}
+
+    def upper(sigma):
+        if sigma not in seen:
+            # one pass at the fixed grid step, upper end only (the lower end is not needed here)
+            found = _pld.PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps)._epsilon_search(
+                delta, upper_only=True)
+            seen[sigma] = found.upper
+            report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
+        return seen[sigma]
+
+    while not upper(high) <= aim:
+        high *= 1.5
+        if high > 1e6:
+            raise InvalidArgument(
+                f"epsilon={epsilon!r} is not reachable with sigma <= 1e6 for q={q!r}, steps={steps!r}, delta={delta!r}"
+            )
+    low = high
+    while True:
+        low *= 0.75
+        if low < 1e-3:
+            low = 1e-3
+            if upper(low) <= aim:
+                high = low
+                low = None
+            break
+        if not upper(low) <= aim:
+            break
+        high = low
+    if low is not None:
+        # regula falsi (Illinois) on g = log upper - log aim against x = log sigma; the bracket
+        # [low, high] always has g(low) > 0 >= g(high)
+        def g(sigma):
+            value = upper(sigma)
+            return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
+
+        _, x_hi = illinois(lambda x: g(math.exp(x)), math.log(low), math.log(high), g(low), g(high),
+                           converged=lambda lo, hi: hi - lo <= tolerance / 4, clamp=0.05)
+        high = math.exp(x_hi)
+        if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
+            high = max(s for s, v in seen.items() if v <= aim)
+    bounds = _bounds_factory(step, steps, delta, relation, report)
+    return _certified_above(high, bounds, epsilon, relative_width, tolerance)
+
+
+def _bounds_factory(step, steps, delta, relation, report=None):
+    from dpproofs.accountant.pld import accountant as _pld
+
+    seen = {}
+
+    def bounds(sigma, width):
+        if (sigma, width) not in seen:
+            accountant = _pld.PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
+            # the user's check: accountant.epsilon(delta), the upper end of epsilon_bounds
+            seen[sigma, width] = accountant.epsilon_bounds(delta)
+            if report is not None:
+                report(f"check sigma = {sigma:.6g}: epsilon <= {seen[sigma, width].upper:.6g}")
+        return seen[sigma, width]
+    return bounds
+
+
+def _certified_above(sigma, bounds, epsilon, relative_width, tolerance):
+    """``sigma``, raised by ``tolerance`` steps until ``_pld.PLDAccountant(relative_width)``'s own
+    upper end (the one a user checks) is at most ``epsilon``."""
+    for _ in range(64):
+        if bounds(sigma, relative_width).upper <= epsilon:
+            return sigma
+        sigma *= 1 + tolerance
+    raise InvalidArgument(f"epsilon={epsilon!r}: no sigma certified within 64 steps of {tolerance!r} above {sigma!r}")

@@ -13,10 +13,9 @@ float mode search overflows). Beyond these, :class:`dpproofs.InvalidArgument` na
 import mpmath
 
 from dpproofs import _validate
-from dpproofs.math import limits as domain
-from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.errors import InvalidArgumentType
 from dpproofs.math import precise
-from dpproofs.mechanisms import Gaussian, Laplace, Mechanism, RandomizedResponse, SampledGaussian
+from dpproofs.mechanisms import Mechanism
 
 __all__ = ["rdp", "log_moment"]
 
@@ -27,8 +26,8 @@ MAX_REQUESTED_DPS = 10000
 def _check_mechanism(mechanism):
     if not isinstance(mechanism, Mechanism):
         raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, Laplace, "
-            f"RandomizedResponse, not {type(mechanism).__name__}"
+            f"mechanism={mechanism!r} must be a dpproofs mechanism ({', '.join(Mechanism._registry)}), "
+            f"not {type(mechanism).__name__}"
         )
 
 
@@ -36,23 +35,6 @@ def _order(name, value, low):
     if isinstance(value, mpmath.mpf):
         value = float(value) if mpmath.isfinite(value) else value
     return _validate.real(name, value, low, low_open=True)
-
-
-def _check_exact_domain(mechanism, name, value, order):
-    """The sampled Gaussian's bounds for the exact evaluator (dpproofs.math.limits); q = 0 and q = 1
-    are closed forms (0 and the Gaussian), at any order and sigma."""
-    if not isinstance(mechanism, SampledGaussian) or mechanism.q in (0.0, 1.0):
-        return
-    if order > domain.MAX_EXACT_ORDER:
-        raise InvalidArgument(
-            f"{name}={value!r} is outside the allowed range of the exact sampled-Gaussian evaluator: "
-            f"the order must be at most {domain.MAX_EXACT_ORDER:g} (its cost grows with the order)"
-        )
-    if not domain.SIGMA_TINY <= mechanism.sigma <= domain.SIGMA_HUGE:
-        raise InvalidArgument(
-            f"sigma={mechanism.sigma!r} is outside the range [{domain.SIGMA_TINY:g}, {domain.SIGMA_HUGE:g}] "
-            f"of the exact sampled-Gaussian evaluator (the float Accountant accepts any sigma > 0)"
-        )
 
 
 def rdp(mechanism: Mechanism, alpha: float, *, dps: int = precise.DEFAULT_DPS) -> mpmath.mpf:
@@ -65,16 +47,8 @@ def rdp(mechanism: Mechanism, alpha: float, *, dps: int = precise.DEFAULT_DPS) -
     _check_mechanism(mechanism)
     alpha = _order("alpha", alpha, 1)
     dps = _validate.integer("dps", dps, 5, MAX_REQUESTED_DPS)
-    _check_exact_domain(mechanism, "alpha", alpha, alpha)
-    if isinstance(mechanism, Gaussian):
-        return precise.rdp_gaussian(alpha, mechanism.sigma, dps=dps)
-    if isinstance(mechanism, SampledGaussian):
-        return precise.rdp_sampled_gaussian(alpha, mechanism.q, mechanism.sigma, dps=dps)
-    if isinstance(mechanism, Laplace):
-        return precise.rdp_laplace(alpha, mechanism.scale, dps=dps)
-    if isinstance(mechanism, RandomizedResponse):
-        return precise.rdp_randomized_response(alpha, mechanism.epsilon, dps=dps)
-    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported")
+    mechanism.check_exact_order("alpha", alpha, alpha)
+    return mechanism.rdp_exact(alpha, dps)
 
 
 def log_moment(mechanism: Mechanism, lam: float, *, dps: int = precise.DEFAULT_DPS) -> mpmath.mpf:
@@ -87,8 +61,5 @@ def log_moment(mechanism: Mechanism, lam: float, *, dps: int = precise.DEFAULT_D
     _check_mechanism(mechanism)
     lam = _order("lam", lam, 0)
     dps = _validate.integer("dps", dps, 5, MAX_REQUESTED_DPS)
-    _check_exact_domain(mechanism, "lam", lam, lam + 1)
-    if isinstance(mechanism, SampledGaussian):
-        return precise.log_moment_sampled_gaussian(lam, mechanism.q, mechanism.sigma, dps=dps)
-    with mpmath.mp.workdps(dps + precise.GUARD_DPS):
-        return precise.to_mpf(lam) * rdp(mechanism, lam + 1, dps=dps + precise.GUARD_DPS)
+    mechanism.check_exact_order("lam", lam, lam + 1)
+    return mechanism.log_moment_exact(lam, dps)

@@ -75,7 +75,6 @@ fractional-order enclosures need rigorous integrals that take seconds each; and 
 (the exact binomial sums in ball arithmetic). ``refine`` is not available in certified mode.
 """
 
-import collections
 import math
 import numbers
 import threading
@@ -84,21 +83,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from dpproofs import _validate
+from dpproofs.accountant import certified
+from dpproofs.accountant.cache import BoundedCache as _BoundedCache
+from dpproofs.accountant.base import Bounds, PrivacyAccountant, check_delta, sequence_items
 from dpproofs.math import conversions
 from dpproofs.math import reductions as subsampling
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.math import fast
-from dpproofs.mechanisms import (
-    FixedBatchGaussian,
-    Gaussian,
-    Laplace,
-    Mechanism,
-    RandomizedResponse,
-    SampledGaussian,
-)
+from dpproofs.mechanisms import FAST_MAX_ORDER, Mechanism
 
 __all__ = [
-    "Accountant", "calibrate_sigma", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
+    "Accountant", "DEFAULT_ORDERS", "CONVERSIONS", "MIN_ORDER", "MAX_ORDER", "MAX_STEPS",
     "REFINE_MAX_ORDER", "RDP_CACHE_BYTES", "ORDER_CACHE_BYTES", "RELATIONS",
 ]
 
@@ -129,7 +124,7 @@ MAX_ORDER = 10000.0
 #: Largest order ``refine=True`` searches: fast.py agrees with mpmath to ~1e-11 relative at orders
 #: 2e4 and 4.6e4 (tests/test_accountant.py), within its RTOL; the sampled Gaussian's optimum passes
 #: 1e4 for high noise and few steps (q=1e-4, sigma=50, 100 steps, delta=1e-5: alpha ~ 46 000).
-REFINE_MAX_ORDER = 131072.0
+REFINE_MAX_ORDER = FAST_MAX_ORDER
 
 #: Largest number of steps of one mechanism (per compose and in total per mechanism), and of
 #: calibrate_sigma's ``steps``: ``float(steps)`` must be finite (10**300 < 2**1024 ~ 1.8e308).
@@ -143,68 +138,6 @@ SIGMA_RANGE = (0.1, 1e4)
 
 _ULP = 2.0**-52
 _SLACK = 2.0**-48
-_CERTIFIED_PREC = 128
-
-
-def _check_mechanism(mechanism):
-    if not isinstance(mechanism, Mechanism):
-        raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be one of Gaussian, SampledGaussian, FixedBatchGaussian, "
-            f"Laplace, RandomizedResponse, not {type(mechanism).__name__}"
-        )
-    return mechanism
-
-
-class _BoundedCache:
-    """A thread-safe LRU mapping whose values are numpy arrays (or tuples of them), bounded by the
-    bytes of its values and of the ``bytes`` parts of its keys plus 200 B per entry (``max_bytes``)
-    and by ``max_entries``; the least recently used entries are dropped first."""
-
-    def __init__(self, max_bytes, max_entries):
-        self.max_bytes, self.max_entries = max_bytes, max_entries
-        self._data = collections.OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def _size(value):
-        parts = value if isinstance(value, tuple) else (value,)
-        return sum(part.nbytes for part in parts) + 200  # + the entry's own overhead (measured ~200 B)
-
-    def get(self, key):
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    @staticmethod
-    def _key_size(key):
-        parts = key if isinstance(key, tuple) else (key,)
-        return sum(len(part) for part in parts if isinstance(part, bytes))
-
-    def put(self, key, value):
-        size = self._size(value) + self._key_size(key)
-        if size > self.max_bytes:
-            return value
-        with self._lock:
-            if key not in self._data:
-                self._data[key] = value
-                self._bytes += size
-                while self._bytes > self.max_bytes or len(self._data) > self.max_entries:
-                    dropped_key, dropped = self._data.popitem(last=False)
-                    self._bytes -= self._size(dropped) + self._key_size(dropped_key)
-        return value
-
-    def clear(self):
-        with self._lock:
-            self._data.clear()
-            self._bytes = 0
-
-    @property
-    def nbytes(self):
-        """Bytes counted against ``max_bytes`` (arrays, key bytes, 200 B per entry)."""
-        return self._bytes
 
 
 #: Plain-number order sequences already validated (tuple of the values, certified) -> the read-only
@@ -291,19 +224,8 @@ def _check_steps(steps, low):
     return steps
 
 
-def _check_delta(delta, name="delta"):
-    return _validate.real(name, delta, 0, 1, low_open=True, high_open=True)
-
-
-def _sequence(name, value):
-    """The items of a list, tuple or 1-D numpy array (as a list), or None for anything else."""
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, np.ndarray) and value.ndim != 0:
-        if value.ndim != 1:
-            raise InvalidArgument(f"{name}={value!r} must be a number or a one-dimensional sequence")
-        return value.tolist()
-    return None
+_check_delta = check_delta
+_sequence = sequence_items
 
 
 #: Memory bounds of the module's caches (bytes of the cached arrays; see the class docstring).
@@ -328,40 +250,13 @@ def _cached_rdp(mechanism, orders, relation="add_remove"):
 
 def _fast_rdp(mechanism, orders, relation="add_remove"):
     """RDP of one application of ``mechanism`` at ``orders`` under ``relation`` (float64; within
-    ``fast.RTOL`` of the exact value or above it). The pair each combination reduces to, and why:
-    the table of :mod:`dpproofs.math.reductions`."""
-    if relation == "replace_one":
-        return _fast_rdp_replace_one(mechanism, orders)
-    if isinstance(mechanism, SampledGaussian):
-        return fast.rdp_sampled_gaussian(orders, mechanism.q, mechanism.sigma)
-    if isinstance(mechanism, Gaussian):
-        return fast.rdp_gaussian(orders, mechanism.sigma)
-    if isinstance(mechanism, Laplace):
-        return fast.rdp_laplace(orders, mechanism.scale)
-    if isinstance(mechanism, RandomizedResponse):
-        return fast.rdp_randomized_response(orders, mechanism.epsilon)
-    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
+    ``fast.RTOL`` of the exact value or above it): the mechanism's own :meth:`rdp_curve`
+    (:class:`dpproofs.mechanisms.Mechanism`; the reductions: :mod:`dpproofs.math.reductions`)."""
+    return mechanism.rdp_curve(orders, relation)
 
 
-def _fast_rdp_replace_one(mechanism, orders):
-    """Replace-one RDP (see the table of :mod:`dpproofs.math.reductions`)."""
-    if isinstance(mechanism, FixedBatchGaussian):
-        # WBK19 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
-        # batch with x' (coupled), worst realised pair ((1-g)N(0)+gN(2), N(0)) and its swap
-        gamma = subsampling.gamma_upper(mechanism.batch_size, mechanism.dataset_size)
-        return subsampling.wor_replace_one_rdp(orders, gamma, mechanism.sigma)
-    if isinstance(mechanism, SampledGaussian):
-        # Mironov 2017 (arXiv 1702.07476v3) Prop. 11 through D minus x: add/remove at 2a and 2a - 1
-        return subsampling.poisson_replace_one_rdp(
-            orders, mechanism.q, mechanism.sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
-        )
-    if isinstance(mechanism, Gaussian):  # sensitivity 2: N(2) vs N(0) = Gaussian(sigma/2)
-        return fast.rdp_gaussian(orders, mechanism.sigma / 2)
-    if isinstance(mechanism, Laplace):  # L1 sensitivity 2: Laplace(scale/2)
-        return fast.rdp_laplace(orders, mechanism.scale / 2)
-    if isinstance(mechanism, RandomizedResponse):  # eps-DP under either relation
-        return fast.rdp_randomized_response(orders, mechanism.epsilon)
-    raise InvalidArgumentType(f"mechanism={mechanism!r} is not supported by the accountant")
+def _check_epsilon(value, name="epsilon"):
+    return _validate.real(name, value, 0)
 
 
 def _check_relation(relation):
@@ -411,11 +306,18 @@ def _log_delta_terms(rdp_up, orders, epsilon, conversion):
     return np.where(value == -np.inf, -np.inf, result)
 
 
+def _bounds(epsilon, order):
+    """``Bounds(0, epsilon, "rdp")`` with the attaining ``order`` as an attribute."""
+    result = Bounds(0.0, epsilon, "rdp")
+    result.order = order
+    return result
+
+
 def _round_up(value):
     return math.nextafter(float(value), math.inf)
 
 
-class Accountant:
+class Accountant(PrivacyAccountant):
     """Rényi-DP accountant over a fixed grid of orders (see the module docstring).
 
     ``orders``: None for :data:`DEFAULT_ORDERS`, else a non-empty sequence of distinct reals in
@@ -451,7 +353,12 @@ class Accountant:
     31 MB in all caches; 20 distinct grids x 10 settings, 83 MB). Not thread-safe: mutating a
     ledger from ``to_dict`` output while it is being loaded (``from_dict`` builds a new object).
     Every accountant pickles and deep-copies (caches are dropped and rebuilt on demand).
+
+    The interface of :class:`dpproofs.accountant.base.PrivacyAccountant`: ``epsilon_bounds`` and
+    ``delta_bounds`` are ``Bounds(0, answer, "rdp")`` (an RDP bound says nothing from below).
     """
+
+    kind = "rdp"
 
     def __init__(self, orders: Sequence[float] | None = None, *, certified: bool = False,
                  relation: str = "add_remove") -> None:
@@ -496,11 +403,10 @@ class Accountant:
         Everything is validated and evaluated before the ledger changes: a failed compose
         leaves the accountant as it was. Atomic under threads.
         """
-        _check_mechanism(mechanism)
+        return super().compose(mechanism, steps)
+
+    def _compose_checked(self, mechanism, steps):
         steps = _check_steps(steps, 0)
-        refused = subsampling.unsupported(mechanism, self._relation)
-        if refused is not None:
-            raise refused
         rdp = self._per_mechanism.get(mechanism)
         if rdp is None:
             rdp = _cached_rdp(mechanism, self._orders, self._relation)
@@ -562,7 +468,7 @@ class Accountant:
 
     def _zero_privacy(self, items):
         """Whether the output ignores the data: no mechanism, or only sampling rate 0."""
-        return all(isinstance(m, SampledGaussian) and m.q == 0 for m, _ in items)
+        return all(m.silent for m, _ in items)
 
     # --- conversions ---------------------------------------------------------------------
 
@@ -592,23 +498,40 @@ class Accountant:
             raise InvalidArgumentType(f"refine={refine!r} must be a bool")
         if refine and self._certified:
             raise InvalidArgument("refine=True is not available in certified mode (integer orders only)")
-        items = _sequence("delta", delta)
-        if items is None:
-            return self._epsilon_one(_check_delta(delta), conversion, refine)
-        deltas = [_check_delta(value, f"delta[{index}]") for index, value in enumerate(items)]
-        return [self._epsilon_one(value, conversion, refine) for value in deltas]
+        return self._each("delta", delta, check_delta, lambda d: self._epsilon_order(d, conversion, refine))
 
     def delta(self, epsilon: float | Sequence[float], conversion: str = "improved") -> float | list[float]:
         """Smallest delta (an upper bound, in ``(0, 1]``; ``0.0`` with zero privacy loss) with
         (epsilon, delta)-DP; ``epsilon >= 0``, or a sequence of them (then a list of floats)."""
         conversion = _check_conversion(conversion)
-        items = _sequence("epsilon", epsilon)
-        if items is None:
-            return self._delta_one(_validate.real("epsilon", epsilon, 0), conversion)
-        values = [_validate.real(f"epsilon[{index}]", value, 0) for index, value in enumerate(items)]
-        return [self._delta_one(value, conversion) for value in values]
+        return self._each("epsilon", epsilon, _check_epsilon, lambda e: self._delta_one(e, conversion))
 
-    def _epsilon_one(self, delta, conversion, refine):
+    def epsilon_bounds(self, delta: float | Sequence[float], conversion: str = "improved", *,
+                       refine: bool = False) -> Bounds | list[Bounds]:
+        """``Bounds(0, epsilon(delta), "rdp")`` (or a list): the exact epsilon lies in between; its
+        ``order`` attribute is the order that attains the upper end (see :meth:`epsilon_and_order`)."""
+        conversion = _check_conversion(conversion)
+        if not isinstance(refine, bool):
+            raise InvalidArgumentType(f"refine={refine!r} must be a bool")
+        if refine and self._certified:
+            raise InvalidArgument("refine=True is not available in certified mode (integer orders only)")
+        return self._each("delta", delta, check_delta, lambda d: _bounds(*self._epsilon_order(d, conversion, refine)))
+
+    def delta_bounds(self, epsilon: float | Sequence[float], conversion: str = "improved") -> Bounds | list[Bounds]:
+        """``Bounds(0, delta(epsilon), "rdp")`` (or a list): the exact delta lies in between."""
+        conversion = _check_conversion(conversion)
+        return self._each("epsilon", epsilon, _check_epsilon, lambda e: Bounds(0.0, self._delta_one(e, conversion), "rdp"))
+
+    def _epsilon_one(self, delta):
+        return self._epsilon_order(delta, "improved", False)[0]
+
+    def _epsilon_bounds_one(self, delta):
+        return _bounds(*self._epsilon_order(delta, "improved", False))
+
+    def _delta_bounds_one(self, epsilon):
+        return Bounds(0.0, self._delta_one(epsilon), "rdp")
+
+    def _epsilon_order(self, delta, conversion, refine):
         items, total = self._snapshot()
         if self._zero_privacy(items):
             return 0.0, float(self._orders[0])
@@ -648,7 +571,7 @@ class Accountant:
         value = _round_up(math.exp(log_delta) * (1.0 + 4 * _ULP))
         return min(1.0, max(value, fast.TINY))
 
-    def _delta_one(self, epsilon, conversion):
+    def _delta_one(self, epsilon, conversion="improved"):
         items, total = self._snapshot()
         if self._zero_privacy(items):
             return 0.0
@@ -705,113 +628,31 @@ class Accountant:
         value, x = best
         return value, 1.0 + math.exp(x)
 
-    # --- certified mode ------------------------------------------------------------------
-
-    def _certified_rdp(self, items):
-        """arb enclosures of the composed RDP at each (integer) order."""
-        from flint import arb
-
-        from dpproofs.math import ball
-
-        prec = _CERTIFIED_PREC
-        cache = self._ball_cache
-        totals = []
-        for alpha in self._orders:
-            a = int(alpha)
-            total = arb(0)
-            for mechanism, steps in items:
-                key = (mechanism, a)
-                value = cache.get(key)
-                if value is None:
-                    if self._relation == "replace_one":
-                        value = _certified_replace_one(mechanism, a, prec)
-                    elif isinstance(mechanism, SampledGaussian):
-                        value = ball.positive_part(
-                            ball.log_a_integer(a, mechanism.q, mechanism.sigma, prec=prec)
-                        ) / (a - 1)
-                    elif isinstance(mechanism, Gaussian):
-                        value = ball.rdp_gaussian(a, mechanism.sigma, prec=prec)
-                    elif isinstance(mechanism, Laplace):
-                        value = ball.rdp_laplace(a, mechanism.scale, prec=prec)
-                    else:
-                        value = ball.rdp_randomized_response(a, mechanism.epsilon, prec=prec)
-                    cache[key] = value
-                total = total + steps * value
-            totals.append(total)
-        return totals
+    # --- certified mode (dpproofs.accountant.certified) ------------------------------------
 
     def _certified_epsilon(self, items, delta, conversion):
-        from flint import arb, ctx
-
-        saved = ctx.prec
-        ctx.prec = _CERTIFIED_PREC
-        try:
-            log_delta = arb(delta).log()  # the float delta is exact as an arb
-            best = None
-            for alpha, total in zip(self._orders, self._certified_rdp(items)):
-                value = conversions.epsilon_bound(conversion, total, arb(int(alpha)), log_delta)
-                upper = _arb_upper_float(value)
-                if best is None or upper < best[0]:
-                    best = (upper, float(alpha))
-        finally:
-            ctx.prec = saved
-        return max(0.0, best[0]), best[1]
+        return certified.epsilon(self._orders, self._relation, self._ball_cache, items, delta, conversion)
 
     def _certified_delta(self, items, epsilon, conversion):
-        from flint import arb, ctx
-
-        saved = ctx.prec
-        ctx.prec = _CERTIFIED_PREC
-        try:
-            eps = arb(epsilon)
-            best = math.inf
-            for alpha, total in zip(self._orders, self._certified_rdp(items)):
-                log_value = conversions.log_delta_bound(conversion, total, arb(int(alpha)), eps)
-                best = min(best, _arb_upper_float(log_value))
-        finally:
-            ctx.prec = saved
-        if best >= 0:
-            return 1.0
-        return min(1.0, max(_round_up(math.exp(best) * (1.0 + 4 * _ULP)), fast.TINY))
+        return certified.delta(self._orders, self._relation, self._ball_cache, items, epsilon, conversion)
 
     # --- serialisation -------------------------------------------------------------------
 
+    def _options(self):
+        return {"orders": [float(a) for a in self._orders], "certified": self._certified}
+
+    @classmethod
+    def _option_names(cls):
+        return ("orders", "certified")
+
     def to_dict(self) -> dict:
-        """A plain-JSON description of the accountant: orders, mode and ledger."""
-        return {
-            "type": "Accountant",
-            "orders": [float(a) for a in self._orders],
-            "certified": self._certified,
-            "relation": self._relation,
-            "ledger": [
-                {"mechanism": mechanism.to_dict(), "steps": int(steps)}
-                for mechanism, steps in self.ledger
-            ],
-        }
+        """A plain-JSON description of the accountant: orders, mode, relation and ledger."""
+        return super().to_dict()
 
     @classmethod
     def from_dict(cls, data: dict) -> "Accountant":
         """Inverse of :meth:`to_dict`; validates everything like the constructor and compose."""
-        if not isinstance(data, dict) or data.get("type") != "Accountant":
-            raise InvalidArgumentType(
-                f"data={data!r} must be a dict with type 'Accountant', as made by Accountant.to_dict()"
-            )
-        ledger = data.get("ledger", [])
-        if not isinstance(ledger, list):
-            raise InvalidArgumentType(f"data['ledger']={ledger!r} must be a list")
-        accountant = cls(
-            data.get("orders"), certified=data.get("certified", False), relation=data.get("relation", "add_remove")
-        )
-        entries = []
-        for index, entry in enumerate(ledger):
-            if not isinstance(entry, dict) or set(entry) != {"mechanism", "steps"}:
-                raise InvalidArgumentType(
-                    f"data['ledger'][{index}]={entry!r} must be a dict with keys 'mechanism' and 'steps'"
-                )
-            entries.append((Mechanism.from_dict(entry["mechanism"]), entry["steps"]))
-        for mechanism, steps in entries:
-            accountant.compose(mechanism, steps)
-        return accountant
+        return super().from_dict(data)
 
     def __repr__(self):
         ledger = ", ".join(f"{m!r} x {s}" for m, s in self.ledger)
@@ -819,163 +660,3 @@ class Accountant:
             f"Accountant({len(self._orders)} orders, certified={self._certified}, "
             f"relation={self._relation!r}, [{ledger}])"
         )
-
-
-def _certified_replace_one(mechanism, a, prec):
-    """arb enclosure of an upper bound on the replace-one RDP at the integer order ``a`` (the same
-    reductions as :func:`_fast_rdp_replace_one`, in ball arithmetic)."""
-    import fractions
-
-    from dpproofs.math import ball
-
-    if isinstance(mechanism, FixedBatchGaussian):
-        gamma = fractions.Fraction(mechanism.batch_size, mechanism.dataset_size)  # exact
-        return subsampling.wbk19_rdp(a, gamma, mechanism.sigma, backend="arb")
-    if isinstance(mechanism, SampledGaussian):
-        if mechanism.q == 0:
-            return ball.to_arb(0)
-
-        def eps_sg(order):
-            return ball.positive_part(ball.log_a_integer(order, mechanism.q, mechanism.sigma, prec=prec)) / (order - 1)
-
-        from flint import arb
-
-        combined = subsampling.prop11_combination(arb(a), eps_sg(2 * a), eps_sg(2 * a - 1))
-        sigma = ball.to_arb(mechanism.sigma)
-        return combined.min(subsampling.replace_one_gaussian_rdp(a, sigma))
-    if isinstance(mechanism, Gaussian):
-        return ball.rdp_gaussian(a, mechanism.sigma / 2, prec=prec)
-    if isinstance(mechanism, Laplace):
-        return ball.rdp_laplace(a, mechanism.scale / 2, prec=prec)
-    return ball.rdp_randomized_response(a, mechanism.epsilon, prec=prec)
-
-
-def _arb_upper_float(value):
-    """The upper end of an arb ball as a float that is >= it (``inf`` for an unbounded ball)."""
-    from flint import arb
-
-    if not value.is_finite():
-        return math.inf
-    upper = value.upper()
-    result = float(upper)
-    if not (arb(result) - upper).lower() >= 0:  # exact points: decided by the sign of the difference
-        result = math.nextafter(result, math.inf)
-    return result
-
-
-def calibrate_sigma(
-    *, epsilon: float, delta: float, q: float, steps: int, conversion: str = "improved",
-    orders: Sequence[float] | None = None, relation: str = "add_remove", sampling: str = "poisson",
-) -> float:
-    """Smallest noise multiplier sigma (to 1e-6 relative) for which ``steps`` sampled-Gaussian steps
-    at rate ``q`` are (epsilon, delta)-DP according to :class:`Accountant` with ``orders``.
-
-    ``sampling="poisson"`` (default): ``SampledGaussian(q, sigma)``; ``sampling="fixed"``:
-    ``FixedBatchGaussian(b, n, sigma)`` with ``q`` read as ``gamma = b/n`` (rounded up one ulp
-    unless it is 1, so a float ``q = b/n`` never undercounts). ``relation``: as in
-    :class:`Accountant` (``"fixed"`` needs ``"replace_one"``). sigma is noise std / clipping norm
-    under either relation.
-
-    One-sided: the returned sigma always satisfies
-    ``Accountant(orders).compose(SampledGaussian(q, sigma), steps).epsilon(delta, conversion)
-    <= epsilon`` and is at most ``1 + 1e-6`` times the smallest sigma that does. Method: bisection
-    in ``log sigma`` on ``SIGMA_RANGE = [0.1, 1e4]``, returning the upper end; an order whose
-    epsilon bound exceeds the target at an admissible sigma can never become optimal (every
-    order's bound decreases in sigma), so it is dropped from later evaluations. Raises
-    InvalidArgument if no sigma in that range reaches the target, or if every sigma >= 0.1 does.
-
-    The public ``dpproofs.calibrate_sigma`` (:mod:`dpproofs.accountant.calibrate`) adds
-    ``accountant="pld"``; this module stays below the PLD accountant, which falls back on it.
-    """
-    epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
-    delta = _check_delta(delta)
-    q = _validate.real("q", q, 0, 1, low_open=True)
-    steps = _check_steps(steps, 1)
-    conversion = _check_conversion(conversion)
-    relation = _check_relation(relation)
-    sampling = _validate.choice("sampling", sampling, subsampling.SAMPLINGS)
-    grid = _check_orders(orders, False)
-    low_limit, high_limit = SIGMA_RANGE
-    if sampling == "fixed":
-        if relation == "add_remove":
-            raise InvalidArgument(
-                "sampling='fixed' with relation='add_remove' is not supported: adding or removing a record "
-                "changes the dataset that a fixed-size batch is drawn from, and no analysis of that is "
-                "implemented; allowed: relation='replace_one', or sampling='poisson'"
-            )
-        gamma = q if q == 1.0 else math.nextafter(q, math.inf)
-
-        def curve(orders_, sigma):  # the FixedBatchGaussian curve of _fast_rdp_replace_one
-            return subsampling.wor_replace_one_rdp(orders_, gamma, sigma)
-    elif relation == "replace_one":
-
-        def curve(orders_, sigma):  # the SampledGaussian curve of _fast_rdp_replace_one
-            return subsampling.poisson_replace_one_rdp(
-                orders_, q, sigma, fast.rdp_sampled_gaussian, max_order=REFINE_MAX_ORDER
-            )
-    else:
-
-        def curve(orders_, sigma):
-            return fast.rdp_sampled_gaussian(orders_, q, sigma)
-
-    def bounds(sigma, active):
-        rdp = curve(grid[active], sigma)
-        rdp_up = _inflate(float(steps) * rdp, 1)
-        return _epsilon_terms(rdp_up, grid[active], delta, conversion)
-
-    def admissible(sigma, active):
-        """(is eps(sigma) <= target, orders that still can be optimal)."""
-        values = bounds(sigma, active)
-        passing = np.nextafter(values, np.inf) <= epsilon  # as Accountant.epsilon rounds up
-        return bool(np.any(passing)), active[passing]
-
-    # an order whose conversion term alone exceeds the target can never pass (RDP >= 0)
-    conversion_only = _epsilon_terms(np.zeros_like(grid), grid, delta, conversion)
-    active = np.flatnonzero(conversion_only <= epsilon)
-    if len(active) == 0:
-        raise InvalidArgument(
-            f"epsilon={epsilon!r} is below what delta={delta!r} allows at any of the orders, even "
-            f"with no privacy loss per step; allowed: epsilon >= {float(np.min(conversion_only)):.6g}"
-        )
-    # first guess: Gaussian approximation eps(alpha) ~ steps q^2 alpha / sigma^2 (Abadi et al.
-    # 2016 Lemma 3), minimised over alpha: eps = 2 x sqrt(L) + x^2 with x = q sqrt(steps) / sigma,
-    # i.e. x = sqrt(L + eps) - sqrt(L), written without the cancellation (x > 0 for every eps > 0)
-    log_inverse_delta = -math.log(delta)
-    x = epsilon / (math.sqrt(log_inverse_delta + epsilon) + math.sqrt(log_inverse_delta))
-    guess = min(max(q * math.sqrt(steps) / x, low_limit), high_limit) if x > 0 else high_limit
-    low, high = None, None
-    sigma = guess
-    while True:  # bracket by factors of 2 inside SIGMA_RANGE
-        ok, kept = admissible(sigma, active)
-        if ok:
-            high, active = math.log(sigma), kept
-            if low is not None:
-                break
-            if sigma <= low_limit:
-                raise InvalidArgument(
-                    f"epsilon={epsilon!r} is already met at sigma={low_limit:g}, the smallest sigma "
-                    f"the accountant supports (q={q!r}, steps={steps!r}, delta={delta!r}); "
-                    f"allowed: a smaller epsilon"
-                )
-            sigma = max(sigma / 2, low_limit)
-        else:
-            low = math.log(sigma)
-            if high is not None:
-                break
-            if sigma >= high_limit:
-                raise InvalidArgument(
-                    f"epsilon={epsilon!r} is not reachable with sigma <= {high_limit:g} "
-                    f"(q={q!r}, steps={steps!r}, delta={delta!r}, relation={relation!r}, "
-                    f"sampling={sampling!r}); allowed: a larger epsilon"
-                )
-            sigma = min(sigma * 2, high_limit)
-    while high - low > 1e-7:  # bisection in log sigma; an order failing at an admissible sigma is dropped
-        middle = (low + high) / 2
-        ok, kept = admissible(math.exp(middle), active)
-        if ok:
-            high, active = middle, kept
-        else:
-            low = middle
-    # Accountant(grid) gives the same per-order values (each order is computed independently of
-    # the others), and its minimum over all orders is at most that over the active ones.
-    return math.exp(high)

@@ -932,3 +932,24 @@ def namespace():
     """``{name: sympy function}`` of every vocabulary function, content packages' included."""
     load_content()
     return NAMESPACE
+
+
+# --- the one public calibration (branch "accountant": calibrate_sigma moved) -------------------
+#
+# ``calibrate_sigma`` is no longer in dpproofs.accountant.rdp: the one public calibration is
+# dpproofs.calibrate_sigma (dpproofs.accountant.calibrate). ``calibrated_sigma`` (registered above
+# through ``shipped.calibrate_sigma``) is rebound here to it, under the same name and symbol.
+# (Merger: fold this into ``_accountant_functions`` by calling the public function there.)
+
+
+def _calibrated_sigma_public(eps, delta, q, steps, classic):
+    from dpproofs.accountant.calibrate import calibrate_sigma
+
+    return calibrate_sigma(epsilon=eps, delta=delta, q=q, steps=steps, conversion="classic" if classic else "improved")
+
+
+_name, _binding = _accountant_binding("calibrated_sigma", _calibrated_sigma_public, "fffii")
+_binding.symbol = FUNCTIONS["calibrated_sigma"].symbol  # the claims already hold this symbol
+FUNCTIONS[_name] = _binding
+NAMESPACE[_name] = _binding.symbol
+_BY_SYMBOL_NAME[_binding.symbol.__name__] = _binding

@@ -15,18 +15,23 @@ them can understate epsilon (Chua et al. 2024, "How private are DP-SGD implement
 """
 
 import argparse
+import inspect
 
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgument
 
 __all__ = [
     "SAMPLINGS", "RELATIONS", "ACCOUNTANTS", "EPILOG", "add_run_arguments", "parse_steps", "run_of",
-    "accountant_of", "mechanism_of", "calibration_options", "scheme_text",
+    "accountant_of", "options_for", "mechanism_of", "calibration_options", "scheme_text",
 ]
 
 SAMPLINGS = ("poisson", "fixed")
 RELATIONS = ("add_remove", "replace_one")
-ACCOUNTANTS = ("rdp", "pld")
+#: ``--accountant`` name -> the public class (by name in :mod:`dpproofs`): the only place the CLI
+#: names an accountant; everything else goes through the interface
+#: (:class:`dpproofs.accountant.base.PrivacyAccountant`).
+ACCOUNTANT_CLASSES = {"rdp": "Accountant", "pld": "PLDAccountant"}
+ACCOUNTANTS = tuple(ACCOUNTANT_CLASSES)
 
 EPILOG = (
     "sigma is the noise standard deviation divided by the clipping norm C, under every relation: "
@@ -107,12 +112,20 @@ def run_of(args):
 
 
 def accountant_of(args):
-    """A fresh accountant of the kind ``--accountant`` names."""
+    """A fresh accountant of the kind ``--accountant`` names (from :data:`ACCOUNTANT_CLASSES`)."""
     import dpproofs
 
-    if args.accountant == "pld":
-        return dpproofs.PLDAccountant(relation=args.relation)
-    return dpproofs.Accountant(relation=args.relation)
+    name = ACCOUNTANT_CLASSES[_validate.choice("accountant", args.accountant, ACCOUNTANTS)]
+    return getattr(dpproofs, name)(relation=args.relation)
+
+
+def options_for(method, args):
+    """The command-line options (``--conversion``, ``--refine``) that ``method`` takes as keywords:
+    an accountant's query accepts its own options (the RDP accountant's ``conversion``), and the
+    others are not passed to it."""
+    parameters = inspect.signature(method).parameters
+    return {name: getattr(args, name) for name in parameters
+            if name in ("conversion", "refine") and getattr(args, name, None) is not None}
 
 
 def mechanism_of(args, description, sigma):
@@ -126,10 +139,11 @@ def mechanism_of(args, description, sigma):
 
 
 def calibration_options(args):
-    """Keyword arguments of ``dpproofs.calibrate_sigma`` for the run's accountant, relation and sampling."""
-    options = {"conversion": args.conversion} if args.accountant == "rdp" else {"accountant": "pld"}
-    if args.relation != "add_remove" or args.sampling != "poisson":
-        options.update(relation=args.relation, sampling=args.sampling)
+    """Keyword arguments of ``dpproofs.calibrate_sigma`` for the run's accountant, relation and sampling
+    (``conversion`` is given only when it is not the default: it applies to the RDP accountant)."""
+    options = {"accountant": args.accountant, "relation": args.relation, "sampling": args.sampling}
+    if getattr(args, "conversion", "improved") != "improved":
+        options["conversion"] = args.conversion
     return options
 
 

@@ -7,7 +7,7 @@ Delta (an upper bound, in [0, 1]) of the DP-SGD run at each epsilon. JSON: ``del
 """
 
 from dpproofs.cli._progress import slow_notice
-from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
+from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, options_for, run_of, scheme_text
 from dpproofs.math.conversions import CONVERSIONS
 
 HELP = "delta of a DP-SGD run (sampled-Gaussian steps) at one or more epsilons"
@@ -27,18 +27,14 @@ def run(args):
     q, steps, description = run_of(args)
     mechanism = mechanism_of(args, description, args.sigma)
     accountant = accountant_of(args).compose(mechanism, steps)
+    options = options_for(accountant.delta_bounds, args)
     rows = []
     for epsilon in args.epsilon:
-        if args.accountant == "pld":
-            with slow_notice(f"tight delta at epsilon={epsilon:g} (PLD bracket)"):
-                lower, upper = accountant.delta_bounds(epsilon)
-            rows.append({"epsilon": epsilon, "delta": upper, "delta_lower": lower, "delta_upper": upper})
-        else:
-            rows.append({"epsilon": epsilon, "delta": accountant.delta(epsilon, args.conversion)})
+        with slow_notice(f"delta at epsilon={epsilon:g} ({args.accountant})"):
+            lower, upper = accountant.delta_bounds(epsilon, **options)
+        rows.append({"epsilon": epsilon, "delta": upper, "delta_lower": lower, "delta_upper": upper})
     result = {"delta": rows[0]["delta"], "epsilon": rows[0]["epsilon"], "results": rows,
-              "sigma": mechanism.sigma, **description}
-    if args.accountant == "rdp":
-        result["conversion"] = args.conversion
+              "sigma": mechanism.sigma, **description, **options}
     return 0, result
 
 

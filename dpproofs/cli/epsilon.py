@@ -8,7 +8,7 @@ Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2
 """
 
 from dpproofs.cli._progress import slow_notice
-from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, run_of, scheme_text
+from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, options_for, run_of, scheme_text
 from dpproofs.math.conversions import CONVERSIONS
 
 HELP = "epsilon of a DP-SGD run (sampled-Gaussian steps) at one or more deltas"
@@ -29,21 +29,20 @@ def run(args):
     q, steps, description = run_of(args)
     mechanism = mechanism_of(args, description, args.sigma)
     accountant = accountant_of(args).compose(mechanism, steps)
+    options = options_for(accountant.epsilon_bounds, args)
     rows = []
     for delta in args.delta:
-        if args.accountant == "pld":
-            with slow_notice(f"tight epsilon at delta={delta:g} (PLD bracket)"):
-                lower, upper = accountant.epsilon_bounds(delta)
-            rows.append({"delta": delta, "epsilon": upper, "epsilon_lower": lower, "epsilon_upper": upper})
-        else:
-            epsilon, order = accountant.epsilon_and_order(delta, args.conversion, refine=args.refine)
-            rows.append({"delta": delta, "epsilon": epsilon, "order": order})
+        with slow_notice(f"epsilon at delta={delta:g} ({args.accountant})"):
+            bounds = accountant.epsilon_bounds(delta, **options)
+        row = {"delta": delta, "epsilon": bounds.upper, "epsilon_lower": bounds.lower, "epsilon_upper": bounds.upper}
+        if getattr(bounds, "order", None) is not None:
+            row["order"] = bounds.order
+        rows.append(row)
     result = {"epsilon": rows[0]["epsilon"], "delta": rows[0]["delta"], "results": rows,
-              "sigma": mechanism.sigma, **description}
-    if args.accountant == "rdp":
-        result.update(order=rows[0]["order"], conversion=args.conversion, refine=bool(args.refine))
-    else:
-        result.update(epsilon_lower=rows[0]["epsilon_lower"], epsilon_upper=rows[0]["epsilon_upper"])
+              "sigma": mechanism.sigma, **description, **options,
+              "epsilon_lower": rows[0]["epsilon_lower"], "epsilon_upper": rows[0]["epsilon_upper"]}
+    if "order" in rows[0]:
+        result["order"] = rows[0]["order"]
     return 0, result
 
 

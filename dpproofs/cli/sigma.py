@@ -6,7 +6,9 @@ which the DP-SGD run is (E, D)-DP by the accountant. Exit status 0; bad argument
 unreachable target) raise InvalidArgument: one line on stderr, status 2.
 """
 
-from dpproofs.cli._run import accountant_of, add_run_arguments, calibration_options, mechanism_of, parse_steps, run_of
+from dpproofs.cli._run import (
+    accountant_of, add_run_arguments, calibration_options, mechanism_of, options_for, parse_steps, run_of,
+)
 from dpproofs.math.conversions import CONVERSIONS
 
 HELP = "smallest noise multiplier for a target (epsilon, delta) over a DP-SGD run"
@@ -25,20 +27,12 @@ def run(args):
     from dpproofs.accountant.calibrate import calibrate_sigma
 
     q, steps, description = run_of(args)
-    if args.accountant == "pld":
-        from dpproofs.accountant.pld.accountant import calibrate_sigma_pld
-
-        sigma = calibrate_sigma_pld(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps,
-                                    relation=args.relation, sampling=args.sampling, progress=_progress())
-    else:
-        sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, **calibration_options(args))
+    sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, progress=_progress(),
+                            **calibration_options(args))
     achieved = accountant_of(args).compose(mechanism_of(args, description, sigma), steps)
-    achieved_epsilon = (achieved.epsilon(args.delta, args.conversion) if args.accountant == "rdp"
-                        else achieved.epsilon(args.delta))
-    result = {"sigma": sigma, "epsilon": args.epsilon, "achieved_epsilon": achieved_epsilon,
-              "delta": args.delta, **description}
-    if args.accountant == "rdp":
-        result["conversion"] = args.conversion
+    options = options_for(achieved.epsilon, args)
+    result = {"sigma": sigma, "epsilon": args.epsilon, "achieved_epsilon": achieved.epsilon(args.delta, **options),
+              "delta": args.delta, **description, **options}
     return 0, result
 
 

@@ -226,7 +226,9 @@ def accountant_page(measured, shared_figure=None):
         else:
             lines.append(text + "\n\n")
     lines.append(f"Default orders ({len(accountant.DEFAULT_ORDERS)}): `{', '.join(f'{a:g}' for a in accountant.DEFAULT_ORDERS)}`\n\n")
-    lines.append("## Calibration\n\n" + " ".join((accountant.calibrate_sigma.__doc__ or "").split()) + "\n\n")
+    from dpproofs.accountant.calibrate import calibrate_sigma
+
+    lines.append("## Calibration\n\n" + " ".join((calibrate_sigma.__doc__ or "").split()) + "\n\n")
     lines.append("## Comparison on standard configurations\n\n")
     if measured:
         lines.append(

@@ -23,7 +23,8 @@ of ``ComposedDpEvent``, nested to any depth):
 * ``SampledWithoutReplacementDpEvent(n, b, Gaussian)`` -> ``dpproofs.FixedBatchGaussian(b, n, s)``
   (accounted under ``"replace_one"`` only; under add/remove :func:`supports` is False and
   :func:`accountant_for` raises InvalidArgument naming the pair).
-* ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP).
+* ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP);
+  ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
   uniform one of ``k``. Only ``k = 2`` is our binary randomized response, exactly: it tells the
   truth with probability ``1 - p/2 = e^eps / (1 + e^eps)``, i.e. ``eps = log(2/p - 1)``
@@ -150,6 +151,12 @@ def _walk(event, count, run, dpa, path):
         return
     if isinstance(event, dpa.PoissonSampledDpEvent):
         q = _validate.real(f"{path}.sampling_probability", event.sampling_probability, 0, 1)
+        if isinstance(event.event, dpa.LaplaceDpEvent):  # dpproofs.SampledLaplace
+            scale = _noise(f"{path}.event.noise_multiplier", event.event.noise_multiplier)
+            if q == 0 or scale == math.inf:
+                return
+            _add(run, count, dpproofs.SampledLaplace(q, scale) if scale > 0 else _NON_PRIVATE_STEP)
+            return
         sigma = _effective_sigma(event.event, dpa, f"{path}.event", "PoissonSampledDpEvent")
         if q == 0 or sigma == math.inf:
             return
@@ -348,9 +355,8 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
-    from dpproofs.math import reductions as subsampling
-
-    return all(subsampling.unsupported(mechanism, relation) is None for mechanism, _ in run.entries)
+    kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
+    return all(mechanism.refusal(kind, relation) is None for mechanism, _ in run.entries)
 
 
 def to_event(accountant: Any) -> Any:
@@ -381,22 +387,29 @@ def to_event(accountant: Any) -> Any:
     return dpa.ComposedDpEvent(parts)
 
 
+def _randomized_response_event(mechanism, dpa):
+    p = 2.0 / (1.0 + math.exp(mechanism.epsilon))  # three roundings: <= 2 ulps relative
+    return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
+
+
+#: mechanism class name -> its dp_accounting DpEvent (a table, not a chain over classes: a
+#: mechanism without a counterpart is named in the error).
+_LEAF_EVENTS = {
+    "SampledGaussian": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.GaussianDpEvent(m.sigma)),
+    "Gaussian": lambda m, dpa: dpa.GaussianDpEvent(m.sigma),
+    "Laplace": lambda m, dpa: dpa.LaplaceDpEvent(m.scale),
+    "SampledLaplace": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.LaplaceDpEvent(m.scale)),
+    "RandomizedResponse": _randomized_response_event,
+    "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
+        m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
+}
+
+
 def _leaf_event(mechanism, dpa):
-    if isinstance(mechanism, SampledGaussian):
-        return dpa.PoissonSampledDpEvent(mechanism.q, dpa.GaussianDpEvent(mechanism.sigma))
-    if isinstance(mechanism, Gaussian):
-        return dpa.GaussianDpEvent(mechanism.sigma)
-    if isinstance(mechanism, Laplace):
-        return dpa.LaplaceDpEvent(mechanism.scale)
-    if isinstance(mechanism, RandomizedResponse):
-        p = 2.0 / (1.0 + math.exp(mechanism.epsilon))  # three roundings: <= 2 ulps relative
-        return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
-    fixed = getattr(dpproofs, "FixedBatchGaussian", None)
-    if fixed is not None and isinstance(mechanism, fixed):
-        return dpa.SampledWithoutReplacementDpEvent(
-            mechanism.dataset_size, mechanism.batch_size, dpa.GaussianDpEvent(mechanism.sigma)
-        )
-    raise InvalidArgument(f"mechanism={mechanism!r} has no dp_accounting DpEvent counterpart")
+    make = _LEAF_EVENTS.get(type(mechanism).__name__)
+    if make is None:
+        raise InvalidArgument(f"mechanism={mechanism!r} has no dp_accounting DpEvent counterpart")
+    return make(mechanism, dpa)
 
 
 # --- non-private runs ------------------------------------------------------------------------

@@ -101,6 +101,9 @@ RELATION_TABLE = {
     ("SampledGaussian", "add_remove"): "((1-q)N(0)+qN(1), N(0)), both directions",
     ("SampledGaussian", "replace_one"): "Mironov 2017 Prop. 11 through D minus x (add/remove at 2a and 2a-1)",
     ("FixedBatchGaussian", "replace_one"): "Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2) Thm 9 with the Gaussian at sensitivity 2",
+    ("SampledLaplace", "add_remove"): "((1-q)P+qQ, P) and its reverse, P=Lap(0,b), Q=Lap(1,b) "
+                                      "(Zhu, Dong & Wang 2022 Thm 11); RDP: a Taylor bound on both directions",
+    ("SampledLaplace", "replace_one"): "RDP: Mironov 2017 Prop. 11 through D minus x, min Laplace(b/2); PLD: not supported",
 }
 
 

@@ -20,6 +20,10 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
 * :mod:`.pld` - ``PLDAccountant``'s bracket contains the exact tight epsilon (Gaussian, sampled
   Gaussian); :mod:`.pld_replace_one` - under replace-one its upper end is above every neighbouring
   pair that exists and has an exact profile (the Gaussian, fixed-size batches, Poisson).
+* :mod:`.sampled_laplace` - ``SampledLaplace`` (Poisson-subsampled Laplace) in both accountants:
+  the RDP curve against the exact divergence of both directions, the PLD bracket against the
+  exact one-step profile (mutants: the RDP bound without its weight or with a truncated
+  chi-square, the PLD ends moved inward).
 
 Claim ids start with ``accountant.<part>``; ``dpproofs check accountant`` runs exactly these.
 The accountant's answers enter statements through the ``accountant_*`` functions of

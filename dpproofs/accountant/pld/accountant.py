@@ -7,9 +7,11 @@ the exact value; :meth:`PLDAccountant.epsilon` is the upper end (a certified upp
 How (the discretisation and its proofs are in :mod:`dpproofs.accountant.pld.discretise`, section "Vectorised
 certified discretisation"):
 
-* every mechanism is written as one neighbouring pair per direction: ``SampledGaussian`` has two
-  (``add``: P = (1-q) N(0,s^2) + q N(1,s^2) vs Q = N(0,s^2); ``remove``: the reverse), the others
-  are symmetric and have one. Each direction is composed separately and the larger of the two
+* every mechanism gives its own neighbouring pair per direction
+  (:meth:`dpproofs.mechanisms.Mechanism.pld_pairs`, pairs of :mod:`dpproofs.math.pairs`): a sampled
+  one has two (``SampledGaussian``: ``add``: P = (1-q) N(0,s^2) + q N(1,s^2) vs Q = N(0,s^2);
+  ``remove``: the reverse; ``SampledLaplace`` likewise with Laplace components), the others are
+  symmetric and have one. Each direction is composed separately and the larger of the two
   composed hockey-stick curves is taken (the same neighbouring relation holds at every step);
 * each one-step PLD is replaced by an upper (connect-the-dots; Doroshenko, Ghazi, Kamath, Kumar &
   Manurangsi 2022, arXiv:2207.04380v1) and a lower (own losses moved down onto a shifted grid)
@@ -28,27 +30,18 @@ certified discretisation"):
 """
 
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
 
 import numpy as np
 from scipy import special
 
 from dpproofs import _validate
-from dpproofs.math import reductions as subsampling
+from dpproofs.accountant.base import Bounds, PrivacyAccountant
 from dpproofs.accountant.rdp import Accountant
-from dpproofs.errors import InvalidArgument, InvalidArgumentType
 from dpproofs.accountant.pld import discretise as _pld
-from dpproofs.math.roots import illinois
-from dpproofs.mechanisms import (
-    FixedBatchGaussian,
-    Gaussian,
-    Laplace,
-    Mechanism,
-    RandomizedResponse,
-    SampledGaussian,
-)
+from dpproofs.mechanisms import Mechanism
 
-__all__ = ["PLDAccountant", "Bounds", "calibrate_sigma_pld", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
+__all__ = ["PLDAccountant", "Bounds", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
 
 #: Default target relative width (upper - lower) / upper of a bracket.
 DEFAULT_RELATIVE_WIDTH = 1e-3
@@ -79,34 +72,6 @@ CALIBRATION_CELLS_PER_SD = 1700
 MAX_PASSES = 6
 
 
-class Bounds(tuple):
-    """``(lower, upper)``: the exact tight value lies in between. Attributes: ``lower``, ``upper``,
-    ``source`` (``"pld"``: both ends from the tight computation; ``"rdp"``: the upper end is the
-    RDP bound because the tight computation could not meet its budget; ``"exact"``: zero privacy
-    loss), ``grid_step`` (the finest grid step used, or None)."""
-
-    def __new__(cls, lower: float, upper: float, source: str, grid_step: float | None = None) -> "Bounds":
-        self = super().__new__(cls, (float(lower), float(upper)))
-        self.source = source
-        self.grid_step = grid_step
-        return self
-
-    @property
-    def lower(self) -> float:
-        return self[0]
-
-    @property
-    def upper(self) -> float:
-        return self[1]
-
-    @property
-    def width(self) -> float:
-        return self[1] - self[0]
-
-    def __repr__(self):
-        return f"Bounds(lower={self[0]!r}, upper={self[1]!r}, source={self.source!r}, grid_step={self.grid_step!r})"
-
-
 def _exact_zero():
     result = Bounds(0.0, 0.0, "exact")
     result.target_met = True
@@ -116,100 +81,18 @@ def _exact_zero():
 #: Neighbouring relations (``relation=`` of the constructor).
 RELATIONS = ("add_remove", "replace_one")
 
-_KINDS = (Gaussian, SampledGaussian, FixedBatchGaussian, Laplace, RandomizedResponse)
-
-
-def _check_mechanism(mechanism):
-    if not isinstance(mechanism, Mechanism) or not isinstance(mechanism, _KINDS):
-        raise InvalidArgumentType(
-            f"mechanism={mechanism!r} must be one of {', '.join(k.__name__ for k in _KINDS)}, "
-            f"not {type(mechanism).__name__}"
-        )
-    return mechanism
-
-
 def _pairs(mechanism):
     """``{"add": pair, "remove": pair}`` under add/remove for a mechanism with non-zero privacy
-    loss, else None (sensitivity 1: one record moves the clipped sum by at most C)."""
-    if isinstance(mechanism, SampledGaussian):
-        if mechanism.q == 0:
-            return None
-        if mechanism.q == 1:
-            pair = _pld.GaussianPair(1.0, mechanism.sigma, "add")
-            return {"add": pair, "remove": pair}
-        return {
-            "add": _pld.GaussianPair(mechanism.q, mechanism.sigma, "add"),
-            "remove": _pld.GaussianPair(mechanism.q, mechanism.sigma, "remove"),
-        }
-    if isinstance(mechanism, Gaussian):
-        pair = _pld.GaussianPair(1.0, mechanism.sigma, "add")
-    elif isinstance(mechanism, Laplace):
-        pair = _pld.LaplacePair(mechanism.scale)
-    else:
-        eps = mechanism.epsilon
-        p = 1.0 / (1.0 + math.exp(-eps))  # e^eps / (1 + e^eps)
-        pair = _pld.FinitePair(((eps, p), (-eps, 1.0 - p)))
-    return {"add": pair, "remove": pair}
-
-
-def _mixture_directions(rate, sigma):
-    """Both orders of ``((1-g) N(0, s^2) + g N(1, s^2), N(0, s^2))`` (one pair if ``g = 1``)."""
-    if rate == 1:
-        pair = _pld.GaussianPair(1.0, sigma, "add")
-        return {"add": pair, "remove": pair}
-    return {"add": _pld.GaussianPair(rate, sigma, "add"), "remove": _pld.GaussianPair(rate, sigma, "remove")}
+    loss, else None: the mechanism's own :meth:`~dpproofs.mechanisms.Mechanism.pld_pairs`."""
+    return mechanism.pld_pairs("add_remove")
 
 
 def _replace_one_plan(mechanism):
-    """Under replace-one (one record changed: the clipped sum moves by up to 2C), the pairs of
-    ``mechanism``: ``(dominating, realised)``, or None for zero privacy loss.
-
-    * ``dominating``: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
-      (g = q or b/n; s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every
-      replace-one configuration in both orders (docs/math.md, "Replace-one neighbours": advanced
-      joint convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647v2, Theorem 2); the
-      accountant composes its SYMMETRISED pair (:func:`dpproofs.accountant.pld.discretise.symmetrised`),
-      which dominates at every eps and so under composition (Zhu, Dong & Wang 2022, arXiv
-      2106.08567v3, Theorem 10: the composition of dominating pairs). Composing P1 alone, or max(P1^T, P2^T), is not justified:
-      worst-case pairs need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024,
-      arXiv 2405.20769).
-    * ``realised``: ``{"R0": directions, "R1": directions}``: neighbouring datasets that exist,
-      so their composed curves are LOWER bounds on the truth. R0: x' = 0 and every other record 0
-      (each step is its add/remove pair at sensitivity 1). R1: x = -x' of norm C and every other
-      record x' (fixed-size batches: P1 and its swap; Poisson: the two-sided mixture
-      ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)) at sigma, which dp_accounting composes as if it
-      were the worst case; the Gaussian: N(2C) vs N(0)).
-    Gaussian, Laplace: sensitivity 2 (sigma/2, scale/2). Randomized response is epsilon-DP under
-    either relation (its pair is unchanged)."""
-    if isinstance(mechanism, (SampledGaussian, FixedBatchGaussian)):
-        poisson = isinstance(mechanism, SampledGaussian)
-        rate = mechanism.q if poisson else subsampling.gamma_upper(mechanism.batch_size, mechanism.dataset_size)
-        if rate == 0:
-            return None
-        half = mechanism.sigma / 2
-        dominating = _pld.GaussianPair(rate, half, "add") if rate < 1 else _pld.GaussianPair(1.0, half, "add")
-        r0 = _mixture_directions(rate, mechanism.sigma)
-        if not poisson or rate == 1:
-            r1 = _mixture_directions(rate, half)
-        else:
-            two_sided = _pld.TwoSidedGaussianPair(rate, mechanism.sigma)
-            r1 = {"add": two_sided, "remove": two_sided}
-        return dominating, {"R0": r0, "R1": r1}
-    if isinstance(mechanism, Gaussian):
-        r1 = _pld.GaussianPair(1.0, mechanism.sigma / 2, "add")
-        r0 = _pld.GaussianPair(1.0, mechanism.sigma, "add")
-    elif isinstance(mechanism, Laplace):
-        r1, r0 = _pld.LaplacePair(mechanism.scale / 2), _pld.LaplacePair(mechanism.scale)
-    else:
-        r1 = r0 = _pairs(mechanism)["add"]
-    return r1, {"R0": {"add": r0, "remove": r0}, "R1": {"add": r1, "remove": r1}}
-
-
-def _supported(mechanism, relation):
-    """Raise the InvalidArgument of :func:`dpproofs.math.reductions.unsupported`, if any."""
-    error = subsampling.unsupported(mechanism, relation)
-    if error is not None:
-        raise error
+    """Under replace-one, ``(dominating, {"R0": directions, "R1": directions})`` or None: the
+    mechanism's own :meth:`~dpproofs.mechanisms.Mechanism.pld_pairs` (the upper end composes the
+    SYMMETRISED dominating pair, :func:`dpproofs.accountant.pld.discretise.symmetrised`; the lower
+    end the best realised neighbouring datasets)."""
+    return mechanism.pld_pairs("replace_one")
 
 
 def _tail_z(tail):
@@ -218,7 +101,7 @@ def _tail_z(tail):
     return float(min(38.0, max(6.0, -special.ndtri(tail))))
 
 
-class PLDAccountant:
+class PLDAccountant(PrivacyAccountant):
     """Tight accountant over privacy-loss distributions (see the module docstring).
 
     ``relative_width``: target (upper - lower) / upper of the brackets, in ``[1e-6, 0.5]``.
@@ -234,8 +117,11 @@ class PLDAccountant:
     between the two is the analysis', not the grid's (``target_met`` is then often False).
 
     Results are :class:`Bounds`; ``result.target_met`` says whether the width target was met
-    within the budget (if not, the bracket is still valid, only wider).
+    within the budget (if not, the bracket is still valid, only wider). Every query takes one
+    value or a sequence (then a list), as the interface :class:`dpproofs.accountant.base.PrivacyAccountant`.
     """
+
+    kind = "pld"
 
     def __init__(self, *, relative_width: float = DEFAULT_RELATIVE_WIDTH, max_cells: int = DEFAULT_MAX_CELLS,
                  grid_step: float | None = None, delta_relative_width: float = DEFAULT_DELTA_RELATIVE_WIDTH,
@@ -254,22 +140,17 @@ class PLDAccountant:
     def compose(self, mechanism: Mechanism, steps: int = 1) -> "PLDAccountant":
         """Add ``steps`` (an integer >= 0) applications of ``mechanism``; return ``self``. A failed
         compose leaves the accountant unchanged."""
-        _check_mechanism(mechanism)
-        _supported(mechanism, self._relation)
+        return super().compose(mechanism, steps)
+
+    def _compose_checked(self, mechanism, steps):
         steps = _validate.integer("steps", steps, 0)
         if steps:
             self._ledger[mechanism] = self._ledger.get(mechanism, 0) + steps
-        return self
 
     @property
     def ledger(self) -> list[tuple[Mechanism, int]]:
         """The composed mechanisms as a list of ``(mechanism, steps)`` (a copy)."""
         return list(self._ledger.items())
-
-    @property
-    def relation(self) -> str:
-        """The neighbouring relation, ``"add_remove"`` or ``"replace_one"``."""
-        return self._relation
 
     def _plan(self, mechanism):
         return _pairs(mechanism) if self._relation == "add_remove" else _replace_one_plan(mechanism)
@@ -285,15 +166,21 @@ class PLDAccountant:
 
     # --- queries -----------------------------------------------------------------------------
 
-    def epsilon(self, delta: float) -> float:
-        """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``): the upper end
-        of :meth:`epsilon_bounds`. (A search on the upper end alone needs two passes to see that
+    def epsilon(self, delta: float | Sequence[float]) -> float | list[float]:
+        """A certified upper bound on the tight epsilon at ``delta`` (in ``(0, 1)``; or a list for
+        a sequence): the upper end of :meth:`epsilon_bounds`. (A search on the upper end alone needs two passes to see that
         it converged, where the bracket usually meets its width target in one: at the Abadi
         point 0.29 s against 0.04 s. Calibration, at a fixed grid step, uses the upper end alone.)"""
+        return super().epsilon(delta)
+
+    def epsilon_bounds(self, delta: float | Sequence[float]) -> Bounds | list[Bounds]:
+        """:class:`Bounds` ``(lower, upper)`` containing the tight epsilon at ``delta`` (or a list)."""
+        return super().epsilon_bounds(delta)
+
+    def _epsilon_one(self, delta):
         return self._epsilon_search(delta, upper_only=False).upper
 
-    def epsilon_bounds(self, delta: float) -> Bounds:
-        """:class:`Bounds` ``(lower, upper)`` containing the tight epsilon at ``delta``."""
+    def _epsilon_bounds_one(self, delta):
         return self._epsilon_search(delta, upper_only=False)
 
     def _epsilon_search(self, delta, upper_only):
@@ -305,13 +192,18 @@ class PLDAccountant:
         self._hint = rdp_eps / 2
         return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only)
 
-    def delta(self, epsilon: float) -> float:
-        """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``)."""
-        return self.delta_bounds(epsilon).upper
+    def delta(self, epsilon: float | Sequence[float]) -> float | list[float]:
+        """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``; or a list)."""
+        return super().delta(epsilon)
 
-    def delta_bounds(self, epsilon: float) -> Bounds:
-        """:class:`Bounds` ``(lower, upper)`` containing the tight delta at ``epsilon``."""
-        epsilon = _validate.real("epsilon", epsilon, 0)
+    def delta_bounds(self, epsilon: float | Sequence[float]) -> Bounds | list[Bounds]:
+        """:class:`Bounds` ``(lower, upper)`` containing the tight delta at ``epsilon`` (or a list)."""
+        return super().delta_bounds(epsilon)
+
+    def _delta_one(self, epsilon):
+        return self._delta_bounds_one(epsilon).upper
+
+    def _delta_bounds_one(self, epsilon):
         active = self._active()
         if not active:
             return _exact_zero()
@@ -370,8 +262,9 @@ class PLDAccountant:
         the first such mechanism's atoms +-a are a whole number of steps apart (exact lower
         bound for them)."""
         for mechanism, _ in active:
-            if isinstance(mechanism, (RandomizedResponse, Laplace)):
-                span = 2 * (mechanism.epsilon if isinstance(mechanism, RandomizedResponse) else 1 / mechanism.scale)
+            spans = [pair.max_loss - pair.min_loss for pair in self._all_pairs(mechanism) if pair.atoms]
+            if spans:
+                span = min(spans)  # the atoms of the other pairs are a whole number of these apart
                 return span / math.ceil(span / step)
         return step
 
@@ -389,7 +282,9 @@ class PLDAccountant:
         if self._relation == "replace_one":
             return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
-        directions = ("add", "remove") if any(isinstance(m, SampledGaussian) and m.q < 1 for m, _ in active) else ("add",)
+        # a mechanism whose two orders differ (a sampled one) is composed in both directions
+        directions = ("add", "remove") if any(
+            (lambda d: d["add"] is not d["remove"])(_pairs(m)) for m, _ in active) else ("add",)
         target = self._relative_width if delta is not None else self._delta_relative_width
         for direction in directions:
             values = {}
@@ -537,177 +432,13 @@ class PLDAccountant:
 
     # --- serialisation -----------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
-        """A plain-JSON description (options and ledger)."""
-        return {
-            "type": "PLDAccountant",
-            "relative_width": self._relative_width,
-            "max_cells": self._max_cells,
-            "grid_step": self._grid_step,
-            "delta_relative_width": self._delta_relative_width,
-            "relation": self._relation,
-            "ledger": [{"mechanism": m.to_dict(), "steps": n} for m, n in self._ledger.items()],
-        }
+    def _options(self):
+        return {"relative_width": self._relative_width, "max_cells": self._max_cells,
+                "grid_step": self._grid_step, "delta_relative_width": self._delta_relative_width}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "PLDAccountant":
-        """Inverse of :meth:`to_dict`; validates like the constructor and :meth:`compose`."""
-        if not isinstance(data, dict) or data.get("type") != "PLDAccountant":
-            raise InvalidArgumentType(f"data={data!r} must be a dict made by PLDAccountant.to_dict()")
-        ledger = data.get("ledger", [])
-        if not isinstance(ledger, list):
-            raise InvalidArgumentType(f"data['ledger']={ledger!r} must be a list")
-        acc = cls(
-            relative_width=data.get("relative_width", DEFAULT_RELATIVE_WIDTH),
-            max_cells=data.get("max_cells", DEFAULT_MAX_CELLS),
-            grid_step=data.get("grid_step"),
-            delta_relative_width=data.get("delta_relative_width", DEFAULT_DELTA_RELATIVE_WIDTH),
-            relation=data.get("relation", "add_remove"),
-        )
-        entries = []
-        for entry in ledger:
-            if not isinstance(entry, dict) or set(entry) != {"mechanism", "steps"}:
-                raise InvalidArgumentType(f"ledger entry {entry!r} must be a dict with keys 'mechanism' and 'steps'")
-            entries.append((Mechanism.from_dict(entry["mechanism"]), _validate.integer("steps", entry["steps"], 0)))
-        for mechanism, steps in entries:
-            acc.compose(mechanism, steps)
-        return acc
+    def _option_names(cls):
+        return ("relative_width", "max_cells", "grid_step", "delta_relative_width")
 
     def __repr__(self):
         return f"PLDAccountant(relation={self._relation!r}, ledger={self.ledger!r})"
-
-
-def calibrate_sigma_pld(*, epsilon: float, delta: float, q: float, steps: int,
-                        relative_width: float = DEFAULT_RELATIVE_WIDTH, tolerance: float = 1e-3,
-                        relation: str = "add_remove", sampling: str = "poisson",
-                        progress: Callable[[str], None] | None = None) -> float:
-    """Smallest noise multiplier sigma (to relative ``tolerance``) such that ``steps`` applications of
-    the sampled Gaussian at rate ``q`` have a certified upper epsilon <= ``epsilon`` at ``delta``
-    (never overshoots: the returned sigma's certified upper epsilon, by
-    ``PLDAccountant(relative_width=relative_width)``, is <= the target).
-
-    ``sampling``: "poisson" (``SampledGaussian(q, sigma)``) or "fixed" (batches that are the
-    fraction ``q = b/n`` of the dataset, drawn without replacement: ``FixedBatchGaussian``; needs
-    ``relation="replace_one"``). ``relation``: as for :class:`PLDAccountant`. ``progress``: None or
-    a callable taking one line of text, called after every accountant evaluation.
-
-    How: only the UPPER end decides (the answer is certified by it), so the search runs on the
-    upper end at one fixed grid step (one pass each, a valid upper bound at any step), by regula
-    falsi on log epsilon against log sigma (smooth and monotone), aiming ``1e-4`` below the
-    target; the result is then checked (and raised by ``tolerance`` steps if needed) with the
-    accountant a user calls."""
-    import time
-
-    epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
-    delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
-    q = _validate.real("q", q, 0, 1, low_open=True)
-    steps = _validate.integer("steps", steps, 1)
-    tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
-    relation = _validate.choice("relation", relation, RELATIONS)
-    sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
-    if progress is not None and not callable(progress):
-        raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
-    if sampling == "fixed":
-        # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
-        batch, dataset = (q if q == 1 else math.nextafter(q, 1.0)).as_integer_ratio()
-
-        def step(sigma):
-            return FixedBatchGaussian(batch_size=batch, dataset_size=dataset, sigma=sigma)
-    else:
-        def step(sigma):
-            return SampledGaussian(q, sigma)
-
-    _supported(step(1.0), relation)
-    started = time.perf_counter()
-    count = [0]
-
-    def report(text):
-        count[0] += 1
-        if progress is not None:
-            progress(f"pld calibration: {text} ({count[0]} evaluations, {time.perf_counter() - started:.1f} s)")
-
-    from dpproofs.accountant.rdp import calibrate_sigma as rdp_calibrate
-
-    try:  # the RDP sigma is at least the tight one (RDP over-estimates epsilon): a first bracket
-        high = rdp_calibrate(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling)
-    except InvalidArgument:
-        high = 1.0
-
-    # one grid step for the whole search, from the composed loss at the RDP sigma: the composed
-    # standard deviation / 1700 (the upper end converges like h^2 and is then within ~1e-4 of its
-    # limit), with the one-step PLD kept below 2^15 cells (small T: long loss ranges)
-    probe = PLDAccountant(relation=relation).compose(step(high), steps)
-    active = probe._active()
-    if not active:
-        return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
-    tail_z = _tail_z(TAIL_SHARE * delta / steps)
-    first = probe._initial_step(active, CALIBRATION_CELLS_PER_SD)
-    grid = max(first, first * probe._cells(active, first, tail_z) / 2**15)
-    aim = epsilon * (1 - 1e-4)
-    seen = {}
-
-    def upper(sigma):
-        if sigma not in seen:
-            # one pass at the fixed grid step, upper end only (the lower end is not needed here)
-            found = PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps)._epsilon_search(
-                delta, upper_only=True)
-            seen[sigma] = found.upper
-            report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
-        return seen[sigma]
-
-    while not upper(high) <= aim:
-        high *= 1.5
-        if high > 1e6:
-            raise InvalidArgument(
-                f"epsilon={epsilon!r} is not reachable with sigma <= 1e6 for q={q!r}, steps={steps!r}, delta={delta!r}"
-            )
-    low = high
-    while True:
-        low *= 0.75
-        if low < 1e-3:
-            low = 1e-3
-            if upper(low) <= aim:
-                high = low
-                low = None
-            break
-        if not upper(low) <= aim:
-            break
-        high = low
-    if low is not None:
-        # regula falsi (Illinois) on g = log upper - log aim against x = log sigma; the bracket
-        # [low, high] always has g(low) > 0 >= g(high)
-        def g(sigma):
-            value = upper(sigma)
-            return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
-
-        _, x_hi = illinois(lambda x: g(math.exp(x)), math.log(low), math.log(high), g(low), g(high),
-                           converged=lambda lo, hi: hi - lo <= tolerance / 4, clamp=0.05)
-        high = math.exp(x_hi)
-        if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
-            high = max(s for s, v in seen.items() if v <= aim)
-    bounds = _bounds_factory(step, steps, delta, relation, report)
-    return _certified_above(high, bounds, epsilon, relative_width, tolerance)
-
-
-def _bounds_factory(step, steps, delta, relation, report=None):
-    seen = {}
-
-    def bounds(sigma, width):
-        if (sigma, width) not in seen:
-            accountant = PLDAccountant(relative_width=width, relation=relation).compose(step(sigma), steps)
-            # the user's check: accountant.epsilon(delta), the upper end of epsilon_bounds
-            seen[sigma, width] = accountant.epsilon_bounds(delta)
-            if report is not None:
-                report(f"check sigma = {sigma:.6g}: epsilon <= {seen[sigma, width].upper:.6g}")
-        return seen[sigma, width]
-    return bounds
-
-
-def _certified_above(sigma, bounds, epsilon, relative_width, tolerance):
-    """``sigma``, raised by ``tolerance`` steps until ``PLDAccountant(relative_width)``'s own
-    upper end (the one a user checks) is at most ``epsilon``."""
-    for _ in range(64):
-        if bounds(sigma, relative_width).upper <= epsilon:
-            return sigma
-        sigma *= 1 + tolerance
-    raise InvalidArgument(f"epsilon={epsilon!r}: no sigma certified within 64 steps of {tolerance!r} above {sigma!r}")

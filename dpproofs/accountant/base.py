@@ -1,0 +1,236 @@
+"""The one accountant interface: :class:`PrivacyAccountant` (in the spirit of dp_accounting's
+``PrivacyAccountant``), which :class:`dpproofs.Accountant` (RDP) and :class:`dpproofs.PLDAccountant`
+(tight, certified PLD bracket) implement.
+
+The interface::
+
+    acc.compose(mechanism, steps=1)      -> acc   (nothing half-applied on error)
+    acc.supports(mechanism)              -> bool  (the one mechanism check)
+    acc.epsilon(delta)                   -> float, or a list for a sequence of deltas
+    acc.epsilon_bounds(delta)            -> (lower, upper), or a list of them
+    acc.delta(epsilon)                   -> float, or a list
+    acc.delta_bounds(epsilon)            -> (lower, upper), or a list
+    acc.ledger                           -> [(mechanism, steps), ...] (a copy)
+    acc.relation                         -> "add_remove" | "replace_one"
+    acc.to_dict() / Class.from_dict(data)
+
+``epsilon`` and ``delta`` are upper bounds; the exact (tight) value of the composition lies in
+``*_bounds``. The RDP accountant's lower end is 0 (an RDP bound says nothing from below) and its
+upper end is its answer. What a mechanism needs to be supported is the mechanism's own business
+(:meth:`dpproofs.mechanisms.Mechanism.analysis`): an accountant asks it for its pairs under the
+accountant's relation, and refuses a mechanism that has none with the mechanism's own reason.
+
+This module holds the code both accountants share, once: the mechanism check, one value or a
+sequence, the ledger's (de)serialisation.
+"""
+
+import abc
+from collections.abc import Sequence
+
+import numpy as np
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.mechanisms import Mechanism
+
+__all__ = ["PrivacyAccountant", "Bounds", "RELATIONS", "sequence_items"]
+
+#: The neighbouring relations, the default first.
+RELATIONS = ("add_remove", "replace_one")
+
+
+class Bounds(tuple):
+    """``(lower, upper)``: the exact value lies in between. Attributes: ``lower``, ``upper``,
+    ``source`` (``"pld"``: both ends from the tight computation; ``"rdp"``: the upper end is an RDP
+    bound (the RDP accountant's, or the PLD accountant's fallback); ``"exact"``: zero privacy
+    loss), ``grid_step`` (the finest PLD grid step used, or None)."""
+
+    def __new__(cls, lower: float, upper: float, source: str, grid_step: float | None = None) -> "Bounds":
+        self = super().__new__(cls, (float(lower), float(upper)))
+        self.source = source
+        self.grid_step = grid_step
+        return self
+
+    @property
+    def lower(self) -> float:
+        return self[0]
+
+    @property
+    def upper(self) -> float:
+        return self[1]
+
+    @property
+    def width(self) -> float:
+        return self[1] - self[0]
+
+    def __repr__(self):
+        return f"Bounds(lower={self[0]!r}, upper={self[1]!r}, source={self.source!r}, grid_step={self.grid_step!r})"
+
+
+def sequence_items(name, value):
+    """The items of a list, tuple or 1-D numpy array (as a list), or None for a single value."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, np.ndarray) and value.ndim != 0:
+        if value.ndim != 1:
+            raise InvalidArgument(f"{name}={value!r} must be a number or a one-dimensional sequence")
+        return value.tolist()
+    return None
+
+
+def check_delta(value, name="delta"):
+    """``delta`` in ``(0, 1)``."""
+    return _validate.real(name, value, 0, 1, low_open=True, high_open=True)
+
+
+def check_epsilon(value, name="epsilon"):
+    """``epsilon >= 0``."""
+    return _validate.real(name, value, 0)
+
+
+class PrivacyAccountant(abc.ABC):
+    """Abstract accountant: see the module docstring for the interface.
+
+    A subclass sets :attr:`kind` (``"rdp"`` or ``"pld"``: the name :func:`dpproofs.calibrate_sigma`
+    and the CLI use) and implements :meth:`_compose_checked`, :meth:`_epsilon_one`,
+    :meth:`_epsilon_bounds_one`, :meth:`_delta_one`, :meth:`_delta_bounds_one`, :attr:`ledger`,
+    :meth:`_options` and the constructor (which must accept every key of :meth:`_options`
+    and ``relation=``)."""
+
+    #: The accountant's name in ``calibrate_sigma(accountant=...)`` and ``--accountant``.
+    kind: str = ""
+
+    _relation: str = "add_remove"
+
+    # --- the mechanism check -------------------------------------------------------------
+
+    def supports(self, mechanism: Mechanism) -> bool:
+        """Whether :meth:`compose` accepts ``mechanism`` (under this accountant's relation)."""
+        return self._refusal(mechanism) is None
+
+    def _refusal(self, mechanism):
+        """The error :meth:`compose` raises for ``mechanism``, or None if it is supported."""
+        if not isinstance(mechanism, Mechanism):
+            return InvalidArgumentType(
+                f"mechanism={mechanism!r} must be a dpproofs mechanism ({', '.join(Mechanism._registry)}), "
+                f"not {type(mechanism).__name__}"
+            )
+        return mechanism.refusal(self.kind, self._relation)
+
+    def _require_supported(self, mechanism):
+        refused = self._refusal(mechanism)
+        if refused is not None:
+            raise refused
+        return mechanism
+
+    # --- composition ---------------------------------------------------------------------
+
+    def compose(self, mechanism: Mechanism, steps: int = 1) -> "PrivacyAccountant":
+        """Add ``steps`` (an integer >= 0) applications of ``mechanism``; return ``self``. Everything
+        is validated before the ledger changes: a failed compose leaves the accountant unchanged."""
+        self._require_supported(mechanism)
+        self._compose_checked(mechanism, steps)
+        return self
+
+    @abc.abstractmethod
+    def _compose_checked(self, mechanism, steps):
+        """Validate ``steps`` and add them (``mechanism`` is supported)."""
+
+    @property
+    @abc.abstractmethod
+    def ledger(self) -> list:
+        """The composed mechanisms as a list of ``(mechanism, steps)`` (a copy)."""
+
+    @property
+    def relation(self) -> str:
+        """The neighbouring relation, ``"add_remove"`` or ``"replace_one"``."""
+        return self._relation
+
+    # --- queries: one value or a sequence ------------------------------------------------
+
+    @staticmethod
+    def _each(name, value, check, one):
+        """``one(check(value))``, or a list of it over a sequence (each item validated by index)."""
+        items = sequence_items(name, value)
+        if items is None:
+            return one(check(value, name))
+        checked = [check(item, f"{name}[{index}]") for index, item in enumerate(items)]
+        return [one(item) for item in checked]
+
+    def epsilon(self, delta: float | Sequence[float]) -> float | list[float]:
+        """An upper bound on epsilon at ``delta`` (in ``(0, 1)``), or a list for a sequence."""
+        return self._each("delta", delta, check_delta, self._epsilon_one)
+
+    def epsilon_bounds(self, delta: float | Sequence[float]) -> "Bounds | list[Bounds]":
+        """``(lower, upper)`` around the exact epsilon of the composition at ``delta``, or a list."""
+        return self._each("delta", delta, check_delta, self._epsilon_bounds_one)
+
+    def delta(self, epsilon: float | Sequence[float]) -> float | list[float]:
+        """An upper bound on delta at ``epsilon`` (``>= 0``), or a list for a sequence."""
+        return self._each("epsilon", epsilon, check_epsilon, self._delta_one)
+
+    def delta_bounds(self, epsilon: float | Sequence[float]) -> "Bounds | list[Bounds]":
+        """``(lower, upper)`` around the exact delta of the composition at ``epsilon``, or a list."""
+        return self._each("epsilon", epsilon, check_epsilon, self._delta_bounds_one)
+
+    @abc.abstractmethod
+    def _epsilon_one(self, delta): ...
+
+    @abc.abstractmethod
+    def _epsilon_bounds_one(self, delta): ...
+
+    @abc.abstractmethod
+    def _delta_one(self, epsilon): ...
+
+    @abc.abstractmethod
+    def _delta_bounds_one(self, epsilon): ...
+
+    # --- serialisation -------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def _options(self) -> dict:
+        """The constructor's keyword arguments (besides ``relation``) that ``to_dict`` records."""
+
+    def to_dict(self) -> dict:
+        """A plain-JSON description: type, options, relation and ledger."""
+        return {
+            "type": next(k.__name__ for k in type(self).__mro__ if "kind" in vars(k)),
+            **self._options(),
+            "relation": self._relation,
+            "ledger": [{"mechanism": m.to_dict(), "steps": int(n)} for m, n in self.ledger],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "PrivacyAccountant":
+        """Inverse of :meth:`to_dict`; validates like the constructor and :meth:`compose`."""
+        # the type is the accountant's own class name (a subclass that only adds behaviour, such as
+        # the dp_accounting bridge's non-private accountants, reads and writes its base's dicts)
+        name = next(k.__name__ for k in cls.__mro__ if "kind" in vars(k))
+        if not isinstance(data, dict) or data.get("type") != name:
+            raise InvalidArgumentType(
+                f"data={data!r} must be a dict with type {name!r}, as made by {name}.to_dict()"
+            )
+        ledger = data.get("ledger", [])
+        if not isinstance(ledger, list):
+            raise InvalidArgumentType(f"data['ledger']={ledger!r} must be a list")
+        options = {key: value for key, value in data.items() if key not in ("type", "ledger")}
+        known = set(cls._option_names()) | {"relation"}
+        unknown = set(options) - known
+        if unknown:
+            raise InvalidArgumentType(f"data has unknown keys {sorted(unknown)!r}; allowed: {sorted(known)!r}")
+        accountant = cls(**options)
+        entries = []
+        for index, entry in enumerate(ledger):
+            if not isinstance(entry, dict) or set(entry) != {"mechanism", "steps"}:
+                raise InvalidArgumentType(
+                    f"data['ledger'][{index}]={entry!r} must be a dict with keys 'mechanism' and 'steps'"
+                )
+            entries.append((Mechanism.from_dict(entry["mechanism"]), entry["steps"]))
+        for mechanism, steps in entries:
+            accountant.compose(mechanism, steps)
+        return accountant
+
+    @classmethod
+    @abc.abstractmethod
+    def _option_names(cls) -> tuple:
+        """The keys of :meth:`_options`."""

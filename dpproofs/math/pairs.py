@@ -1,0 +1,230 @@
+"""Neighbouring pairs of one mechanism step, written on a line along which the privacy loss
+increases, with certified cell masses: what :func:`dpproofs.accountant.pld.discretise.discretise`
+turns into a one-step discrete PLD, and what each mechanism (:mod:`dpproofs.mechanisms`) builds to
+describe itself to the PLD accountant.
+
+A pair has ``min_loss``, ``max_loss``, ``atoms`` (``(loss, P-mass)`` of loss atoms),
+``loss_range(tail_z)`` (the losses outside which the P-mass is below ``Phi(-tail_z)``) and
+``cell_masses(edges)`` (the P- and Q-masses of ``{edges[i] <= L < edges[i+1]}`` with absolute
+error bounds, and the P-masses below and above the edges); after ``cell_masses`` it may set
+``edge_ratio`` (see :func:`_edge_ratio`).
+"""
+
+import math
+
+import numpy as np
+from scipy import special
+
+__all__ = ["GaussianPair", "TwoSidedGaussianPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE"]
+
+#: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
+#: error 5.7e-14 for erfc on [0, 26.6] in IEEE double; we take twice it).
+NDTR_RELATIVE = 1.2e-13
+#: Unit round-off of float64.
+UNIT = 2.0**-53
+
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
+#: Gauss-Legendre 8-point remainder coefficient (n!)^4 / ((2n+1) ((2n)!)^3), n = 8 (Davis &
+#: Rabinowitz, Methods of Numerical Integration, 2nd ed. 1984, eq. 2.7.12).
+_GL_REMAINDER = math.factorial(8) ** 4 / (17 * math.factorial(16) ** 3)
+
+
+def _vec_normal_mass(a, b, mean, sigma):
+    """N(mean, sigma^2) mass of (a, b] (arrays), and a bound on its absolute float error.
+
+    Narrow cells (width * max(|x|, |y|, 1) < 0.5 in standard units, where a difference of two
+    CDF values would cancel) are integrated by 8-point Gauss-Legendre: the remainder is bounded
+    with ``|phi^(16)(t)| = |He_16(t)| phi(t) <= (|t| + 4)^16 phi(t)`` (expanding He_n,
+    ``|He_n(t)| <= (|t| + sqrt n)^n``), and each ``exp(-t^2/2)`` has relative error at most
+    ``(t^2 + 3) u``. Wide cells take a difference of two tails on the side away from the mean,
+    each with relative error <= NDTR_RELATIVE. The edges are the same floats for P and Q, so an
+    edge's own rounding only moves the cell (its effect on the connect-the-dots split is of
+    second order and is covered by the margin of :func:`discretise`)."""
+    x, y = (a - mean) / sigma, (b - mean) / sigma
+    right = x >= 0
+    with np.errstate(invalid="ignore"):
+        hi_tail = np.where(right, special.ndtr(-x), special.ndtr(y))
+        lo_tail = np.where(right, special.ndtr(-y), special.ndtr(x))
+    mass = np.maximum(hi_tail - lo_tail, 0.0)
+    error = NDTR_RELATIVE * (hi_tail + lo_tail) + 2 * UNIT * mass
+    with np.errstate(invalid="ignore", over="ignore"):
+        width = y - x
+        top = np.maximum(np.abs(x), np.abs(y))
+        narrow = np.isfinite(width) & (width * np.maximum(top, 1.0) < 0.5) & (width > 0)
+    if np.any(narrow):
+        xn, yn, tn = x[narrow], y[narrow], top[narrow]
+        half, mid = (yn - xn) / 2, (xn + yn) / 2
+        t = mid[:, None] + half[:, None] * _GL_NODES[None, :]
+        values = np.exp(-0.5 * t * t) @ _GL_WEIGHTS * half / math.sqrt(2 * math.pi)
+        near = np.where((xn < 0) & (yn > 0), 0.0, np.minimum(np.abs(xn), np.abs(yn)))
+        remainder = (_GL_REMAINDER * (2 * half) ** 17 * (tn + 4) ** 16
+                     * np.exp(-0.5 * near * near) / math.sqrt(2 * math.pi))
+        mass[narrow] = values
+        error[narrow] = values * UNIT * (tn * tn + 40) + remainder * 1.01
+    return mass, error
+
+
+def _edge_ratio(u):
+    """Per cell (u[i], u[i+1]]: (position error of an edge / cell width)^2, the edges being floats
+    within 8 ulp (+ 8 ulp absolute) of their true positions. The true losses of a cell then lie
+    within a fraction ~ this ratio of a grid step outside [l_i, l_{i+1}], and the connect-the-dots
+    split of the sliver of mass beyond an edge moves at most (sliver mass) x (overshoot / h) of
+    P-mass downward: both factors are <= sqrt(ratio) times the cell's mass (loss locally linear)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        err = 8 * UNIT * (np.abs(u[:-1]) + np.abs(u[1:]) + 2)
+        width = u[1:] - u[:-1]
+        ratio = np.where(np.isfinite(width) & (width > 0), (err / width) ** 2, 0.0)
+    return np.nan_to_num(ratio, nan=0.0, posinf=1.0)
+
+
+class GaussianPair:
+    """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = N(0, s^2) ("add"), or the reverse ("remove"), on the
+    line u (= z for add, -z for remove) along which the loss increases. q = 1: the Gaussian."""
+
+    def __init__(self, q, sigma, direction):
+        self.q, self.sigma, self.direction = float(q), float(sigma), direction
+        if direction == "add":
+            self.p_parts, self.q_parts = ((1 - q, 0.0), (q, 1.0)), ((1.0, 0.0),)
+            self.min_loss, self.max_loss = (math.log1p(-q) if q < 1 else -math.inf), math.inf
+        else:
+            self.p_parts, self.q_parts = ((1.0, 0.0),), ((1 - q, 0.0), (q, -1.0))
+            self.min_loss, self.max_loss = -math.inf, (-math.log1p(-q) if q < 1 else math.inf)
+        self.atoms = ()  # (loss, P-mass) of atoms
+
+    def positions(self, levels):
+        """u with L(u) = level (vectorised; -inf / +inf outside the loss range)."""
+        s2, q = self.sigma**2, self.q
+        levels = np.asarray(levels, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.direction == "add":
+                if q == 1:
+                    return s2 * levels + 0.5
+                u = s2 * np.log((np.expm1(levels) + q) / q) + 0.5
+                return np.where(levels <= self.min_loss, -np.inf, u)
+            if q == 1:
+                return s2 * levels - 0.5
+            u = -s2 * np.log((np.expm1(-levels) + q) / q) - 0.5
+            return np.where(levels >= self.max_loss, np.inf, u)
+
+    def loss_range(self, tail_z):
+        """Losses outside which the P-mass is < Phi(-tail_z): below, both P and Q (u beyond tail_z
+        sigmas of every mean); above, the P-mass of each mixture part ``w N(m, s^2)`` is kept below
+        ``Phi(-tail_z) / (number of parts)`` (a part of small weight w, the sampled one, is cut
+        closer: what lies above is sent to +inf by the upper bound, dropped by the lower)."""
+        means = [m for _, m in self.p_parts + self.q_parts]
+        bottom_u = min(means) - tail_z * self.sigma
+        tail = max(float(special.ndtr(-tail_z)), 1e-300)  # no underflow to 0 (tail_z up to 38)
+        parts = [(w, m) for w, m in self.p_parts if w > 0]
+        top_u = max(m + self.sigma * float(-special.ndtri(min(0.5, tail / (len(parts) * w)))) for w, m in parts)
+        return self._loss(bottom_u), self._loss(top_u)
+
+    def _loss(self, u):
+        s2, q = self.sigma**2, self.q
+        if self.direction == "add":
+            if q == 1:
+                return (2 * u - 1) / (2 * s2)
+            t = (2 * u - 1) / (2 * s2)
+            return math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t
+        if q == 1:
+            return (2 * u + 1) / (2 * s2)
+        t = (-2 * u - 1) / (2 * s2)
+        return -(math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t)
+
+    def cell_masses(self, edges):
+        """P- and Q-masses of {edges[i] <= L < edges[i+1]} and absolute error bounds; also the
+        masses below edges[0] and at or above edges[-1] (P only, with error bounds)."""
+        u = self.positions(edges)
+        u_ext = np.concatenate(([-np.inf], u, [np.inf]))
+        a, b = u_ext[:-1], u_ext[1:]
+        out = []
+        for parts in (self.p_parts, self.q_parts):
+            mass, error = np.zeros(len(a)), np.zeros(len(a))
+            for weight, mean in parts:
+                m, e = _vec_normal_mass(a, b, mean, self.sigma)
+                mass += weight * m
+                error += weight * e + 2 * UNIT * weight * m
+            out.append((mass, error))
+        (p, ep), (q, eq) = out
+        self.edge_ratio = _edge_ratio(u)
+        return p[1:-1], q[1:-1], ep[1:-1], eq[1:-1], (p[0], ep[0]), (p[-1], ep[-1])
+
+
+class TwoSidedGaussianPair(GaussianPair):
+    """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = (1-q) N(0, s^2) + q N(-1, s^2):
+    Poisson sampling under replace-one with x = +C, x' = -C (a neighbouring pair that exists, so
+    its composed curves are lower bounds on the truth; used with ``bound="lower"`` only, where the
+    edges need not be exact). Symmetric: its swap is its mirror image. The loss
+    ``log((1-q + q a e^{u/s^2}) / (1-q + q a e^{-u/s^2}))``, ``a = e^{-1/(2 s^2)}``, increases in u."""
+
+    def __init__(self, q, sigma):
+        super().__init__(q, sigma, "add")
+        self.p_parts, self.q_parts = ((1 - q, 0.0), (q, 1.0)), ((1 - q, 0.0), (q, -1.0))
+        self.min_loss, self.max_loss = -math.inf, math.inf
+
+    def positions(self, levels):
+        """u with L(u) = level: the positive root x = e^{u/s^2} of
+        ``q a x^2 + (1-q)(1-e^l) x - e^l q a = 0``, by the cancellation-free form of each sign."""
+        s2, q = self.sigma**2, self.q
+        levels = np.asarray(levels, dtype=np.float64)
+        log_qa = math.log(q) - 1.0 / (2 * s2)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            b = (1 - q) * -np.expm1(levels)  # (1-q)(1 - e^l)
+            # log of sqrt(b^2 + 4 q^2 a^2 e^l), without overflow
+            log_root = 0.5 * np.logaddexp(2 * np.log(np.abs(b) + 1e-320), math.log(4) + 2 * log_qa + levels)
+            root = np.exp(log_root)
+            # b >= 0: x = 2 e^l q a / (b + root); b < 0: x = (root - b) / (2 q a)
+            log_x = np.where(b >= 0, math.log(2) + levels + log_qa - np.log(b + root),
+                             np.log(root - b) - math.log(2) - log_qa)
+        return s2 * log_x
+
+    def _loss(self, u):
+        s2, q = self.sigma**2, self.q
+        up, down = (2 * u - 1) / (2 * s2), (-2 * u - 1) / (2 * s2)
+
+        def log_mix(t):
+            return math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t
+
+        return log_mix(up) - log_mix(down)
+
+
+class LaplacePair:
+    """P = Lap(1, b), Q = Lap(0, b): loss (|u| - |u - 1|)/b, linear on (0, 1), atoms at +-1/b."""
+
+    def __init__(self, scale):
+        self.b = float(scale)
+        self.min_loss, self.max_loss = -1.0 / self.b, 1.0 / self.b
+        self.atoms = ((-1.0 / self.b, 0.5 * math.exp(-1.0 / self.b)), (1.0 / self.b, 0.5))
+
+    def loss_range(self, tail_z):
+        return self.min_loss, self.max_loss
+
+    def cell_masses(self, edges):
+        b = self.b
+        lev = np.clip(np.asarray(edges, dtype=np.float64), self.min_loss, self.max_loss)
+        u = np.clip((lev * b + 1) / 2, 0.0, 1.0)
+        lo, hi = u[:-1], u[1:]
+        p = np.exp((lo - 1) / b) * np.expm1((hi - lo) / b) / 2
+        q = np.exp(-lo / b) * -np.expm1(-(hi - lo) / b) / 2
+        # closed forms: relative error a few ulp (the edges' own rounding: see _edge_ratio)
+        ep, eq = 16 * UNIT * p, 16 * UNIT * q
+        self.edge_ratio = _edge_ratio(u)
+        zero = (0.0, 0.0)
+        return p, q, ep, eq, zero, zero
+
+
+class FinitePair:
+    """A finite pair given by its loss atoms ``(loss, P-mass)`` (randomized response)."""
+
+    def __init__(self, atoms):
+        self.atoms = tuple((float(l), float(w)) for l, w in atoms)
+        self.min_loss = min(l for l, _ in self.atoms)
+        self.max_loss = max(l for l, _ in self.atoms)
+
+    def loss_range(self, tail_z):
+        return self.min_loss, self.max_loss
+
+    def cell_masses(self, edges):
+        n = len(edges) - 1
+        zero = (0.0, 0.0)
+        return np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), zero, zero
