@@ -153,3 +153,21 @@ def test_rr_log_moment_corner_enclosure_over_a_box_contains_its_interior_values(
     enclosure = vocabulary.evaluate_ball(expr, box, 128)
     value = vocabulary.evaluate_ball(expr, inner, 128)
     assert (value - enclosure.upper()).upper() <= 0 and (value - enclosure.lower()).lower() >= 0
+
+
+def test_a_claim_typed_through_verify_in_a_fresh_process_sees_the_abadi_quantities():
+    """dp.verify parses at call time against vocabulary.namespace(): the content packages (found by
+    entry point) are loaded then, so a paper's quantity is known although nothing imported it."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    code = ("import sys, dpproofs as dp; assert 'dpproofs_theorems.abadi2016' not in sys.modules; "
+            "v = dp.verify('loss_mean_randomized_response(eps) <= eps**2/4', where='0 < eps <= 3', samples=50, "
+            "time_budget=60); print(v.status, v.certified)")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["refuted", "True"]  # eps tanh(eps/2) > eps^2/4 at eps = 3
