@@ -26,25 +26,12 @@ __all__ = [
     "precision",
     "positive_part",
     "normal_sf",
-    "rdp_gaussian",
-    "rdp_laplace",
-    "rdp_randomized_response",
-    "rdp_composed_pure",
-    "delta_gaussian",
-    "delta_laplace",
-    "delta_randomized_response",
-    "delta_composed_pure",
-    "log_a_integer",
     "log_a_integral",
     "log_a",
     "log_b",
-    "rdp_sampled_gaussian",
-    "rdp_sampled_gaussian_add",
-    "log_moment_sampled_gaussian",
-    "delta_sampled_gaussian",
-    "delta_sampled_gaussian_add",
     "Arb",
     "entry",
+    *formulas.CLOSED_FORMS,
 ]
 
 DEFAULT_PREC = 256
@@ -218,22 +205,14 @@ def normal_sf(x):
     return formulas.normal_sf(Arb, x)
 
 
-# --- the closed forms (dpproofs.math.formulas, where each is written and cited) ----------------
+# --- the closed forms: written and cited once, in dpproofs.math.formulas ------------------------
+#
+# rdp_gaussian, rdp_laplace, rdp_randomized_response, rdp_composed_pure, delta_gaussian,
+# delta_laplace, delta_randomized_response, delta_composed_pure, log_a_integer,
+# rdp_sampled_gaussian(_add), log_moment_sampled_gaussian, delta_sampled_gaussian(_add): each
+# formulas.f run in the arb context by ``entry``.
 
-rdp_gaussian = entry(formulas.rdp_gaussian)
-rdp_laplace = entry(formulas.rdp_laplace)
-rdp_randomized_response = entry(formulas.rdp_randomized_response)
-rdp_composed_pure = entry(formulas.rdp_composed_pure)
-delta_gaussian = entry(formulas.delta_gaussian)
-delta_laplace = entry(formulas.delta_laplace)
-delta_randomized_response = entry(formulas.delta_randomized_response)
-delta_composed_pure = entry(formulas.delta_composed_pure)
-log_a_integer = entry(formulas.log_a_integer)
-rdp_sampled_gaussian = entry(formulas.rdp_sampled_gaussian)
-rdp_sampled_gaussian_add = entry(formulas.rdp_sampled_gaussian_add)
-log_moment_sampled_gaussian = entry(formulas.log_moment_sampled_gaussian)
-delta_sampled_gaussian = entry(formulas.delta_sampled_gaussian)
-delta_sampled_gaussian_add = entry(formulas.delta_sampled_gaussian_add)
+globals().update({name: entry(getattr(formulas, name)) for name in formulas.CLOSED_FORMS})
 
 
 # --- Poisson-subsampled Gaussian ------------------------------------------------------------

@@ -23,23 +23,15 @@ algorithms differ: mpmath quadrature, arb rigorous integral).
 Conventions: sensitivity 1; natural logarithms; neighbours by add/remove of one record.
 """
 
-__all__ = [
-    "normal_sf",
-    "rdp_gaussian",
-    "rdp_laplace",
-    "rdp_randomized_response",
-    "rdp_composed_pure",
-    "delta_gaussian",
-    "delta_laplace",
-    "delta_randomized_response",
-    "delta_composed_pure",
-    "log_a_integer",
-    "rdp_sampled_gaussian",
-    "rdp_sampled_gaussian_add",
-    "log_moment_sampled_gaussian",
-    "delta_sampled_gaussian",
-    "delta_sampled_gaussian_add",
-]
+#: The quantities below that :mod:`dpproofs.math.precise` and :mod:`dpproofs.math.ball` export under
+#: the same names (``precise.f(*args, dps=)``, ``ball.f(*args, prec=)``).
+CLOSED_FORMS = (
+    "rdp_gaussian", "rdp_laplace", "rdp_randomized_response", "rdp_composed_pure",
+    "delta_gaussian", "delta_laplace", "delta_randomized_response", "delta_composed_pure",
+    "log_a_integer", "rdp_sampled_gaussian", "rdp_sampled_gaussian_add", "log_moment_sampled_gaussian",
+    "delta_sampled_gaussian", "delta_sampled_gaussian_add",
+)
+__all__ = ["CLOSED_FORMS", "normal_sf", *CLOSED_FORMS]
 
 #: Guard digits of the nested evaluations (as precise.GUARD_DPS).
 _GUARD = 15
