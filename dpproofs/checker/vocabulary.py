@@ -218,7 +218,7 @@ FUNCTIONS = {
     ),
     "delta_pair": _Binding(
         _function("delta_pair", 2), finite.delta_pair_precise, finite.delta_pair_ball,
-        domain=(("eps", ((">=", 0),)), ("pair", finite.Pair)),
+        domain=(("eps", ((">=", 0),)), ("pair", finite.Pair)), strict_ball=True,
         doc="hockey-stick divergence sum_i (p_i - e^eps q_i)_+ of a finite pair (its privacy profile)",
     ),
     "eps_pair": _Binding(
