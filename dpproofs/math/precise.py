@@ -137,7 +137,7 @@ class Mp:
 
     @staticmethod
     def log_binomial(n, k):
-        return mp.log(mp.binomial(n, k))
+        return mp.loggamma(n + 1) - mp.loggamma(k + 1) - mp.loggamma(n - k + 1)
 
     @staticmethod
     def integer(x):
