@@ -7,7 +7,7 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``rdp_laplace(alpha, b)``                           ``D_alpha`` of Laplace(scale b); alpha > 1, b > 0
 ``rdp_randomized_response(alpha, eps)``             ``D_alpha`` of eps-RR = worst case over eps-DP pairs; alpha > 1, eps > 0
 ``rdp_sampled_gaussian(alpha, q, sigma)``           sampled-Gaussian RDP, max of both directions; alpha > 1, q in [0, 1]
-``log_moment(lam, q, sigma)``                       Abadi's ``alpha(lam) = log max(E1, E2)``; lam > 0
+``log_moment(lam, q, sigma)``                       sampled-Gaussian ``log max(A_{lam+1}, B_{lam+1})``; 0 < lam <= 9999
 ``delta_gaussian(eps, sigma)``                      exact Gaussian privacy profile; eps >= 0
 ``delta_laplace(eps, b)``                           exact Laplace privacy profile; eps >= 0
 ``delta_randomized_response(eps_prime, eps)``       exact eps-RR profile at eps_prime
@@ -18,13 +18,16 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``rdp_sampled_gaussian_add(alpha, q, sigma)``       add-direction sampled-Gaussian RDP ``log A_alpha/(alpha-1)``
 =================================================  ===========================================
 
-Mironov 2017 quantities (the section at the end of :data:`FUNCTIONS`; each registration carries
-its domain and a one-line doc): over a finite pair and an event, ``rdp_pair``, ``delta_pair``,
-the pair's ``eps_pair`` and ``l1_pair``, and ``prob_P``, ``prob_Q``; over an adaptive
-composition, ``joint``, ``rdp_step`` and ``eps_composition``; the events of n-fold randomized
-response, ``rr_event_P`` and ``rr_event_Q``; the add direction of the sampled Gaussian,
-its ``rdp_sampled_gaussian_add`` and ``delta_sampled_gaussian_add``. Pairs, compositions and
-events are *structured* arguments (:data:`STRUCTURED_TYPES`).
+Finite pairs, compositions and events (the section at the end of :data:`FUNCTIONS`; each
+registration carries its domain and a one-line doc): over a finite pair and an event, ``rdp_pair``,
+``delta_pair``, the pair's ``eps_pair`` and ``l1_pair``, ``swapped``, and ``prob_P``, ``prob_Q``;
+over an adaptive composition, ``joint``; the add direction of the sampled Gaussian, its
+``rdp_sampled_gaussian_add`` and ``delta_sampled_gaussian_add``. Pairs, compositions and events
+are *structured* arguments (:data:`STRUCTURED_TYPES`).
+
+A paper's own quantities are registered by its content package when it is imported (the end of
+this module: :func:`register`, :func:`quantity`, :func:`load_content`), in its
+``quantities.py``; :func:`namespace` lists them all.
 
 Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities (the block after the subsampled
 instances' one): over a subsampled instance, ``instance_pair`` (its exact pair), ``base_rdp`` (the
@@ -41,12 +44,8 @@ plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``
 :mod:`dpproofs.math.precise`); :func:`evaluate_ball` encloses it in an arb ball (through
 :mod:`dpproofs.math.ball`). Both raise :class:`UnsupportedExpression` for anything else.
 
-Abadi et al. 2016 quantities (log E1 and E2, the Eq. 5 moments and series of both pairs, the log
-moment and E[Z] of randomized response, quantities of finite pairs and of adaptive compositions,
-``ceil``) are registered in their own block of :data:`FUNCTIONS`, each with the domain of every
-argument (checked on every call) and a one-line doc: ``FUNCTIONS[name].domain``,
-``FUNCTIONS[name].doc``. Finite pairs and adaptive compositions are vocabulary *types*
-(:data:`STRUCTURED_TYPES`): a variable holding one is passed to the functions as it is.
+Every registration states the domain of every argument (checked on every call) and a one-line
+doc: ``FUNCTIONS[name].domain``, ``FUNCTIONS[name].doc``.
 """
 
 import functools
@@ -86,6 +85,8 @@ class _Binding:
     structured argument (see :data:`STRUCTURED_TYPES`). The evaluators refuse an argument
     outside it (:class:`InvalidArgument`); in ball arithmetic only a certain violation is refused.
     """
+
+    has_ball = True  # False: the ball evaluator only raises UnsupportedExpression (see _entry)
 
     def __init__(self, symbol, precise_fn, ball_fn, integer_args=(), domain=(), doc="", strict_ball=False):
         self.symbol = symbol
@@ -172,7 +173,8 @@ FUNCTIONS = {
         precise.log_moment_sampled_gaussian,
         ball.log_moment_sampled_gaussian,
         domain=(("lam", ((">", 0), ("<=", 9_999))), ("q", _RATE), ("sigma", _POSITIVE)),
-        doc="Abadi et al. 2016's alpha(lambda) = log max(E1, E2); lam <= 9999",
+        doc="the log moment alpha(lam) = log max(A_{lam+1}, B_{lam+1}) of one sampled-Gaussian step "
+        "(Abadi et al. 2016, arXiv 1607.00133v2, Eqs. 3-4); lam <= 9999",
     ),
     "delta_gaussian": _Binding(
         _function("delta_gaussian", 2), precise.delta_gaussian, ball.delta_gaussian,
@@ -206,7 +208,7 @@ FUNCTIONS = {
         domain=(("eps_prime", _NON_NEGATIVE), ("eps", _NON_NEGATIVE), ("n", ((">=", 1), ("<=", MAX_COMPOSITIONS)))),
         doc="optimal n-fold composition of eps-DP (Kairouz, Oh & Viswanath 2015); n <= 1e5",
     ),
-    # --- Mironov 2017 quantities ------------------------------------------------------------
+    # --- finite pairs, adaptive compositions and events -----------------------------------
     # Finite pairs P = M(d), Q = M(d') (finite.Pair), adaptive compositions (finite.AdaptiveComposition)
     # and events (finite.Event) are structured arguments: a claim draws them through ``extra``.
     "rdp_pair": _Binding(
@@ -216,7 +218,7 @@ FUNCTIONS = {
     ),
     "delta_pair": _Binding(
         _function("delta_pair", 2), finite.delta_pair_precise, finite.delta_pair_ball,
-        domain=(("eps", ((">=", 0),)), ("pair", finite.Pair)),
+        domain=(("eps", ((">=", 0),)), ("pair", finite.Pair)), strict_ball=True,
         doc="hockey-stick divergence sum_i (p_i - e^eps q_i)_+ of a finite pair (its privacy profile)",
     ),
     "eps_pair": _Binding(
@@ -241,35 +243,15 @@ FUNCTIONS = {
     ),
     "joint": _Binding(
         _function("joint", 1), finite.joint_exact, finite.joint_exact,
-        domain=(("C", finite.AdaptiveComposition),),
+        domain=(("composition", finite.AdaptiveComposition),),
         doc="the pair of joint output distributions of an adaptive composition (a finite.Pair)",
     ),
-    "rdp_step": _Binding(
-        _function("rdp_step", 3), finite.rdp_step_precise, finite.rdp_step_ball,
-        integer_args=(2,),
-        domain=(("alpha", ((">", 1),)), ("C", finite.AdaptiveComposition), ("i", ((">=", 0),))),
-        doc="max over prefixes of D_alpha of step i of an adaptive composition (its RDP budget)",
+    "swapped": _Binding(
+        _function("swapped", 1), lambda pair, dps: pair.swapped(), lambda pair, prec: pair.swapped(),
+        domain=(("pair", finite.Pair),),
+        doc="the pair (Q, P): the neighbouring datasets in the other order",
     ),
-    "eps_composition": _Binding(
-        _function("eps_composition", 1), finite.eps_composition_precise, finite.eps_composition_ball,
-        domain=(("C", finite.AdaptiveComposition),),
-        doc="max over steps and prefixes of eps_pair: every step of the composition is eps-DP",
-    ),
-    "rr_event_P": _Binding(
-        _function("rr_event_P", 4), finite.rr_event_p_precise, finite.rr_event_p_ball,
-        integer_args=(1, 3),
-        domain=(("eps", ((">", 0),)), ("n", ((">=", 1),)), ("u", ((">=", 0), ("<=", 1))),
-                ("shape", ((">=", 0), ("<=", 1)))),
-        doc="P(S) under n-fold eps-RR, S = {l >= k} (shape 0) or {l = k} (shape 1) heads, "
-        "k = min(n, floor(u (n+1)))",
-    ),
-    "rr_event_Q": _Binding(
-        _function("rr_event_Q", 4), finite.rr_event_q_precise, finite.rr_event_q_ball,
-        integer_args=(1, 3),
-        domain=(("eps", ((">", 0),)), ("n", ((">=", 1),)), ("u", ((">=", 0), ("<=", 1))),
-                ("shape", ((">=", 0), ("<=", 1)))),
-        doc="Q(S) (the neighbour's n-fold RR) of the event of rr_event_P",
-    ),
+    # --- the sampled Gaussian's add direction (P = mu, Q = mu0) alone -------------------------
     "rdp_sampled_gaussian_add": _Binding(
         _function("rdp_sampled_gaussian_add", 3), precise.rdp_sampled_gaussian_add, ball.rdp_sampled_gaussian_add,
         domain=(("alpha", ((">", 1),)), ("q", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),))),
@@ -284,22 +266,12 @@ FUNCTIONS = {
 }
 
 #: Types of structured arguments: a claim variable bound to one of these passes through the
-#: evaluators unconverted, to the vocabulary functions that take it (Mironov 2017 section).
+#: evaluators unconverted, to the vocabulary functions that take it (content packages add theirs
+#: with :func:`register_type`).
 STRUCTURED_TYPES = (finite.Pair, finite.AdaptiveComposition, finite.Event)
 
 
-# --- Abadi et al. 2016 quantities -----------------------------------------------------------------
-#
-# Abadi et al. 2016 (arXiv 1607.00133v2): Lemma 3 (Eq. 5 and its terms, both pairs of the
-# sampled Gaussian), Lemma C.1 (randomized response, the worst eps-DP mechanism, and finite
-# pairs) and Theorem 2 (finite pairs and adaptive compositions). Each entry is one registration:
-# the precise and the ball evaluator, the domain of every argument (checked on every call: a
-# value outside it raises InvalidArgument, a ball not certainly inside it too) and a one-line doc.
-#
-# Vocabulary types: a free symbol whose value in a point is a ``dpproofs.checker.oracles.finite.Pair`` (the output
-# distributions P = M(d), Q = M(d') of a finite mechanism, exact rationals) or a
-# ``dpproofs.checker.oracles.finite.AdaptiveComposition`` is passed to the functions as it is (claims draw such
-# values through ``Claim.extra``); ``swapped(pair)`` and ``joint(composition)`` return pairs.
+# --- helpers of the registrations below and of :func:`register` ---------------------------------
 
 from dpproofs.checker.oracles import finite as _finite  # noqa: E402  (the finite-mechanism types and quantities)
 
@@ -311,7 +283,7 @@ def _no_ball(name):
     return unsupported
 
 
-def _entry(name, precise_fn, ball_fn, domain, doc):
+def _entry(name, precise_fn, ball_fn, domain, doc, strict_ball=True):
     """One vocabulary registration: evaluators wrapped with the domain check; ``domain`` is a tuple
     ``(argument, ((relation, bound), ...))`` per argument as in dpproofs.verification."""
     integer_args = tuple(i for i, (_, conditions) in enumerate(domain) if (_INTEGER, None) in conditions)
@@ -320,7 +292,7 @@ def _entry(name, precise_fn, ball_fn, domain, doc):
 
     # the evaluators of dpproofs.checker.vocabulary check ``domain`` (_Binding.check_domain) before each call
     binding = _Binding(_function(name, len(domain)), precise_fn, ball_fn, integer_args=integer_args,
-                       domain=domain, doc=doc, strict_ball=True)
+                       domain=domain, doc=doc, strict_ball=strict_ball)
     binding.has_ball = has_ball
     return binding
 
@@ -330,114 +302,6 @@ def _pair_fn(function, with_number=None):
     if with_number is None:
         return lambda pair, **precision: function(pair, *precision.values())
     return lambda number, pair, **precision: function(pair, number, *precision.values())
-
-
-_LAM = ("lam", ((">", 0),))
-_LAM_INT = ("lam", ((">=", 0), (_INTEGER, None)))
-_T = ("t", ((">=", 0), (_INTEGER, None)))
-_Q = ("q", ((">=", 0), ("<=", 1)))
-_SIGMA = ("sigma", ((">", 0),))
-_EPS_RR = ("eps", ((">", 0),))  # eps > 0: the RR evaluators size their guard digits by log10(eps)
-_EPS = ("eps", ((">=", 0),))
-_PAIR = ("pair", ((_TYPE, _finite.Pair),))
-_COMPOSITION = ("composition", ((_TYPE, _finite.AdaptiveComposition),))
-
-FUNCTIONS["log_moment"].domain = (_LAM, _Q, _SIGMA)
-FUNCTIONS["log_moment"].doc = "Abadi's alpha(lam) = log max(E1, E2) of one sampled-Gaussian step (Eqs. 3-4)"
-
-FUNCTIONS.update({
-    "log_moment_add": _entry(
-        "log_moment_add", precise.log_moment_add, ball.log_moment_add, (_LAM, _Q, _SIGMA),
-        "log E2 = log A_{lam+1} = log E_mu0[(mu/mu0)^{lam+1}]: the pair (mu, mu0) (Eq. 4)"),
-    "log_moment_remove": _entry(
-        "log_moment_remove", precise.log_moment_remove, ball.log_moment_remove, (_LAM, _Q, _SIGMA),
-        "log E1 = log B_{lam+1} = log E_mu[(mu0/mu)^{lam+1}]: the pair (mu0, mu) (Eq. 3)"),
-    "eq5_moment_add": _entry(
-        "eq5_moment_add", precise.eq5_moment_add, ball.eq5_moment_add, (_T, _Q, _SIGMA),
-        "E_mu0[((mu - mu0)/mu0)^t] = q^t E_mu0[(mu1/mu0 - 1)^t], exact alternating sum (Eq. 5, t-th moment)"),
-    "eq5_moment_remove": _entry(
-        "eq5_moment_remove", precise.eq5_moment_remove, None, (_T, ("q", ((">", 0), ("<", 1))), _SIGMA),
-        "E_mu[((mu0 - mu)/mu)^t] by quadrature (Eq. 5 for (mu0, mu), t-th moment); no ball"),
-    "eq5_series_add": _entry(
-        "eq5_series_add", precise.eq5_series_add, ball.eq5_series_add, (_LAM_INT, _Q, _SIGMA),
-        "sum_{t=0}^{lam+1} C(lam+1, t) eq5_moment_add(t, q, sigma): the right side of Eq. 5 for (mu, mu0)"),
-    "eq5_series_remove": _entry(
-        "eq5_series_remove", precise.eq5_series_remove, None, (_LAM_INT, ("q", ((">", 0), ("<", 1))), _SIGMA),
-        "sum_{t=0}^{lam+1} C(lam+1, t) eq5_moment_remove(t, q, sigma): Eq. 5 for (mu0, mu); no ball"),
-    "gaussian_ratio_moment": _entry(
-        "gaussian_ratio_moment", precise.gaussian_ratio_moment, None, (("k", ()), _SIGMA),
-        "E_mu0[(mu1/mu0)^k] for mu0 = N(0, s^2), mu1 = N(1, s^2), by quadrature; no ball"),
-    "log_moment_randomized_response": _entry(
-        "log_moment_randomized_response", precise.log_moment_randomized_response,
-        ball.log_moment_randomized_response, (_LAM, _EPS_RR),
-        "lam D_{lam+1}(RR_eps): the log moment of eps-RR, the largest over every eps-DP pair"),
-    "loss_mean_randomized_response": _entry(
-        "loss_mean_randomized_response", precise.loss_mean_randomized_response,
-        ball.loss_mean_randomized_response, (_EPS,),
-        "E[Z] of the privacy loss Z = +-eps of eps-RR: KL(RR_eps) = eps tanh(eps/2)"),
-    "delta_sampled_gaussian_add": _entry(
-        "delta_sampled_gaussian_add", precise.delta_sampled_gaussian_add, ball.delta_sampled_gaussian_add,
-        (_EPS, _Q, _SIGMA), "the privacy profile sup_S mu(S) - e^eps mu0(S) of the pair (mu, mu0) alone"),
-    "ceil": _entry(
-        "ceil", lambda x, dps: mp.ceil(x), lambda x, prec: _exact_ceiling(x), (("x", ()),),
-        "the least integer >= x (a ball only when the enclosure of x has one ceiling)"),
-    # finite pairs (P, Q) and the privacy loss Z = log(p_i / q_i), i ~ P
-    "swapped": _entry(
-        "swapped", lambda pair, dps: pair.swapped(), lambda pair, prec: pair.swapped(), (_PAIR,),
-        "the pair (Q, P): the neighbouring datasets in the other order"),
-    "epsilon_dp_pair": _entry(
-        "epsilon_dp_pair", _pair_fn(_finite.epsilon_dp), _pair_fn(_finite.epsilon_dp_ball), (_PAIR,),
-        "max_i |log(p_i/q_i)|: the pure-DP level of the pair"),
-    "kl_pair": _entry(
-        "kl_pair", _pair_fn(_finite.kl), _pair_fn(_finite.kl_ball), (_PAIR,), "KL(P || Q) = E_P[Z]"),
-    "loss_centred_range_pair": _entry(
-        "loss_centred_range_pair", _pair_fn(_finite.loss_centred_range),
-        _pair_fn(_finite.loss_centred_range_ball), (_PAIR,), "max_i |log(p_i/q_i) - KL(P || Q)| = max |Z - E Z|"),
-    "log_moment_pair": _entry(
-        "log_moment_pair", _pair_fn(_finite.log_moment, True), _pair_fn(_finite.log_moment_ball, True),
-        (("lam", ((">=", 0),)), _PAIR), "log E_P[(P/Q)^lam] = lam D_{lam+1}(P || Q): one ordering"),
-    "delta_pair": _entry(
-        "delta_pair", _pair_fn(_finite.delta, True), _pair_fn(_finite.delta_ball, True), (_EPS, _PAIR),
-        "the privacy profile sum_i (p_i - e^eps q_i)_+ = sup_S P(S) - e^eps Q(S)"),
-    "loss_tail_pair": _entry(
-        "loss_tail_pair", _pair_fn(_finite.loss_tail, True), _pair_fn(_finite.loss_tail_ball, True),
-        (("eps", ()), _PAIR), "Pr_P[Z >= eps] (a ball only when no loss equals eps within the enclosure)"),
-    "max_event_excess_pair": _entry(
-        "max_event_excess_pair", _pair_fn(_finite.max_event_excess, True),
-        _pair_fn(_finite.max_event_excess_ball, True), (("eps", ()), _PAIR),
-        "max over every event S (enumerated) of P(S) - e^eps Q(S)"),
-    # adaptive compositions M = (M_1, ..., M_k), step i's pair depending on the earlier outcomes
-    "joint": _entry(
-        "joint", lambda c, dps: c.joint(), lambda c, prec: c.joint(), (_COMPOSITION,),
-        "the pair of joint distributions of the output tuples of the composition"),
-    "sum_step_log_moments": _entry(
-        "sum_step_log_moments", _pair_fn(_finite.sum_step_log_moments, True),
-        _pair_fn(_finite.sum_step_log_moments_ball, True), (_LAM, _COMPOSITION),
-        "sum_i alpha_{M_i}(lam), alpha_{M_i} the max over the aux input (prefix) and both orderings"),
-    "sum_step_log_moments_min_aux": _entry(
-        "sum_step_log_moments_min_aux",
-        lambda lam, c, dps: _finite.sum_step_log_moments(c, lam, dps, aux="min"),
-        lambda lam, c, prec: _finite.sum_step_log_moments_ball(c, lam, prec, aux="min"), (_LAM, _COMPOSITION),
-        "sum_i of the MIN over the prefixes of step i's log moment (a wrong reading of alpha_{M_i})"),
-    "loss_sum_gap": _entry(
-        "loss_sum_gap", lambda c, dps: precise.to_mpf(_finite.loss_sum_gap(c)),
-        lambda c, prec: ball.to_arb(_finite.loss_sum_gap(c)), (_COMPOSITION,),
-        "max over output tuples o of |P(o)/Q(o) - prod_i P_i(o_i|o_<i)/Q_i(o_i|o_<i)| (exact rationals)"),
-    "log_moment_factorised": _entry(
-        "log_moment_factorised", _pair_fn(_finite.log_moment_factorised, True),
-        _pair_fn(_finite.log_moment_factorised_ball, True), (_LAM, _COMPOSITION),
-        "log E_P[(P/Q)^lam] of the joint pair by conditioning on the first outcome, recursively"),
-})
-
-
-def _exact_ceiling(x):
-    value = x.ceil()
-    if not value.is_exact():
-        raise UnsupportedExpression(f"ceil: the enclosure {x} of the argument has more than one ceiling")
-    return value
-
-
-# --- end of the Abadi et al. 2016 quantities ---------------------------------------------------------
 
 
 # --- the shipped accountant, as a user calls it (claims under ``accountant.``) -----------------
@@ -880,10 +744,12 @@ def _ball(e, point, prec):
 INTEGER, TYPE = _INTEGER, _TYPE
 
 
-def register(name, precise, ball=None, *, domain, doc):
+def register(name, precise, ball=None, *, domain, doc, strict_ball=True):
     """Register the vocabulary function ``name``: ``precise(*args, dps=...)`` (mpmath) and
     ``ball(*args, prec=...)`` (arb; None: no certified evaluation), ``domain`` a tuple of
-    ``(argument, conditions)`` per argument, ``doc`` one line with its source. Returns the sympy
+    ``(argument, conditions)`` per argument, ``doc`` one line with its source; with ``strict_ball``
+    a ball argument must be certainly inside the domain, else only a certain violation is refused
+    (for evaluators that enclose their values over a straddling ball). Returns the sympy
     function. Registering the same evaluator again is a no-op; another one under a taken name
     raises :class:`InvalidArgument`."""
     if not isinstance(name, str) or not name.isidentifier():
@@ -893,7 +759,7 @@ def register(name, precise, ball=None, *, domain, doc):
         if existing.precise is precise:
             return existing.symbol
         raise InvalidArgument(f"name={name!r} is already a vocabulary function")
-    binding = _entry(name, precise, ball, tuple(domain), doc)
+    binding = _entry(name, precise, ball, tuple(domain), doc, strict_ball)
     FUNCTIONS[name] = binding
     NAMESPACE[name] = binding.symbol
     _BY_SYMBOL_NAME[binding.symbol.__name__] = binding
@@ -921,11 +787,26 @@ def register_type(cls):
     return cls
 
 
+_LOADED = []  # the registry's run-time registrations at each load of the content
+
+
 def load_content():
-    """Import every content package once, so that the quantities they register are known."""
+    """Import every content package and its paper subpackages once (again only after
+    :func:`dpproofs.checker.registry.register_package` added one), so that the quantities they
+    register are known."""
+    import importlib
+    import pkgutil
+
     from dpproofs.checker import registry
 
-    registry.packages()
+    key = tuple(getattr(registry, "_REGISTERED", ()))
+    if _LOADED and _LOADED[-1] == key:
+        return
+    for package in registry.packages():
+        for info in pkgutil.iter_modules(getattr(package, "__path__", ()), prefix=f"{package.__name__}."):
+            if info.ispkg:
+                importlib.import_module(info.name)
+    _LOADED.append(key)
 
 
 def namespace():

@@ -9,13 +9,16 @@ Integrals (fractional-order ``A_alpha``, every ``B_alpha``) use arb's rigorous i
 finite interval plus a rigorous bound on the two Gaussian tails, so they are enclosures too.
 """
 
+import contextlib
 import fractions
+import functools
 import math
 
 import mpmath
 from flint import acb, arb, ctx
 
 from dpproofs.errors import NumericalError
+from dpproofs.math import formulas
 
 __all__ = [
     "DEFAULT_PREC",
@@ -23,21 +26,12 @@ __all__ = [
     "precision",
     "positive_part",
     "normal_sf",
-    "rdp_gaussian",
-    "rdp_laplace",
-    "rdp_randomized_response",
-    "rdp_composed_pure",
-    "delta_gaussian",
-    "delta_laplace",
-    "delta_randomized_response",
-    "delta_composed_pure",
-    "log_a_integer",
     "log_a_integral",
     "log_a",
     "log_b",
-    "rdp_sampled_gaussian",
-    "log_moment_sampled_gaussian",
-    "delta_sampled_gaussian",
+    "Arb",
+    "entry",
+    *formulas.CLOSED_FORMS,
 ]
 
 DEFAULT_PREC = 256
@@ -107,105 +101,121 @@ def positive_part(x):
     return arb(0).union(arb(x.upper()))
 
 
+class Arb:
+    """The arb arithmetic context of :mod:`dpproofs.math.formulas`: enclosures at the current
+    flint precision (``prec`` bits inside an entry point)."""
+
+    def __init__(self, prec=DEFAULT_PREC):
+        self.prec = prec
+
+    zero = property(lambda self: arb(0))
+    two = property(lambda self: arb(2))
+
+    exp = staticmethod(lambda x: to_arb(x).exp())
+    log = staticmethod(lambda x: to_arb(x).log())
+    log1p = staticmethod(lambda x: to_arb(x).log1p())
+    expm1 = staticmethod(lambda x: to_arb(x).expm1())
+    erfc = staticmethod(lambda x: to_arb(x).erfc())
+    sqrt = staticmethod(lambda x: to_arb(x).sqrt())
+    tanh = staticmethod(lambda x: to_arb(x).tanh())
+    log10 = staticmethod(lambda x: to_arb(x).log() / arb(10).log())
+
+    @staticmethod
+    def max(*values):
+        top = values[0]
+        for other in values[1:]:
+            top = top.max(other)
+        return top
+
+    @staticmethod
+    def fsum(values):
+        return sum(values, arb(0))
+
+    @staticmethod
+    def binomial(n, k):
+        return arb.bin_uiui(n, k)
+
+    @staticmethod
+    def log_binomial(n, k):
+        return arb.bin_uiui(n, k).log()
+
+    @staticmethod
+    def integer(x):
+        value = x.unique_fmpz() if isinstance(x, arb) else x
+        if value is None or int(value) != value:
+            raise ValueError(f"{x} must be an exact integer here")
+        return int(value)
+
+    @staticmethod
+    def is_exactly(x, value):
+        return x.is_exact() and x == value
+
+    @staticmethod
+    def certainly_nonnegative(x):
+        return x.lower() >= 0
+
+    positive_part = staticmethod(positive_part)
+
+    @staticmethod
+    def sign(x):
+        if x.upper() <= 0:
+            return -1
+        if x.lower() > 0:
+            return 1
+        raise NumericalError(f"the sign of {x} is not certain (the ball straddles 0)")
+
+    @staticmethod
+    def positive_difference(terms):
+        a, b = terms()
+        return positive_part(a - b)  # the true value is positive; clip the ball's negative part
+
+    @staticmethod
+    @contextlib.contextmanager
+    def extra_digits(count):
+        """Raise the precision by ``count()`` digits (a ball encloses its value at any precision:
+        the bits only keep it tight; a count that cannot be computed on these balls adds none)."""
+        try:
+            bits = max(0, int(3.33 * count()) + 1)
+        except (ValueError, OverflowError, TypeError):
+            bits = 0
+        with precision(ctx.prec + bits):
+            yield
+
+    def log_a(self, alpha, q, sigma):
+        return log_a(alpha, q, sigma, prec=self.prec)
+
+    def log_b(self, alpha, q, sigma):
+        return log_b(alpha, q, sigma, prec=self.prec)
+
+
+def entry(formula):
+    """``f(*args, prec=DEFAULT_PREC, **options)``: ``formula`` of :mod:`dpproofs.math.formulas` in
+    the :class:`Arb` context at ``prec`` bits, arguments converted to balls."""
+
+    @functools.wraps(formula)
+    def entry(*args, prec=DEFAULT_PREC, **options):
+        with precision(prec):
+            return formula(Arb(prec), *(to_arb(a) for a in args), **options)
+
+    return entry
+
+
 def normal_sf(x):
     """Enclosure of ``1 - Phi(x)``."""
-    return (x / arb(2).sqrt()).erfc() / 2
+    return formulas.normal_sf(Arb, x)
 
 
-def _log_sum_exp(log_terms):
-    top = max(log_terms, key=lambda t: t.mid())
-    return top + sum((t - top).exp() for t in log_terms).log()
+# --- the closed forms: written and cited once, in dpproofs.math.formulas ------------------------
+#
+# rdp_gaussian, rdp_laplace, rdp_randomized_response, rdp_composed_pure, delta_gaussian,
+# delta_laplace, delta_randomized_response, delta_composed_pure, log_a_integer,
+# rdp_sampled_gaussian(_add), log_moment_sampled_gaussian, delta_sampled_gaussian(_add): each
+# formulas.f run in the arb context by ``entry``.
 
-
-@_balls
-def rdp_gaussian(alpha, sigma, *, prec):
-    """``alpha / (2 sigma^2)`` (Mironov 2017, arXiv 1702.07476v3, Prop. 7)."""
-    return alpha / (2 * sigma**2)
-
-
-@_balls
-def rdp_laplace(alpha, b, *, prec):
-    """Mironov 2017 v3 Prop. 6 (see precise.rdp_laplace), for alpha > 1."""
-    inner = alpha / (2 * alpha - 1) * ((alpha - 1) / b).exp() + (alpha - 1) / (2 * alpha - 1) * (
-        -alpha / b
-    ).exp()
-    return inner.log() / (alpha - 1)
-
-
-@_balls
-def rdp_randomized_response(alpha, epsilon, *, prec):
-    """Mironov 2017 v3 Prop. 5 (see precise.rdp_randomized_response), for alpha > 1."""
-    log_p = -((-epsilon).exp().log1p())
-    log_1mp = -(epsilon.exp().log1p())
-    first = alpha * log_p + (1 - alpha) * log_1mp
-    second = alpha * log_1mp + (1 - alpha) * log_p
-    return _log_sum_exp([first, second]) / (alpha - 1)
-
-
-@_balls
-def rdp_composed_pure(alpha, epsilon, n, *, prec):
-    """``n`` times :func:`rdp_randomized_response`."""
-    return n * rdp_randomized_response(alpha, epsilon, prec=prec)
-
-
-@_balls
-def delta_gaussian(epsilon, sigma, *, prec):
-    """Balle & Wang 2018 Thm 8: ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)``."""
-    value = normal_sf(epsilon * sigma - 1 / (2 * sigma)) - epsilon.exp() * normal_sf(
-        epsilon * sigma + 1 / (2 * sigma)
-    )
-    return positive_part(value)  # the true value is positive; clip the ball's negative part
-
-
-@_balls
-def delta_laplace(epsilon, b, *, prec):
-    """``(1 - e^{(eps - 1/b)/2})_+``."""
-    return positive_part(-(((epsilon - 1 / b) / 2).expm1()))
-
-
-@_balls
-def delta_randomized_response(epsilon_prime, epsilon, *, prec):
-    """``(e^eps - e^eps')_+ / (1 + e^eps)``."""
-    return positive_part(-((epsilon_prime - epsilon).expm1())) / (1 + (-epsilon).exp())
-
-
-@_balls
-def delta_composed_pure(epsilon_prime, epsilon, n, *, prec):
-    """Kairouz, Oh & Viswanath 2015 Thm 3.3, every term an enclosure of its positive part."""
-    n_int = int(n.unique_fmpz())
-    log_norm = n * epsilon.exp().log1p()
-    total = arb(0)
-    for ell in range(n_int + 1):
-        gap = epsilon_prime + ell * epsilon - (n_int - ell) * epsilon
-        if gap.lower() >= 0:
-            break
-        log_term = arb.bin_uiui(n_int, ell).log() + (n_int - ell) * epsilon - log_norm
-        total += log_term.exp() * positive_part(-gap.expm1())
-    return total
+globals().update({name: entry(getattr(formulas, name)) for name in formulas.CLOSED_FORMS})
 
 
 # --- Poisson-subsampled Gaussian ------------------------------------------------------------
-
-
-@_balls
-def log_a_integer(alpha, q, sigma, *, prec):
-    """Enclosure of ``log A_alpha`` for integer alpha: the exact binomial sum (docs/math.md#integer-orders)."""
-    a = int(alpha.unique_fmpz())
-    if q.is_zero():
-        return arb(0)
-    if q == 1:
-        return (alpha**2 - alpha) / (2 * sigma**2)
-    # A - 1 as a sum of non-negative terms (see precise.log_a_integer): tight balls for tiny q
-    log_q, log_1mq = q.log(), (-q).log1p()
-    excess = sum(
-        (
-            (arb.bin_uiui(a, k).log() + (a - k) * log_1mq + k * log_q).exp()
-            * ((k * k - k) / (2 * sigma**2)).expm1()
-            for k in range(2, a + 1)
-        ),
-        arb(0),
-    )
-    return excess.log1p()
 
 
 def _log_r(z, q, sigma, analytic):
@@ -296,136 +306,3 @@ def log_b(alpha, q, sigma, *, prec):
     power = 1 - alpha
     centre, half_width = _window(power, q, sigma)
     return _log_integral(power, q, sigma, centre, half_width, prec)
-
-
-@_balls
-def rdp_sampled_gaussian(alpha, q, sigma, *, prec, direction="max"):
-    """Enclosure of the sampled-Gaussian RDP at alpha > 1 (see precise.rdp_sampled_gaussian)."""
-    values = []
-    if direction in ("add", "max"):
-        values.append(log_a(alpha, q, sigma, prec=prec))
-    if direction in ("remove", "max"):
-        values.append(log_b(alpha, q, sigma, prec=prec))
-    top = values[0] if len(values) == 1 else values[0].max(values[1])
-    return positive_part(top) / (alpha - 1)
-
-
-@_balls
-def log_moment_sampled_gaussian(lam, q, sigma, *, prec):
-    """Enclosure of Abadi et al. 2016 Eqs. 3-4: ``log max(E1, E2)``."""
-    return positive_part(log_a(lam + 1, q, sigma, prec=prec).max(log_b(lam + 1, q, sigma, prec=prec)))
-
-
-@_balls
-def delta_sampled_gaussian(epsilon, q, sigma, *, prec, direction="max"):
-    """Enclosure of the closed-form sampled-Gaussian privacy profile (see precise)."""
-    if q.is_zero():
-        return arb(0)
-    results = []
-    if direction in ("add", "max"):
-        z_star = sigma**2 * ((epsilon.expm1() + q) / q).log() + arb(1) / 2
-        results.append(
-            positive_part(
-                q * normal_sf((z_star - 1) / sigma) - (epsilon.expm1() + q) * normal_sf(z_star / sigma)
-            )
-        )
-    if direction in ("remove", "max"):
-        inner = (-epsilon).expm1() + q
-        if inner.upper() <= 0:
-            results.append(arb(0))
-        elif inner.lower() > 0:
-            z_plus = sigma**2 * (inner / q).log() + arb(1) / 2
-            results.append(
-                positive_part(
-                    (1 - epsilon.exp() * (1 - q)) * normal_sf(-z_plus / sigma)
-                    - epsilon.exp() * q * normal_sf((1 - z_plus) / sigma)
-                )
-            )
-        else:
-            raise NumericalError("the remove-direction set boundary is not separated from empty")
-    top = results[0]
-    for other in results[1:]:
-        top = top.max(other)
-    return top
-
-
-# --- Mironov 2017 quantities ------------------------------------------------------------------
-
-
-def rdp_sampled_gaussian_add(alpha, q, sigma, *, prec):
-    """Enclosure of precise.rdp_sampled_gaussian_add."""
-    return rdp_sampled_gaussian(alpha, q, sigma, prec=prec, direction="add")
-
-
-# --- Abadi et al. 2016 quantities ---------------------------------------------------------------
-#
-# Enclosures of the functions of the same block in precise.py. The two quadratures there
-# (eq5_moment_remove, gaussian_ratio_moment) have no enclosure: the vocabulary says so.
-
-
-@_balls
-def log_moment_add(lam, q, sigma, *, prec):
-    """Enclosure of ``log A_{lam+1}`` (exact sum when lam is an exact integer, integral otherwise)."""
-    return log_a(lam + 1, q, sigma, prec=prec)
-
-
-@_balls
-def log_moment_remove(lam, q, sigma, *, prec):
-    """Enclosure of ``log B_{lam+1}`` (rigorous integral)."""
-    return log_b(lam + 1, q, sigma, prec=prec)
-
-
-@_balls
-def eq5_moment_add(t, q, sigma, *, prec):
-    """Enclosure of ``q^t M_t`` (see precise.eq5_moment_add); ``4 t + 64`` extra bits for the
-    alternating sum, whose enclosure is rigorous however much it cancels."""
-    t = int(t.unique_fmpz())
-    with precision(prec + 4 * t + 64):
-        s2 = 2 * sigma**2
-        moment = sum((arb.bin_uiui(t, j) * (-1) ** (t - j) * (arb(j * (j - 1)) / s2).exp() for j in range(t + 1)),
-                     arb(0))
-        return q**t * moment
-
-
-@_balls
-def eq5_series_add(lam, q, sigma, *, prec):
-    """Enclosure of ``sum_{t=0}^{lam+1} C(lam+1, t) q^t M_t`` (integer lam)."""
-    n = int(lam.unique_fmpz()) + 1
-    return sum((arb.bin_uiui(n, t) * eq5_moment_add(t, q, sigma, prec=prec) for t in range(n + 1)), arb(0))
-
-
-def _monotone_corners(function, args, directions, prec):
-    """Enclosure of ``function`` over a box of balls, as the union of its values at the two extreme
-    corners: valid only for a function non-decreasing (+1) or non-increasing (-1) in each argument
-    on its whole domain (the caller states why)."""
-    if all(value.is_exact() for value in args):
-        return function(*args, prec=prec)
-    low, high = [], []
-    for value, sign in zip(args, directions):
-        a, b = (value, value) if value.is_exact() else (arb(value.lower()), arb(value.upper()))
-        low.append(a if sign > 0 else b)
-        high.append(b if sign > 0 else a)
-    return function(*low, prec=prec).union(function(*high, prec=prec))
-
-
-@_balls
-def log_moment_randomized_response(lam, epsilon, *, prec):
-    """Enclosure of ``lam D_{lam+1}(RR_eps)``. Over a box it is the union of the values at the
-    corners: the function is non-decreasing in lam (D_alpha >= 0 is non-decreasing in alpha,
-    Mironov 2017 v3 Prop. 9) and in eps (RR_eps is a post-processing of RR_eps' for eps' > eps);
-    plain interval evaluation of the log-sum-exp over a box is far too wide to certify with."""
-    return _monotone_corners(
-        lambda l, e, prec: l * rdp_randomized_response(l + 1, e, prec=prec), (lam, epsilon), (1, 1), prec
-    )
-
-
-@_balls
-def loss_mean_randomized_response(epsilon, *, prec):
-    """Enclosure of ``eps tanh(eps/2)`` (both factors increasing and >= 0: tight over intervals)."""
-    return epsilon * (epsilon / 2).tanh()
-
-
-@_balls
-def delta_sampled_gaussian_add(epsilon, q, sigma, *, prec):
-    """Enclosure of the privacy profile of the pair (mu, mu0) alone."""
-    return delta_sampled_gaussian(epsilon, q, sigma, prec=prec, direction="add")

@@ -10,6 +10,10 @@ Accuracy contract: a returned value is correct to about ``dps`` significant digi
 cannot be delivered (an integral whose error estimate is too large, a cancellation that would need
 more than ``MAX_DPS`` digits) a :class:`~dpproofs.errors.NumericalError` is raised instead.
 
+The closed forms are written once, in :mod:`dpproofs.math.formulas`, against an arithmetic
+context; here they run in the mpmath one (:class:`Mp`). What stays here is mpmath's own algorithm:
+the quadratures of ``A_alpha`` and ``B_alpha``, the MTZ19 series, finite distributions.
+
 Conventions: sensitivity 1; natural logarithms; neighbours by add/remove of one record.
 """
 
@@ -21,30 +25,22 @@ import mpmath
 from mpmath import mp
 
 from dpproofs.errors import NumericalError
+from dpproofs.math import formulas
 
 __all__ = [
     "DEFAULT_DPS",
     "MAX_DPS",
     "to_mpf",
     "normal_sf",
-    "rdp_gaussian",
-    "rdp_laplace",
-    "rdp_randomized_response",
-    "rdp_composed_pure",
-    "delta_gaussian",
-    "delta_laplace",
-    "delta_randomized_response",
-    "delta_composed_pure",
     "log_a",
-    "log_a_integer",
     "log_a_series",
     "log_a_integral",
     "log_b",
-    "rdp_sampled_gaussian",
-    "log_moment_sampled_gaussian",
-    "delta_sampled_gaussian",
+    "Mp",
+    "entry",
     "rdp_finite",
     "delta_finite",
+    *formulas.CLOSED_FORMS,
 ]
 
 DEFAULT_DPS = 50
@@ -80,11 +76,6 @@ def _precise(function):
     return wrapper
 
 
-def normal_sf(x):
-    """Standard normal survival function ``1 - Phi(x)``, without cancellation for large x."""
-    return mp.erfc(x / mp.sqrt(2)) / 2
-
-
 def _positive_difference(terms, dps):
     """Evaluate ``terms()`` = (a, b) and return ``a - b`` to ``dps`` digits despite cancellation.
 
@@ -116,125 +107,100 @@ def _positive_difference(terms, dps):
         work = max(needed, work + GUARD_DPS)
 
 
-# --- Rényi divergences of the elementary mechanisms ----------------------------------------
+class Mp:
+    """The mpmath arithmetic context of :mod:`dpproofs.math.formulas`: results to about ``dps``
+    digits, computed at the current working precision (``dps + GUARD_DPS`` inside an entry point)."""
 
+    exp, log, log1p, expm1, erfc, sqrt, tanh, log10 = (
+        staticmethod(f) for f in (mp.exp, mp.log, mp.log1p, mp.expm1, mp.erfc, mp.sqrt, mp.tanh, mp.log10)
+    )
+    max = staticmethod(lambda *values: max(values))
 
-@_precise
-def rdp_gaussian(alpha, sigma, *, dps):
-    """``D_alpha(N(1, s^2) || N(0, s^2)) = alpha / (2 s^2)`` (Mironov 2017, arXiv 1702.07476v3, Prop. 7)."""
-    return alpha / (2 * sigma**2)
+    def __init__(self, dps=DEFAULT_DPS):
+        self.dps = dps
 
-
-@_precise
-def rdp_laplace(alpha, b, *, dps):
-    """Rényi divergence of Laplace(scale b), sensitivity 1 (Mironov 2017 v3, Prop. 6).
-
-    ``1/(a-1) log[ a/(2a-1) e^{(a-1)/b} + (a-1)/(2a-1) e^{-a/b} ]`` for ``a > 1``; the ``a -> 1``
-    limit (KL) is ``1/b + e^{-1/b} - 1``.
-    """
-    if alpha == 1:
-        return 1 / b + mp.expm1(-1 / b)
-    inner = alpha / (2 * alpha - 1) * mp.exp((alpha - 1) / b) + (alpha - 1) / (
-        2 * alpha - 1
-    ) * mp.exp(-alpha / b)
-    return mp.log(inner) / (alpha - 1)
-
-
-@_precise
-def rdp_randomized_response(alpha, epsilon, *, dps):
-    """Rényi divergence of epsilon-randomized response (Mironov 2017 v3, Prop. 5).
-
-    With ``p = e^eps / (1 + e^eps)``: ``1/(a-1) log[p^a (1-p)^{1-a} + (1-p)^a p^{1-a}]``.
-    This is the exact worst case over all epsilon-DP pairs. The ``a -> 1`` limit is
-    ``eps tanh(eps/2)``.
-    """
-    if alpha == 1:
-        return epsilon * mp.tanh(epsilon / 2)
-    # The log-sum-exp below is O(1) - O(1) = O((a-1) eps^2): it loses about 2 log10(1/eps)
-    # + log10(1/(a-1)) digits, which are added to the working precision first.
-    extra = 10
-    if epsilon < 1:
-        extra += int(-2 * mp.log10(epsilon)) + 1
-    if alpha - 1 < 1:
-        extra += int(-mp.log10(alpha - 1)) + 1
-    with mp.workdps(mp.dps + extra):
-        return _rdp_randomized_response_log_sum(alpha, epsilon) / (alpha - 1)
-
-
-def _rdp_randomized_response_log_sum(alpha, epsilon):
-    log_p = -mp.log1p(mp.exp(-epsilon))
-    log_1mp = -mp.log1p(mp.exp(epsilon))
-    first = alpha * log_p + (1 - alpha) * log_1mp
-    second = alpha * log_1mp + (1 - alpha) * log_p
-    top = max(first, second)
-    return top + mp.log(mp.exp(first - top) + mp.exp(second - top))
-
-
-@_precise
-def rdp_composed_pure(alpha, epsilon, n, *, dps):
-    """Worst-case Rényi divergence of ``n``-fold composition of epsilon-DP: ``n`` times RR's."""
-    return n * rdp_randomized_response(alpha, epsilon, dps=dps + GUARD_DPS)
-
-
-# --- privacy profiles (hockey-stick divergences) ---------------------------------------------
-
-
-@_precise
-def delta_gaussian(epsilon, sigma, *, dps):
-    """Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018, Thm 8).
-
-    ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)``; the subtraction is redone at higher
-    precision until the result keeps ``dps`` digits.
-    """
-
-    def terms():
-        return (
-            normal_sf(epsilon * sigma - 1 / (2 * sigma)),
-            mp.exp(epsilon) * normal_sf(epsilon * sigma + 1 / (2 * sigma)),
-        )
-
-    return _positive_difference(terms, dps)
-
-
-@_precise
-def delta_laplace(epsilon, b, *, dps):
-    """Exact privacy profile of Laplace(scale b): ``1 - e^{(eps - 1/b)/2}`` for eps < 1/b, else 0."""
-    if epsilon >= 1 / b:
+    @property
+    def zero(self):
         return mp.zero
-    return -mp.expm1((epsilon - 1 / b) / 2)
+
+    @property
+    def two(self):
+        return mp.mpf(2)
+
+    @staticmethod
+    def fsum(values):
+        return mp.fsum(values)
+
+    @staticmethod
+    def binomial(n, k):
+        return mp.binomial(n, k)
+
+    @staticmethod
+    def log_binomial(n, k):
+        return mp.loggamma(n + 1) - mp.loggamma(k + 1) - mp.loggamma(n - k + 1)
+
+    @staticmethod
+    def integer(x):
+        if not _is_integer(x):
+            raise ValueError(f"{x} must be an integer here")
+        return int(x)
+
+    @staticmethod
+    def is_exactly(x, value):
+        return x == value
+
+    @staticmethod
+    def certainly_nonnegative(x):
+        return x >= 0
+
+    @staticmethod
+    def positive_part(x):
+        return max(mp.zero, x)
+
+    @staticmethod
+    def sign(x):
+        return 1 if x > 0 else -1
+
+    def positive_difference(self, terms):
+        return _positive_difference(terms, self.dps)
+
+    @staticmethod
+    def extra_digits(count):
+        return mp.extradps(count())
+
+    def log_a(self, alpha, q, sigma):
+        return log_a(alpha, q, sigma, dps=self.dps + GUARD_DPS)
+
+    def log_b(self, alpha, q, sigma):
+        return log_b(alpha, q, sigma, dps=self.dps + GUARD_DPS)
 
 
-@_precise
-def delta_randomized_response(epsilon_prime, epsilon, *, dps):
-    """Exact privacy profile of epsilon-RR at epsilon_prime: ``(e^eps - e^eps')_+ / (1 + e^eps)``."""
-    if epsilon_prime >= epsilon:
-        return mp.zero
-    return -mp.expm1(epsilon_prime - epsilon) / (1 + mp.exp(-epsilon))
+def entry(formula):
+    """``f(*args, dps=DEFAULT_DPS, **options)``: ``formula`` of :mod:`dpproofs.math.formulas` in
+    the :class:`Mp` context, at ``dps + GUARD_DPS`` digits, arguments converted to mpf exactly."""
+
+    @functools.wraps(formula)
+    def entry(*args, dps=DEFAULT_DPS, **options):
+        with mp.workdps(dps + GUARD_DPS):
+            return formula(Mp(dps), *(to_mpf(a) for a in args), **options)
+
+    return entry
 
 
-@_precise
-def delta_composed_pure(epsilon_prime, epsilon, n, *, dps):
-    """Optimal n-fold composition of epsilon-DP (Kairouz, Oh & Viswanath 2015, Thm 3.3).
+def normal_sf(x):
+    """Standard normal survival function ``1 - Phi(x)`` at the current precision (no cancellation
+    for large x)."""
+    return formulas.normal_sf(Mp, x)
 
-    ``sum_l C(n,l) [e^{(n-l)eps} - e^{eps' + l eps}]_+ / (1 + e^eps)^n``; only non-negative
-    terms are summed, each in log space, so there is no cancellation.
-    """
-    n = int(n)
-    total = mp.zero
-    log_norm = n * mp.log1p(mp.exp(epsilon))
-    for ell in range(n + 1):
-        exponent_gap = epsilon_prime + ell * epsilon - (n - ell) * epsilon
-        if exponent_gap >= 0:
-            break  # terms are non-increasing in ell: every later bracket is <= 0 too
-        log_term = (
-            mp.loggamma(n + 1)
-            - mp.loggamma(ell + 1)
-            - mp.loggamma(n - ell + 1)
-            + (n - ell) * epsilon
-            - log_norm
-        )
-        total += mp.exp(log_term) * -mp.expm1(exponent_gap)
-    return total
+
+# --- the closed forms: written and cited once, in dpproofs.math.formulas ------------------------
+#
+# rdp_gaussian, rdp_laplace, rdp_randomized_response, rdp_composed_pure, delta_gaussian,
+# delta_laplace, delta_randomized_response, delta_composed_pure, log_a_integer,
+# rdp_sampled_gaussian(_add), log_moment_sampled_gaussian, delta_sampled_gaussian(_add): each
+# formulas.f run in the mpmath context by ``entry``.
+
+globals().update({name: entry(getattr(formulas, name)) for name in formulas.CLOSED_FORMS})
 
 
 # --- Poisson-subsampled Gaussian ------------------------------------------------------------
@@ -246,30 +212,6 @@ def delta_composed_pure(epsilon_prime, epsilon, n, *, dps):
 
 def _is_integer(x):
     return x == mp.floor(x)
-
-
-@_precise
-def log_a_integer(alpha, q, sigma, *, dps):
-    """``log A_alpha`` for integer alpha >= 0: the exact binomial sum (docs/math.md#integer-orders).
-
-    ``A_a = sum_k C(a,k) (1-q)^{a-k} q^k exp((k^2-k)/(2 s^2))``. Because the binomial weights sum
-    to 1, ``A - 1 = sum_{k>=2} C(a,k) (1-q)^{a-k} q^k expm1((k^2-k)/(2 s^2))``: non-negative
-    terms, so ``log A = log1p(A - 1)`` keeps every digit even when ``A - 1`` is 1e-200 (tiny q).
-    """
-    if not _is_integer(alpha):
-        raise ValueError(f"alpha={alpha} must be an integer here")
-    a = int(alpha)
-    if q == 0:
-        return mp.zero
-    if q == 1:
-        return (alpha**2 - alpha) / (2 * sigma**2)
-    log_q, log_1mq = mp.log(q), mp.log1p(-q)
-    excess = mp.fsum(
-        mp.exp(mp.log(mp.binomial(a, k)) + (a - k) * log_1mq + k * log_q)
-        * mp.expm1((k * k - k) / (2 * sigma**2))
-        for k in range(2, a + 1)
-    )
-    return mp.log1p(excess)
 
 
 def _log_r(z, q, sigma):
@@ -508,76 +450,6 @@ def log_b(alpha, q, sigma, *, dps):
     return _log_integral_of_r_power(1 - alpha, q, sigma, dps)
 
 
-@_precise
-def rdp_sampled_gaussian(alpha, q, sigma, *, dps, direction="max"):
-    """Rényi divergence of one sampled-Gaussian step at order ``alpha > 1``.
-
-    ``direction``: ``"add"`` gives ``log A / (a-1)``, ``"remove"`` gives ``log B / (a-1)``,
-    ``"max"`` (the definition of (alpha, eps)-RDP under add/remove neighbours) the larger.
-    """
-    if direction not in ("add", "remove", "max"):
-        raise ValueError(f"direction={direction!r} is not one of 'add', 'remove', 'max'")
-    work = dps + GUARD_DPS
-    values = []
-    if direction in ("add", "max"):
-        values.append(log_a(alpha, q, sigma, dps=work))
-    if direction in ("remove", "max"):
-        values.append(log_b(alpha, q, sigma, dps=work))
-    return max(mp.zero, max(values)) / (alpha - 1)
-
-
-@_precise
-def log_moment_sampled_gaussian(lam, q, sigma, *, dps):
-    """Abadi et al. 2016 (arXiv 1607.00133v2) Eqs. 3-4: ``alpha(lam) = log max(E1, E2)``.
-
-    ``E2 = A_{lam+1}`` and ``E1 = B_{lam+1}`` (both directions of the neighbouring pair).
-    """
-    work = dps + GUARD_DPS
-    return max(mp.zero, log_a(lam + 1, q, sigma, dps=work), log_b(lam + 1, q, sigma, dps=work))
-
-
-@_precise
-def delta_sampled_gaussian(epsilon, q, sigma, *, dps, direction="max"):
-    """Exact privacy profile of one sampled-Gaussian step, in closed form.
-
-    Add (P = mu, Q = mu0): the set where ``r > e^eps`` is ``z > z* = s^2 log((e^eps-1+q)/q) + 1/2``,
-    so ``delta = q Phi_c((z*-1)/s) - (e^eps - 1 + q) Phi_c(z*/s)``.
-    Remove (P = mu0, Q = mu): the set where ``e^eps r < 1`` is ``z < z+ = s^2 log((e^-eps-1+q)/q)
-    + 1/2`` (empty unless ``e^-eps > 1-q``), so ``delta = (1 - e^eps (1-q)) Phi(z+/s) - e^eps q
-    Phi((z+-1)/s)``. Both are checked against the 1-D integral in the tests.
-    """
-    if direction not in ("add", "remove", "max"):
-        raise ValueError(f"direction={direction!r} is not one of 'add', 'remove', 'max'")
-    if q == 0:
-        return mp.zero
-    results = []
-    if direction in ("add", "max"):
-        z_star = sigma**2 * mp.log((mp.expm1(epsilon) + q) / q) + mp.mpf(1) / 2
-
-        def add_terms():
-            return (
-                q * normal_sf((z_star - 1) / sigma),
-                (mp.expm1(epsilon) + q) * normal_sf(z_star / sigma),
-            )
-
-        results.append(_positive_difference(add_terms, dps))
-    if direction in ("remove", "max"):
-        inner = mp.expm1(-epsilon) + q
-        if inner > 0:
-            z_plus = sigma**2 * mp.log(inner / q) + mp.mpf(1) / 2
-
-            def remove_terms():
-                return (
-                    (1 - mp.exp(epsilon) * (1 - q)) * normal_sf(-z_plus / sigma),
-                    mp.exp(epsilon) * q * normal_sf((1 - z_plus) / sigma),
-                )
-
-            results.append(_positive_difference(remove_terms, dps))
-        else:
-            results.append(mp.zero)
-    return max(results)
-
-
 # --- finite distributions -------------------------------------------------------------------
 
 
@@ -621,109 +493,3 @@ def delta_finite(epsilon, p, q, *, dps=DEFAULT_DPS):
     with mp.workdps(dps + GUARD_DPS):
         factor = mp.exp(to_mpf(epsilon))
         return mp.fsum(max(mp.zero, to_mpf(a) - factor * to_mpf(b)) for a, b in zip(p, q, strict=True))
-
-
-# --- Mironov 2017 quantities ------------------------------------------------------------------
-
-
-def rdp_sampled_gaussian_add(alpha, q, sigma, *, dps):
-    """``log A_alpha / (alpha - 1)``: the add direction (P = mu, Q = mu0) of one sampled-Gaussian step."""
-    return rdp_sampled_gaussian(alpha, q, sigma, dps=dps, direction="add")
-
-
-# --- Abadi et al. 2016 quantities ---------------------------------------------------------------
-#
-# Abadi et al. 2016 (arXiv 1607.00133v2), Lemma 3 and its proof (App. B). With
-# X = mu1/mu0 (mu0 = N(0, s^2), mu1 = N(1, s^2)) and mu = (1-q) mu0 + q mu1, Eq. 5 expands
-# E_{nu1}[(nu0/nu1)^{lam+1}] = sum_t C(lam+1, t) E_{nu1}[((nu0 - nu1)/nu1)^t] for the pairs
-# (nu0, nu1) = (mu, mu0) ("add": E2 = A_{lam+1}) and (mu0, mu) ("remove": E1 = B_{lam+1}).
-
-
-@_precise
-def log_moment_add(lam, q, sigma, *, dps):
-    """``log E2 = log A_{lam+1}``: the log moment of the pair (mu, mu0) (Abadi et al. 2016 Eq. 4)."""
-    return log_a(lam + 1, q, sigma, dps=dps)
-
-
-@_precise
-def log_moment_remove(lam, q, sigma, *, dps):
-    """``log E1 = log B_{lam+1}``: the log moment of the pair (mu0, mu) (Abadi et al. 2016 Eq. 3)."""
-    return log_b(lam + 1, q, sigma, dps=dps)
-
-
-@_precise
-def eq5_moment_add(t, q, sigma, *, dps):
-    """``E_mu0[((mu - mu0)/mu0)^t] = q^t M_t`` with ``M_t = E_mu0[(X-1)^t]
-    = sum_j C(t,j) (-1)^{t-j} e^{j(j-1)/(2 s^2)}`` (integer t >= 0; exact sum).
-
-    The alternating sum cancels about ``t log10(s^2)`` digits: ``t + 30`` extra digits cover it
-    on the domains checked (t <= 13, sigma <= 64). ``M_0 = 1`` and ``M_1 = 0`` come out exactly.
-    """
-    t = int(t)
-    with mp.workdps(mp.dps + t + 30):
-        s2 = 2 * sigma**2
-        moment = mp.fsum(mp.binomial(t, j) * (-1) ** (t - j) * mp.exp(j * (j - 1) / s2) for j in range(t + 1))
-        return q**t * moment
-
-
-@_precise
-def eq5_series_add(lam, q, sigma, *, dps):
-    """Eq. 5 for (mu, mu0): ``sum_{t=0}^{lam+1} C(lam+1, t) E_mu0[((mu - mu0)/mu0)^t]`` (integer lam)."""
-    n = int(lam) + 1
-    return mp.fsum(mp.binomial(n, t) * eq5_moment_add(t, q, sigma, dps=dps + GUARD_DPS) for t in range(n + 1))
-
-
-@_precise
-def eq5_moment_remove(t, q, sigma, *, dps):
-    """``E_mu[((mu0 - mu)/mu)^t] = E_mu0[r^{1-t} (-q (X-1))^t]`` (r = mu/mu0) by tanh-sinh quadrature.
-
-    An independent route to the remove direction (no closed form is used): the quadrature is split
-    at ``0, 1/2, 1, +-2s, +-6s``, where the integrand changes shape.
-    """
-    t = int(t)
-    with mp.workdps(mp.dps + 5):
-
-        def integrand(x):
-            u = mp.expm1((2 * x - 1) / (2 * sigma**2))  # X - 1
-            return (1 + q * u) ** (1 - t) * (-q * u) ** t * mp.exp(-(x**2) / (2 * sigma**2))
-
-        points = [-mp.inf, -6 * sigma, -2 * sigma, 0, mp.mpf(1) / 2, 1, 2 * sigma, 6 * sigma, mp.inf]
-        return mp.quad(integrand, points) / (sigma * mp.sqrt(2 * mp.pi))
-
-
-@_precise
-def eq5_series_remove(lam, q, sigma, *, dps):
-    """Eq. 5 for (mu0, mu): ``sum_{t=0}^{lam+1} C(lam+1, t) E_mu[((mu0 - mu)/mu)^t]`` (quadrature per term)."""
-    n = int(lam) + 1
-    return mp.fsum(mp.binomial(n, t) * eq5_moment_remove(t, q, sigma, dps=dps) for t in range(n + 1))
-
-
-@_precise
-def gaussian_ratio_moment(k, sigma, *, dps):
-    """``E_mu0[(mu1/mu0)^k]`` by tanh-sinh quadrature of ``e^{k(2z-1)/(2s^2)}`` against N(0, s^2).
-
-    Deliberately not the closed form ``e^{(k^2-k)/(2 s^2)}``: claims compare the two.
-    """
-    with mp.workdps(mp.dps + 5):
-        value = mp.quad(lambda z: mp.exp(k * (2 * z - 1) / (2 * sigma**2) - z**2 / (2 * sigma**2)),
-                        [-mp.inf, 0, k, mp.inf])
-        return value / (sigma * mp.sqrt(2 * mp.pi))
-
-
-@_precise
-def log_moment_randomized_response(lam, epsilon, *, dps):
-    """``alpha(lam) = lam D_{lam+1}(RR_eps)``: the log moment of eps-randomized response, the
-    largest over every eps-DP pair (Mironov 2017, arXiv 1702.07476v3, Prop. 5 and its proof)."""
-    return lam * rdp_randomized_response(lam + 1, epsilon, dps=dps + GUARD_DPS)
-
-
-@_precise
-def loss_mean_randomized_response(epsilon, *, dps):
-    """``E[Z]`` of the privacy loss ``Z = +-eps`` of eps-RR: ``KL(RR_eps) = eps tanh(eps/2)``."""
-    return epsilon * mp.tanh(epsilon / 2)
-
-
-@_precise
-def delta_sampled_gaussian_add(epsilon, q, sigma, *, dps):
-    """The privacy profile of the pair (mu, mu0) alone (see :func:`delta_sampled_gaussian`)."""
-    return delta_sampled_gaussian(epsilon, q, sigma, dps=dps, direction="add")

@@ -10,6 +10,7 @@
 """
 
 import collections
+import collections.abc
 import math
 
 import mpmath
@@ -60,11 +61,13 @@ ELEMENTARY_DOMAINS = {
 def _function_domains():
     """Per function: its arguments' names and conditions ``(relation, bound)``, where
     ``(_INTEGER, None)`` asks for an integer-valued argument. The vocabulary's own domains
-    (:data:`dpproofs.checker.vocabulary.FUNCTIONS`, stated once there), numeric arguments only, and the
-    elementary functions'."""
+    (:data:`dpproofs.checker.vocabulary.FUNCTIONS`, stated once there, content packages' quantities
+    included), numeric arguments only, and the elementary functions'."""
     found = {}
     for name, binding in vocabulary.FUNCTIONS.items():
-        if not binding.domain or any(isinstance(conditions, type) for _, conditions in binding.domain):
+        structured = any(isinstance(conditions, type) or any(r == vocabulary.TYPE for r, _ in conditions)
+                         for _, conditions in binding.domain)
+        if not binding.domain or structured:
             continue  # no stated domain, or a structured argument (checked by the vocabulary itself)
         found[name] = tuple(
             (argument, tuple(conditions) + (((_INTEGER, None),) if position in binding.integer_args else ()))
@@ -74,8 +77,35 @@ def _function_domains():
     return found
 
 
+class _FunctionDomains(collections.abc.Mapping):
+    """:func:`_function_domains` of the vocabulary as it is when read (content packages register
+    quantities when imported), recomputed when a registration was added."""
+
+    def __init__(self):
+        self._names, self._table = None, {}
+
+    def _current(self):
+        vocabulary.load_content()
+        names = tuple(vocabulary.FUNCTIONS)
+        if names != self._names:
+            self._table, self._names = _function_domains(), names
+        return self._table
+
+    def __getitem__(self, name):
+        return self._current()[name]
+
+    def __iter__(self):
+        return iter(self._current())
+
+    def __len__(self):
+        return len(self._current())
+
+    def __repr__(self):
+        return repr(self._current())
+
+
 #: Domain of each function a claim may call (see :func:`_function_domains`).
-FUNCTION_DOMAINS = _function_domains()
+FUNCTION_DOMAINS = _FunctionDomains()
 
 
 class DomainViolation(Exception):

@@ -74,9 +74,10 @@ EXACT_FORMS = {
 def exact_form(expr):
     """``expr`` with every vocabulary call that has a closed form replaced by it (or None when
     some vocabulary call has none)."""
+    known = vocabulary.namespace()  # content packages' quantities included
     for node in sympy.preorder_traversal(expr):
         name = getattr(node.func, "__name__", None)
-        if isinstance(node, sympy.Function) and name in vocabulary.NAMESPACE and name not in EXACT_FORMS:
+        if isinstance(node, sympy.Function) and name in known and name not in EXACT_FORMS:
             return None
 
     def rebuild(node):

@@ -34,13 +34,20 @@ _COMPARISONS = ("<=", ">=", "<", ">")
 _RELATION_CLASSES = {"<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}
 _ALLOWED_OPS = {"+", "-", "*", "/", "**", "^", "(", ")", ","} | set(_COMPARISONS)
 
-#: Functions a claim may call, by name (the vocabulary plus elementary functions).
-_FUNCTIONS = dict(vocabulary.NAMESPACE)
-_FUNCTIONS.update(
+#: The elementary functions a claim may call, by name.
+_ELEMENTARY = dict(
     log=sympy.log, exp=sympy.exp, sqrt=sympy.sqrt, erfc=sympy.erfc,
     Min=sympy.Min, Max=sympy.Max, Abs=sympy.Abs,
     tanh=sympy.tanh, sinh=sympy.sinh, cosh=sympy.cosh, binomial=sympy.binomial,
 )
+
+
+def _functions():
+    """Functions a claim may call, by name: the vocabulary as it is now (content packages'
+    quantities included, :func:`dpproofs.checker.vocabulary.namespace`) plus the elementary ones."""
+    found = dict(vocabulary.namespace())
+    found.update(_ELEMENTARY)
+    return found
 _CONSTANTS = {"pi": sympy.pi, "E": sympy.E}
 
 
@@ -69,6 +76,7 @@ def _tokens(text, what):
         raw = list(tokenize.generate_tokens(io.StringIO(stripped).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError) as error:
         raise InvalidArgument(f"{what}={text!r}: syntax error ({error})") from None
+    functions = _functions()
     tokens = []
     for tok in raw:
         if tok.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER):
@@ -100,10 +108,10 @@ def _tokens(text, what):
     for tok, following in zip(tokens, tokens[1:] + [None]):
         called = following is not None and following.string == "("
         if tok.type == tokenize.NAME:
-            if called and tok.string not in _FUNCTIONS:
-                known = ", ".join(sorted(_FUNCTIONS))
+            if called and tok.string not in functions:
+                known = ", ".join(sorted(functions))
                 raise InvalidArgument(f"{what}={text!r}: unknown function {tok.string!r} (known: {known})")
-            if not called and tok.string in _FUNCTIONS:
+            if not called and tok.string in functions:
                 raise InvalidArgument(f"{what}={text!r}: function {tok.string!r} must be called with arguments")
     return stripped, tokens
 
@@ -134,7 +142,7 @@ def _split(stripped, tokens, what):
 
 
 def _local_dict(names, integers):
-    local = dict(_FUNCTIONS)
+    local = _functions()
     local.update(_CONSTANTS)
     for name in names:
         if name not in local:
@@ -229,7 +237,8 @@ def _check_tree(expr, text, what):
 
 
 def _names(tokens):
-    return {t.string for t in tokens if t.type == tokenize.NAME and t.string not in _FUNCTIONS
+    functions = _functions()
+    return {t.string for t in tokens if t.type == tokenize.NAME and t.string not in functions
             and t.string not in _CONSTANTS}
 
 
@@ -267,10 +276,16 @@ def parse_condition(text, integers=()):
 def is_variable_name(name):
     """Whether ``name`` can name a variable (an identifier that is no function, constant or
     name the parser reserves)."""
-    return (isinstance(name, str) and bool(_IDENTIFIER.match(name)) and name not in _FUNCTIONS
+    return (isinstance(name, str) and bool(_IDENTIFIER.match(name)) and name not in _functions()
             and name not in _CONSTANTS and name not in _GLOBALS)
 
 
-#: The functions and constants a claim may use, by name.
-FUNCTIONS = _FUNCTIONS
+#: The constants a claim may use, by name (``FUNCTIONS``, the functions, is computed when read:
+#: content packages add quantities).
 CONSTANTS = _CONSTANTS
+
+
+def __getattr__(name):
+    if name == "FUNCTIONS":
+        return _functions()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,7 +22,22 @@ CASES = [
     ("log_b", (12, 0.3, 1.2)),
     ("delta_sampled_gaussian", (0.5, 0.1, 1.1)),
     ("log_moment_sampled_gaussian", (8, 0.01, 2.0)),
+    ("rdp_sampled_gaussian", (4.5, 0.05, 1.5)),
+    ("rdp_sampled_gaussian_add", (6, 0.05, 1.5)),
+    ("delta_sampled_gaussian_add", (0.7, 0.2, 1.3)),
+    ("delta_sampled_gaussian", (0.05, 0.9, 0.6)),  # the remove direction's set is non-empty here
+    ("rdp_laplace", (1, 0.8)),  # the KL limit, in both contexts
 ]
+
+
+def test_every_closed_form_is_one_formula_run_in_both_contexts():
+    """precise.f and ball.f of each closed form are formulas.f, in the mpmath and arb contexts."""
+    from dpproofs.math import formulas
+
+    for name in formulas.CLOSED_FORMS:
+        for module in (precise, ball):
+            assert getattr(module, name).__wrapped__ is getattr(formulas, name), (module.__name__, name)
+    assert {name for name, _ in CASES} >= set(formulas.CLOSED_FORMS)
 
 
 @pytest.mark.parametrize("name, args", CASES)

@@ -16,15 +16,18 @@ from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare, mp_ball
 from dpproofs.errors import InvalidArgument
 from dpproofs.checker.vocabulary import NAMESPACE as F
+import dpproofs_theorems.abadi2016  # noqa: F401  (registers the paper's quantities)
 
+#: registered by dpproofs_theorems.abadi2016 (its quantities.py)
 ABADI = [
     "log_moment_add", "log_moment_remove", "eq5_moment_add", "eq5_moment_remove", "eq5_series_add",
     "eq5_series_remove", "gaussian_ratio_moment", "log_moment_randomized_response",
-    "loss_mean_randomized_response", "delta_sampled_gaussian_add", "ceil", "swapped", "epsilon_dp_pair",
-    "kl_pair", "loss_centred_range_pair", "log_moment_pair", "delta_pair", "loss_tail_pair",
-    "max_event_excess_pair", "joint", "sum_step_log_moments", "sum_step_log_moments_min_aux",
+    "loss_mean_randomized_response", "ceil", "kl_pair", "loss_centred_range_pair", "log_moment_pair",
+    "loss_tail_pair", "max_event_excess_pair", "sum_step_log_moments", "sum_step_log_moments_min_aux",
     "loss_sum_gap", "log_moment_factorised",
 ]
+#: generic quantities the claims also use, registered by the library
+GENERIC = ["delta_sampled_gaussian_add", "swapped", "eps_pair", "delta_pair", "joint"]
 #: the quadratures: mpmath only, on purpose (claims compare them with closed forms)
 NO_BALL = {"eq5_moment_remove", "eq5_series_remove", "gaussian_ratio_moment"}
 
@@ -48,7 +51,7 @@ NUMERIC = [
     (F["loss_mean_randomized_response"](eps), {"eps": 2.0}),
     (F["delta_sampled_gaussian_add"](eps, q, sigma), {"eps": 0.5, "q": 0.1, "sigma": 1.2}),
     (F["ceil"](2 * eps), {"eps": 1.3}),
-    (F["epsilon_dp_pair"](pair), {"pair": PAIR}),
+    (F["eps_pair"](pair), {"pair": PAIR}),
     (F["kl_pair"](F["swapped"](pair)), {"pair": PAIR}),
     (F["loss_centred_range_pair"](pair), {"pair": PAIR}),
     (F["log_moment_pair"](lam, pair), {"lam": 3.5, "pair": PAIR}),
@@ -62,7 +65,7 @@ NUMERIC = [
 ]
 
 
-@pytest.mark.parametrize("name", ABADI)
+@pytest.mark.parametrize("name", ABADI + GENERIC)
 def test_every_abadi_quantity_is_one_registration_with_evaluators_a_domain_per_argument_and_a_doc(name):
     binding = vocabulary.FUNCTIONS[name]
     assert binding.doc.strip()
@@ -77,6 +80,15 @@ def test_abadi_quantity_ball_encloses_its_mpmath_value(expr, point):
     enclosure = vocabulary.evaluate_ball(expr, point, 256)
     assert compare(enclosure, mp_ball(value, 40), "==") is Outcome.HOLDS  # they overlap
     assert enclosure.rad() <= abs(enclosure.mid()) * arb(2) ** -60 + arb(2) ** -200  # and it is tight
+
+
+def test_the_paper_quantities_live_in_the_paper_package_and_the_library_registers_none_of_them():
+    from dpproofs_theorems.abadi2016 import quantities
+
+    assert set(ABADI) <= set(quantities.QUANTITIES)
+    assert not set(GENERIC) & set(quantities.QUANTITIES)
+    for name in ABADI:
+        assert vocabulary.FUNCTIONS[name].precise is quantities.QUANTITIES[name][0]
 
 
 @pytest.mark.parametrize("name", sorted(NO_BALL))
@@ -141,3 +153,21 @@ def test_rr_log_moment_corner_enclosure_over_a_box_contains_its_interior_values(
     enclosure = vocabulary.evaluate_ball(expr, box, 128)
     value = vocabulary.evaluate_ball(expr, inner, 128)
     assert (value - enclosure.upper()).upper() <= 0 and (value - enclosure.lower()).lower() >= 0
+
+
+def test_a_claim_typed_through_verify_in_a_fresh_process_sees_the_abadi_quantities():
+    """dp.verify parses at call time against vocabulary.namespace(): the content packages (found by
+    entry point) are loaded then, so a paper's quantity is known although nothing imported it."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    code = ("import sys, dpproofs as dp; assert 'dpproofs_theorems.abadi2016' not in sys.modules; "
+            "v = dp.verify('loss_mean_randomized_response(eps) <= eps**2/4', where='0 < eps <= 3', samples=50, "
+            "time_budget=60); print(v.status, v.certified)")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["refuted", "True"]  # eps tanh(eps/2) > eps^2/4 at eps = 3

@@ -4,8 +4,8 @@
   evaluation that encloses each side over a *box* by evaluating it at the box's corners, which is
   valid only when the caller has proved the side monotone in each variable (say why, at the call).
 
-The quantities the claims are stated over live in :mod:`dpproofs.checker.vocabulary` (its "Abadi et al.
-2016 quantities" block).
+The quantities the claims are stated over are the library's generic ones and the paper's own,
+registered in :mod:`dpproofs.checker.vocabulary` by :mod:`dpproofs_theorems.abadi2016.quantities`.
 """
 
 import sympy

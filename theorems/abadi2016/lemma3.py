@@ -40,9 +40,8 @@ import sympy
 from hypothesis import strategies as st
 
 from dpproofs.checker.claims import Claim, Variable
-from dpproofs.math import ball
-from dpproofs.math import precise
 from dpproofs.checker.vocabulary import NAMESPACE
+from dpproofs_theorems.abadi2016 import quantities
 from dpproofs_theorems.abadi2016._common import source
 
 __all__ = ["CLAIMS", "SOURCE", "C_STAR", "C_FOUND", "ARGMAX", "central_moment", "remove_term"]
@@ -196,13 +195,13 @@ def central_moment(t, sigma_, *, dps=None, prec=None):
     """``M_t = E_mu0[(X - 1)^t]``: the vocabulary's ``eq5_moment_add`` at ``q = 1`` (mpmath with
     ``dps``, or an arb enclosure with ``prec``)."""
     if prec is None:
-        return precise.eq5_moment_add(int(t), 1, sigma_, dps=dps)
-    return ball.eq5_moment_add(int(t), 1, sigma_, prec=prec)
+        return quantities.eq5_moment_add_mp(int(t), 1, sigma_, dps=dps)
+    return quantities.eq5_moment_add_ball(int(t), 1, sigma_, prec=prec)
 
 
 def remove_term(t, q_, sigma_, *, dps):
     """``E_mu[((mu0 - mu)/mu)^t]`` by quadrature: the vocabulary's ``eq5_moment_remove``."""
-    return precise.eq5_moment_remove(int(t), q_, sigma_, dps=dps)
+    return quantities.eq5_moment_remove(int(t), q_, sigma_, dps=dps)
 
 
 def _term(moment, t):

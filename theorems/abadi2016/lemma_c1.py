@@ -75,7 +75,7 @@ _PAIR = {
     .filter(lambda pair: pair.p != pair.q)
 }
 
-PAIR_EPS = F["epsilon_dp_pair"](pair)  # max_i |log p_i/q_i|, the same for both orderings
+PAIR_EPS = F["eps_pair"](pair)  # max_i |log p_i/q_i|, the same for both orderings
 
 
 def both_orderings(quantity):

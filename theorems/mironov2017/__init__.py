@@ -11,3 +11,5 @@ Claim ids start with ``mironov2017.<result>``; each module's docstring maps ids 
 
 #: The paper this package checks (used by the generated docs).
 CITATION = "I. Mironov, \"Rényi Differential Privacy\", CSF 2017 (arXiv 1702.07476v3)"
+
+from dpproofs_theorems.mironov2017 import quantities  # noqa: E402,F401  (registers the paper's quantities)

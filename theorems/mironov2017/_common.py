@@ -2,7 +2,8 @@
 
 Nothing here is a claim. The quantities the statements use (divergences and profiles of finite
 pairs, event probabilities, n-fold randomized response events, ...) are vocabulary functions
-(:mod:`dpproofs.checker.vocabulary`, section "Mironov 2017 quantities"); the structured arguments they
+(:mod:`dpproofs.checker.vocabulary`, the paper's own registered by
+:mod:`dpproofs_theorems.mironov2017.quantities`); the structured arguments they
 take (a :class:`dpproofs.checker.oracles.finite.Pair`, an adaptive composition, an event) are drawn by the
 strategies below and bound to the plain sympy symbols :func:`structured` makes.
 """
