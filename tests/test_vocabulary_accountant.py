@@ -8,7 +8,8 @@ from mpmath import mp
 
 import dpproofs as dp
 from dpproofs.checker import vocabulary
-from dpproofs.checker.vocabulary import NAMESPACE as F
+
+F = vocabulary.namespace()
 
 q, sigma, T, delta = sympy.symbols("q sigma T delta", real=True)
 POINT = {"q": 0.01, "sigma": 4.0, "T": 10000, "delta": 1e-5}

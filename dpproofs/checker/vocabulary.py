@@ -14,7 +14,6 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``delta_sampled_gaussian(eps, q, sigma)``           exact one-step sampled-Gaussian profile
 ``delta_composed_pure(eps_prime, eps, n)``          optimal n-fold composition of eps-DP (KOV 2015); n integer
 ``Phi(x)``                                          standard normal CDF
-``accountant_epsilon_<m>(...)`` and its kin         the shipped accountant's answers (floats): see the end of FUNCTIONS
 ``rdp_sampled_gaussian_add(alpha, q, sigma)``       add-direction sampled-Gaussian RDP ``log A_alpha/(alpha-1)``
 =================================================  ===========================================
 
@@ -29,13 +28,10 @@ A paper's own quantities are registered by its content package when it is import
 this module: :func:`register`, :func:`quantity`, :func:`load_content`), in its
 ``quantities.py``; :func:`namespace` lists them all.
 
-Wang-Balle-Kasiviswanathan 2019 and Zhu-Dong-Wang 2022 quantities (the block after the subsampled
-instances' one): over a subsampled instance, ``instance_pair`` (its exact pair), ``base_rdp`` (the
-base's ``eps(j)`` over the instance's neighbouring batches), ``zdw_pair`` (the dominating pair built
-on the base's randomized-response pair), ``wor_chi_moment`` and ``wor_ternary_chi`` (the moments of
-WBK19's proof); over finite pairs, ``hockey_stick_pair`` (every real eps), ``product_pair``,
-``power_pair``, ``symmetrised``, ``rr_dominating_pair``, ``rr_step_pair`` (adaptive compositions); ``wor_p1_configuration`` (the Gaussian configuration realising P1);
-the shipped ``wbk19_shipped_log_moment`` (mpmath/arb) and ``wbk19_shipped_log_moment_float``.
+Over finite pairs, the library also registers ``hockey_stick_pair`` (every real eps),
+``product_pair`` and ``power_pair``. The subsampling papers' quantities (subsampled instances,
+dominating pairs, the moments of their proofs) and the shipped accountant's answers
+(``accountant_epsilon_<m>`` and its kin) are content: ``theorems/<paper>/quantities.py``.
 
 plus sympy's ``log``, ``exp``, ``sqrt``, ``erfc``, ``Abs``, ``Min``, ``Max``, ``tanh``, ``sinh``,
 ``cosh``, ``binomial`` and arithmetic.
@@ -304,27 +300,7 @@ def _pair_fn(function, with_number=None):
     return lambda number, pair, **precision: function(pair, number, *precision.values())
 
 
-# --- the shipped accountant, as a user calls it (claims under ``accountant.``) -----------------
-#
-# Each function below calls the public ``dpproofs.Accountant`` / ``dpproofs.calibrate_sigma``
-# exactly as a user does, with float64 arguments, and returns the float answer, which is exact as
-# an mpf and as an arb ball: a claim such as ``delta_gaussian(accountant_epsilon_gaussian(sigma, T,
-# delta, 0, 0, 0), sigma/sqrt(T)) <= delta`` is certified by the ball evaluation of its exact side.
-# Arguments are rounded to the nearest float64 (an arb ball that straddles two floats cannot be
-# passed on and raises UnsupportedExpression); ``T`` and the 0/1 flags must be exact integers.
-# Flags: ``classic`` (1: conversion="classic", 0: "improved"), ``refine`` and ``certified``
-# (1: True). The accountant uses the default orders (its integer ones in certified mode).
-#
-# name                                                       value
-# accountant_epsilon_<m>(<params>, T, delta, classic, refine, certified)   acc.epsilon(delta, ...)
-# accountant_order_<m>(<params>, T, delta, classic, refine, certified)     alpha of acc.epsilon_and_order
-# accountant_delta_<m>(<params>, T, epsilon, classic, certified)           acc.delta(epsilon, ...)
-# accountant_rdp_<m>(alpha, <params>, T)                     Accountant([alpha]).compose(m, T).rdp[0]
-# calibrated_sigma(epsilon, delta, q, T, classic)            dp.calibrate_sigma(...) (sampled Gaussian)
-# rdp_sampled_gaussian_add(alpha, q, sigma)                  exact add-direction RDP, log A_alpha/(alpha-1)
-#
-# with <m>(<params>): gaussian(sigma), laplace(b), randomized_response(eps),
-# sampled_gaussian(q, sigma); domains are the accountant's (it raises InvalidArgument outside).
+# --- float64 code paths as vocabulary functions (register_float) -------------------------------
 
 
 def _float_of(value):
@@ -361,62 +337,7 @@ def _accountant_binding(name, compute, kinds):
     return name, _Binding(_function(name, len(kinds)), precise_fn, ball_fn, integer_args=integer_positions)
 
 
-def _accountant_functions():
-    from dpproofs.accountant import rdp as shipped
-    from dpproofs import mechanisms
 
-    makers = {
-        "gaussian": (mechanisms.Gaussian, 1),
-        "laplace": (mechanisms.Laplace, 1),
-        "randomized_response": (mechanisms.RandomizedResponse, 1),
-        "sampled_gaussian": (mechanisms.SampledGaussian, 2),
-    }
-
-    def conversion(classic):
-        return "classic" if classic else "improved"
-
-    @functools.lru_cache(maxsize=64)
-    def composed(make, params, steps, certified=False, orders=None):
-        """The composed accountant, built as a user builds it; cached so that the several answers
-        one statement asks of it (epsilon, its order) share its RDP curve (certified balls take
-        ~0.7 s). Only the instance is cached: every answer calls the public methods anew."""
-        return shipped.Accountant(orders, certified=bool(certified)).compose(make(*params), steps)
-
-    bindings = []
-    for label, (make, count) in makers.items():
-        def epsilon(*args, make=make, count=count):
-            params, (steps, delta, classic, refine, certified) = args[:count], args[count:]
-            return composed(make, params, steps, certified).epsilon(delta, conversion(classic), refine=bool(refine))
-
-        def order(*args, make=make, count=count):
-            params, (steps, delta, classic, refine, certified) = args[:count], args[count:]
-            accountant = composed(make, params, steps, certified)
-            return accountant.epsilon_and_order(delta, conversion(classic), refine=bool(refine))[1]
-
-        def delta(*args, make=make, count=count):
-            params, (steps, eps, classic, certified) = args[:count], args[count:]
-            return composed(make, params, steps, certified).delta(eps, conversion(classic))
-
-        def rdp(alpha, *args, make=make, count=count):
-            params, (steps,) = args[:count], args[count:]
-            return composed(make, params, steps, orders=(alpha,)).rdp[0]
-
-        bindings += [
-            _accountant_binding(f"accountant_epsilon_{label}", epsilon, "f" * count + "ifiii"),
-            _accountant_binding(f"accountant_order_{label}", order, "f" * count + "ifiii"),
-            _accountant_binding(f"accountant_delta_{label}", delta, "f" * count + "ifii"),
-            _accountant_binding(f"accountant_rdp_{label}", rdp, "f" + "f" * count + "i"),
-        ]
-
-    def calibrated(eps, delta, q, steps, classic):
-        return shipped.calibrate_sigma(epsilon=eps, delta=delta, q=q, steps=steps, conversion=conversion(classic))
-
-    bindings.append(_accountant_binding("calibrated_sigma", calibrated, "fffii"))
-    found = dict(bindings)
-    return found
-
-
-FUNCTIONS.update(_accountant_functions())
 
 
 # --- Structured quantities: evaluator helpers for content packages, pairs built from pairs ------
@@ -813,24 +734,3 @@ def namespace():
     """``{name: sympy function}`` of every vocabulary function, content packages' included."""
     load_content()
     return NAMESPACE
-
-
-# --- the one public calibration (branch "accountant": calibrate_sigma moved) -------------------
-#
-# ``calibrate_sigma`` is no longer in dpproofs.accountant.rdp: the one public calibration is
-# dpproofs.calibrate_sigma (dpproofs.accountant.calibrate). ``calibrated_sigma`` (registered above
-# through ``shipped.calibrate_sigma``) is rebound here to it, under the same name and symbol.
-# (Merger: fold this into ``_accountant_functions`` by calling the public function there.)
-
-
-def _calibrated_sigma_public(eps, delta, q, steps, classic):
-    from dpproofs.accountant.calibrate import calibrate_sigma
-
-    return calibrate_sigma(epsilon=eps, delta=delta, q=q, steps=steps, conversion="classic" if classic else "improved")
-
-
-_name, _binding = _accountant_binding("calibrated_sigma", _calibrated_sigma_public, "fffii")
-_binding.symbol = FUNCTIONS["calibrated_sigma"].symbol  # the claims already hold this symbol
-FUNCTIONS[_name] = _binding
-NAMESPACE[_name] = _binding.symbol
-_BY_SYMBOL_NAME[_binding.symbol.__name__] = _binding

@@ -26,8 +26,9 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
   chi-square, the PLD ends moved inward).
 
 Claim ids start with ``accountant.<part>``; ``dpproofs check accountant`` runs exactly these.
-The accountant's answers enter statements through the ``accountant_*`` functions of
-:mod:`dpproofs.checker.vocabulary` (floats, exact as balls), so the exact side certifies every verdict.
+The accountant's answers enter statements through the ``accountant_*`` functions that
+:mod:`.quantities` registers in the vocabulary (floats, exact as balls), so the exact side certifies
+every verdict.
 """
 
 #: What this package checks (used by the generated docs).
@@ -36,3 +37,6 @@ CITATION = (
     "Mironov 2017 (arXiv 1702.07476v3) Prop. 1, conversions Prop. 3 and Balle, Barthe, Gaboardi, Hsu & "
     "Sato 2020 (arXiv 1905.09982v3) Thm 21, held against exact privacy profiles"
 )
+
+# the accountant_* vocabulary functions the claims of this package use
+from dpproofs_theorems.accountant import quantities  # noqa: E402,F401

@@ -1,0 +1,98 @@
+"""The shipped accountant as vocabulary functions, registered when ``dpproofs_theorems.accountant``
+is imported.
+
+Each function calls the public ``dpproofs.Accountant`` / ``dpproofs.calibrate_sigma`` exactly as a
+user does, with float64 arguments, and returns the float answer, which is exact as an mpf and as an
+arb ball: a claim such as ``delta_gaussian(accountant_epsilon_gaussian(sigma, T, delta, 0, 0, 0),
+sigma/sqrt(T)) <= delta`` is certified by the ball evaluation of its exact side. Arguments are
+rounded to the nearest float64 (an arb ball that straddles two floats cannot be passed on and
+raises UnsupportedExpression); ``T`` and the 0/1 flags must be exact integers. Flags: ``classic``
+(1: conversion="classic", 0: "improved"), ``refine`` and ``certified`` (1: True). The accountant
+uses the default orders (its integer ones in certified mode).
+
+=========================================================================  ===========================================
+name                                                                        value
+=========================================================================  ===========================================
+``accountant_epsilon_<m>(<params>, T, delta, classic, refine, certified)``  ``acc.epsilon(delta, ...)``
+``accountant_order_<m>(<params>, T, delta, classic, refine, certified)``    alpha of ``acc.epsilon_and_order``
+``accountant_delta_<m>(<params>, T, epsilon, classic, certified)``          ``acc.delta(epsilon, ...)``
+``accountant_rdp_<m>(alpha, <params>, T)``                                  ``Accountant([alpha]).compose(m, T).rdp[0]``
+``calibrated_sigma(epsilon, delta, q, T, classic)``                         ``dp.calibrate_sigma(...)`` (sampled Gaussian)
+=========================================================================  ===========================================
+
+with ``<m>(<params>)``: ``gaussian(sigma)``, ``laplace(b)``, ``randomized_response(eps)``,
+``sampled_gaussian(q, sigma)``; domains are the accountant's (it raises InvalidArgument outside).
+"""
+
+import functools
+
+from dpproofs import mechanisms
+from dpproofs.accountant.calibrate import calibrate_sigma
+from dpproofs.accountant.rdp import Accountant
+from dpproofs.checker import vocabulary
+
+#: label -> (mechanism class, names of its parameters)
+MECHANISMS = {
+    "gaussian": (mechanisms.Gaussian, ("sigma",)),
+    "laplace": (mechanisms.Laplace, ("b",)),
+    "randomized_response": (mechanisms.RandomizedResponse, ("eps",)),
+    "sampled_gaussian": (mechanisms.SampledGaussian, ("q", "sigma")),
+}
+
+
+def _conversion(classic):
+    return "classic" if classic else "improved"
+
+
+@functools.lru_cache(maxsize=64)
+def _composed(make, params, steps, certified=False, orders=None):
+    """The composed accountant, built as a user builds it; cached so that the several answers one
+    statement asks of it (epsilon, its order) share its RDP curve (certified balls take ~0.7 s).
+    Only the instance is cached: every answer calls the public methods anew."""
+    return Accountant(orders, certified=bool(certified)).compose(make(*params), steps)
+
+
+def _register(name, compute, arguments):
+    """``arguments``: ``(name, kind)`` pairs, kind ``f`` (float) or ``i`` (exact integer)."""
+    kinds = "".join(kind for _, kind in arguments)
+    domain = tuple((arg, ((vocabulary.INTEGER, None),) if kind == "i" else ()) for arg, kind in arguments)
+    vocabulary.register_float(name, compute, kinds, domain=domain,
+                              doc=f"the shipped accountant's answer, as a user calls it ({name})")
+
+
+def _register_mechanism(label, make, parameters):
+    count = len(parameters)
+    params = [(p, "f") for p in parameters]
+    modes = [("classic", "i"), ("refine", "i"), ("certified", "i")]
+
+    def epsilon(*args):
+        values, (steps, delta, classic, refine, certified) = args[:count], args[count:]
+        return _composed(make, values, steps, certified).epsilon(delta, _conversion(classic), refine=bool(refine))
+
+    def order(*args):
+        values, (steps, delta, classic, refine, certified) = args[:count], args[count:]
+        return _composed(make, values, steps, certified).epsilon_and_order(
+            delta, _conversion(classic), refine=bool(refine))[1]
+
+    def delta(*args):
+        values, (steps, eps, classic, certified) = args[:count], args[count:]
+        return _composed(make, values, steps, certified).delta(eps, _conversion(classic))
+
+    def rdp(alpha, *args):
+        values, (steps,) = args[:count], args[count:]
+        return _composed(make, values, steps, orders=(alpha,)).rdp[0]
+
+    _register(f"accountant_epsilon_{label}", epsilon, params + [("T", "i"), ("delta", "f")] + modes)
+    _register(f"accountant_order_{label}", order, params + [("T", "i"), ("delta", "f")] + modes)
+    _register(f"accountant_delta_{label}", delta, params + [("T", "i"), ("epsilon", "f")] + [modes[0], modes[2]])
+    _register(f"accountant_rdp_{label}", rdp, [("alpha", "f")] + params + [("T", "i")])
+
+
+def _calibrated(eps, delta, q, steps, classic):
+    return calibrate_sigma(epsilon=eps, delta=delta, q=q, steps=steps, conversion=_conversion(classic))
+
+
+for _label, (_make, _parameters) in MECHANISMS.items():
+    _register_mechanism(_label, _make, _parameters)
+_register("calibrated_sigma", _calibrated,
+          [("epsilon", "f"), ("delta", "f"), ("q", "f"), ("T", "i"), ("classic", "i")])
