@@ -419,7 +419,7 @@ def _verify_suite_section(measured):
 
 
 def notes_page(measured, shared_figure=None):
-    from dpproofs.accountant.pld import discretise as pld
+    from dpproofs.accountant.pld import accountant as pld_accountant
 
     lines = [HEADER, "# The notes' numbers, reproduced or refuted\n\n",
              "`dpproofs claims` recomputes every numeric claim of the notes the project was built from "
@@ -467,5 +467,5 @@ def notes_page(measured, shared_figure=None):
                             [(c["amplification"], c["composition"], c["split"], f"{c['eps_E100']:.4f}",
                               f"{c['eps_E400']:.4f}", c["matches_both"]) for c in strong["details"]["candidates"]]) + "\n")
     lines.append("## The tight epsilon: PLD bracket\n\n")
-    lines.append(rst_to_markdown((pld.__doc__ or "").strip()) + "\n")
+    lines.append(rst_to_markdown((pld_accountant.__doc__ or "").strip()) + "\n")
     return "".join(lines)

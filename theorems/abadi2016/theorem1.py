@@ -230,15 +230,14 @@ CLAIMS = [
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------
-# Drawn by `dpproofs report` (dpproofs.docgen); every curve comes from the shipped accountant, the
-# PLD bracket of the evaluator or the notes' own computations, never from a retyped formula.
+# Drawn by `dpproofs report` (dpproofs.docgen); every curve comes from the shipped accountants
+# (RDP, the PLD bracket) or the notes' own computations, never from a retyped formula.
 
 
 def _figure_abadi_epochs(path):
     """Epsilon against epochs for the Abadi configuration under each method."""
     from dpproofs.accountant.rdp import Accountant
     from dpproofs.docgen import pyplot, save
-    from dpproofs.accountant.pld import discretise as pld
     from dpproofs.mechanisms import SampledGaussian
     from dpproofs_theorems import notes
 
@@ -253,7 +252,7 @@ def _figure_abadi_epochs(path):
         acc = Accountant().compose(SampledGaussian(q, sigma), t)
         continuous.append(acc.epsilon(delta, "classic", refine=True))
         improved.append(acc.epsilon(delta, "improved"))
-    brackets = pld.epsilon_bracket_curve(q, sigma, delta, 10 * per_epoch, len(epochs))
+    brackets = [notes.tight_bracket(t, q, sigma, delta) for t in steps]
     strong = [notes.strong_composition(t)[0] for t in steps]
     dpa_epochs = [50, 100, 200, 300, 400]
     dpa = [notes._dp_accounting_pld(per_epoch * e, q, sigma, delta)["epsilon"] for e in dpa_epochs]
@@ -263,7 +262,7 @@ def _figure_abadi_epochs(path):
     ax.plot(epochs, continuous, "--", label="continuous lambda (classic)", color="tab:orange")
     ax.plot(epochs, improved, label="RDP, improved conversion", color="tab:blue")
     ax.fill_between(epochs, [b["lower"] for b in brackets], [b["upper"] for b in brackets], color="k")
-    ax.plot(epochs, [b["upper"] for b in brackets], color="k", label="tight (PLD bracket, width < 6e-4)")
+    ax.plot(epochs, [b["upper"] for b in brackets], color="k", label="tight (PLD bracket, relative width < 1e-4)")
     ax.plot(dpa_epochs, dpa, "o", mfc="none", color="tab:green", label="dp_accounting PLD")
     ax.plot([100, 400], [1.26, 2.55], "x", color="tab:purple", ms=8, label="printed in the paper (1.26, 2.55)")
     ax.set_yscale("log")

@@ -4,8 +4,8 @@ The accountant composes the privacy-loss distributions (PLDs) of its mechanisms 
 tight ``epsilon(delta)`` of the composition as a bracket ``(lower, upper)`` that provably contains
 the exact value; :meth:`PLDAccountant.epsilon` is the upper end (a certified upper bound).
 
-How (the discretisation and its proofs are in :mod:`dpproofs.accountant.pld.discretise`, section "Vectorised
-certified discretisation"):
+How (the one-step discretisation and its proofs are in :mod:`dpproofs.accountant.pld.discretise`, the
+FFT composition and its error bounds in :mod:`dpproofs.accountant.pld.compose`):
 
 * every mechanism is written as one neighbouring pair per direction: ``SampledGaussian`` has two
   (``add``: P = (1-q) N(0,s^2) + q N(1,s^2) vs Q = N(0,s^2); ``remove``: the reverse), the others
@@ -37,6 +37,7 @@ from dpproofs import _validate
 from dpproofs.math import reductions as subsampling
 from dpproofs.accountant.rdp import Accountant
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
 from dpproofs.math.roots import illinois
 from dpproofs.mechanisms import (
@@ -377,8 +378,8 @@ class PLDAccountant:
 
     def _value(self, items, delta, epsilon):
         """The composed bound's epsilon at ``delta`` (or delta at ``epsilon``); None if over budget."""
-        theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
-        composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
+        theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
+        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
         if composed is None:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
@@ -402,8 +403,8 @@ class PLDAccountant:
                     break
                 items = [(self._one_step(m, direction, bound, step, tail_z), n) for m, n in active]
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
-                    theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
-                composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
+                    theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
+                composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
             low, up = values.get("lower", 0.0), values["upper"]
@@ -427,7 +428,7 @@ class PLDAccountant:
 
     def _attempt_split(self, entry, direction, step, tail_z, delta, low, up):
         """(lower, upper) of one direction of a single repeated mechanism by the bulk/jump split of
-        :func:`dpproofs.accountant.pld.discretise.compose_split`; None if it does not apply."""
+        :func:`dpproofs.accountant.pld.compose.compose_split`; None if it does not apply."""
         mechanism, count = entry
         if low is not None and up is not None and math.isfinite(up) and up > 0:
             hint = (low + up) / 2
@@ -436,7 +437,7 @@ class PLDAccountant:
         found = []
         for bound in ("upper", "lower"):
             one = self._one_step(mechanism, direction, bound, step, tail_z)
-            composed = _pld.compose_split(one, count, delta=delta, epsilon_hint=hint, max_cells=self._max_cells)
+            composed = _compose.compose_split(one, count, delta=delta, epsilon_hint=hint, max_cells=self._max_cells)
             if composed is None:
                 return None
             found.append(composed.epsilon(delta))
