@@ -460,7 +460,7 @@ def split_point(one, count, rate=1e-3):
 
 def compose_split(one, count, *, delta, epsilon_hint, max_cells=1 << 22, max_terms=8, rate=1e-3):
     """``count``-fold self-composition of the one-step PLD ``one`` by the bulk/jump split (section
-    comment); a :class:`SplitComposed`, or None (no split point, too many terms, over budget)."""
+    comment above); a :class:`SplitComposed`, or None (no split point, too many terms, over budget)."""
     count = int(count)
     c = split_point(one, count, rate)
     if c is None:

@@ -270,7 +270,7 @@ class FinitePair:
 
 class OneStep:
     """A one-step discrete PLD: P-masses ``masses[i]`` at loss ``(offset + i) step + shift``, P-mass
-    ``infinity`` at +inf; ``bound`` 'upper' or 'lower' (see the section comment)."""
+    ``infinity`` at +inf; ``bound`` 'upper' or 'lower' (see the module docstring)."""
 
     def __init__(self, step, offset, shift, masses, infinity, bound):
         self.step, self.offset, self.shift = float(step), int(offset), float(shift)
@@ -303,7 +303,7 @@ def symmetrised(one):
     ``> eps`` (U's), and at ``eps < 0`` it is ``1 - e^eps + e^eps delta_S(-eps)``. Hence ``S``
     dominates, at every ``eps`` in R, every pair whose profile in BOTH orders is below U's at
     ``eps >= 0``. Rounding the mirrored masses down moves mass from ``-l`` up to 0, and the margin
-    on the mass at 0 only adds mass: both keep an upper bound (section comment below)."""
+    on the mass at 0 only adds mass: both keep an upper bound (module docstring)."""
     if one.bound != "upper" or one.shift != 0.0:
         raise ValueError("symmetrised() takes an upper one-step PLD on the grid {k h}")
     k = one.offset + np.arange(len(one.masses))
@@ -335,7 +335,7 @@ def _atoms_into_cells(pair, grid, p, q, ep, eq):
 
 def discretise(pair, step, bound, tail_z=38.0):
     """The one-step discrete PLD of ``pair`` on the grid ``{k step}`` bounding it from ``bound``'s
-    side (section comment). Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
+    side (module docstring). Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
     the grid rounded up to its bottom, mass above sent to +inf; lower: dropped."""
     low, high = pair.loss_range(tail_z)
     k0 = math.floor(low / step) - 1
