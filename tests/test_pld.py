@@ -9,6 +9,7 @@ import pytest
 from mpmath import mp
 
 import dpproofs as dp
+from dpproofs.accountant.pld import compose as pld_compose
 from dpproofs.accountant.pld import discretise as pld_eval
 from dpproofs.math import precise
 from dpproofs.math import pld_exact as precise_pld
@@ -97,8 +98,8 @@ def test_dropping_the_tail_mass_sent_to_infinity_lowers_delta_at_small_delta():
     one = pld_eval.discretise(pair, 1e-3, "upper", tail_z=6.0)
     assert one.infinity > 0
     dropped = pld_eval.OneStep(one.step, one.offset, one.shift, one.masses, 0.0, "upper")
-    with_tail = pld_eval.compose_fourier([(one, 3)], 1.0)
-    without = pld_eval.compose_fourier([(dropped, 3)], 1.0)
+    with_tail = pld_compose.compose_fourier([(one, 3)], 1.0)
+    without = pld_compose.compose_fourier([(dropped, 3)], 1.0)
     assert without.delta(40.0) < with_tail.delta(40.0)
 
 
@@ -179,11 +180,6 @@ def test_the_pld_accountant_path_imports_no_sympy_hypothesis_or_flint():
     assert out.strip() == "[]"
 
 
-def test_the_old_bracket_entry_points_still_work():
-    row = pld_eval.epsilon_bracket(0.01, 4.0, 100, 1e-5, step=1e-3)
-    assert row["lower"] <= row["upper"]
-
-
 def _stored_reference(q, sigma, steps, delta):
     import json
     from pathlib import Path
@@ -212,9 +208,9 @@ def test_a_million_steps_at_q_1e_4_meet_the_width_target_and_contain_the_exact_v
 def test_the_split_composition_equals_the_single_tilt_one_where_both_are_tight():
     pair = pld_eval.GaussianPair(0.01, 4.0, "add")
     one = pld_eval.discretise(pair, 2e-4, "upper", 9.0)
-    theta = pld_eval.choose_tilt([(one, 10000)], delta=1e-5)
-    single = pld_eval.compose_fourier([(one, 10000)], theta).epsilon(1e-5)
-    split = pld_eval.compose_split(one, 10000, delta=1e-5, epsilon_hint=0.95).epsilon(1e-5)
+    theta = pld_compose.choose_tilt([(one, 10000)], delta=1e-5)
+    single = pld_compose.compose_fourier([(one, 10000)], theta).epsilon(1e-5)
+    split = pld_compose.compose_split(one, 10000, delta=1e-5, epsilon_hint=0.95).epsilon(1e-5)
     assert abs(single - split) <= 1e-6 * single
 
 
@@ -261,9 +257,9 @@ def test_the_damped_suffix_sums_and_their_weight_norms_match_mpmath(count, rate)
     import numpy as np
 
     z = np.random.default_rng(count).random(count) ** 3
-    sums = pld_eval._damped_suffix(z, rate)
-    norms = pld_eval._suffix_weight_norm(count, rate)
-    gamma = pld_eval.suffix_sum_error(count, rate)
+    sums = pld_compose._damped_suffix(z, rate)
+    norms = pld_compose._suffix_weight_norm(count, rate)
+    gamma = pld_compose.suffix_sum_error(count, rate)
     mp.dps = 40
     for j in range(0, count, max(1, count // 29)):
         exact = mp.fsum(mp.mpf(float(z[k])) * mp.exp(-mp.mpf(rate) * (k - j)) for k in range(j + 1, count))
@@ -281,10 +277,10 @@ def test_each_decay_factor_is_within_its_stated_error_up_to_exponents_of_300():
     mp.dps = 40
     for rate in [1e-6, 1e-3, 0.0019, 0.31, 2.3, *rng.uniform(1e-4, 3.0, 12)]:
         count = int(min(300 / rate, 50000))
-        ramp = pld_eval._decay_ramp(rate, count)
+        ramp = pld_compose._decay_ramp(rate, count)
         for i in {0, count - 1, *rng.integers(0, count, 60).tolist()}:
             exact = mp.exp(-mp.mpf(float(rate)) * i)
-            assert abs(ramp[i] - exact) <= pld_eval.DECAY_FACTOR_ERROR * 2.0**-53 * exact
+            assert abs(ramp[i] - exact) <= pld_compose.DECAY_FACTOR_ERROR * 2.0**-53 * exact
 
 
 def test_the_suffix_sums_need_the_decay_factor_allowance():
@@ -297,9 +293,9 @@ def test_the_suffix_sums_need_the_decay_factor_allowance():
     worst = 0.0
     for seed in range(20):
         z = np.random.default_rng(seed).random(count) ** 3
-        sums = pld_eval._damped_suffix(z, rate)
+        sums = pld_compose._damped_suffix(z, rate)
         for j in range(count - 1):
             exact = mp.fsum(mp.mpf(float(z[k])) * mp.exp(-mp.mpf(rate) * (k - j)) for k in range(j + 1, count))
             worst = max(worst, float(abs(sums[j] - exact) / exact))
     assert worst > 4.4 * count * 2.0**-53 + 1e-15
-    assert worst <= pld_eval.suffix_sum_error(count, rate)
+    assert worst <= pld_compose.suffix_sum_error(count, rate)

@@ -198,14 +198,14 @@ def test_the_float_wbk19_bound_is_above_its_mpmath_value_and_within_1e_9_and_ins
     from flint import ctx
 
     for a, g, s in [(2, 0.01, 1.0), (10, 256 / 60000, 1.1), (64, 0.001, 0.8), (500, 0.01, 4.0), (3000, 1e-4, 50.0)]:
-        value = subsampling.wbk19_rdp(a, g, s)
+        value = subsampling.wor_replace_one_rdp_integer(a, g, s)
         with mp.workdps(40):
-            exact = subsampling.wbk19_rdp(a, g, s, backend="mpmath")
+            exact = subsampling.wor_replace_one_rdp_integer(a, g, s, backend="mpmath")
             assert value >= exact and value <= exact * (1 + 1e-9)
         saved = ctx.prec
         ctx.prec = 200
         try:
-            enclosure = subsampling.wbk19_rdp(a, g, s, backend="arb")
+            enclosure = subsampling.wor_replace_one_rdp_integer(a, g, s, backend="arb")
         finally:
             ctx.prec = saved
         assert float(enclosure.upper()) <= value
@@ -213,12 +213,12 @@ def test_the_float_wbk19_bound_is_above_its_mpmath_value_and_within_1e_9_and_ins
 
 def test_fractional_orders_of_the_fixed_batch_curve_are_the_chord_of_the_integer_log_moments():
     g, s = 0.01, 1.3
-    k2 = subsampling.wbk19_rdp(2, g, s) * 1
-    k3 = subsampling.wbk19_rdp(3, g, s) * 2
+    k2 = subsampling.wor_replace_one_rdp_integer(2, g, s) * 1
+    k3 = subsampling.wor_replace_one_rdp_integer(3, g, s) * 2
     value = subsampling.wor_replace_one_rdp([2.25], g, s)[0]
     assert value >= (0.75 * k2 + 0.25 * k3) / 1.25
     assert value <= (0.75 * k2 + 0.25 * k3) / 1.25 * (1 + 1e-14)
-    assert subsampling.wor_replace_one_rdp([1.5], g, s)[0] >= subsampling.wbk19_rdp(2, g, s)  # K(1) = 0
+    assert subsampling.wor_replace_one_rdp([1.5], g, s)[0] >= subsampling.wor_replace_one_rdp_integer(2, g, s)  # K(1) = 0
 
 
 @pytest.mark.parametrize("mechanism", [F(25, 1000, 1.2), dp.SampledGaussian(0.025, 1.2), dp.Gaussian(5.0)])

@@ -37,7 +37,7 @@ from scipy import optimize
 
 from dpproofs.math import conversions
 from dpproofs.accountant.rdp import Accountant
-from dpproofs.accountant.pld import discretise as pld
+from dpproofs.accountant.pld.accountant import PLDAccountant
 from dpproofs.math import precise
 from dpproofs.mechanisms import SampledGaussian
 
@@ -163,14 +163,30 @@ def _dp_accounting_pld(steps, q, sigma, delta):
     return {"epsilon": float(accountant.get_epsilon(delta)), "seconds": time.perf_counter() - started}
 
 
+#: Target relative width of the tight bracket of the notes (ten times narrower than the accountant's
+#: default, so that its four printed decimals are settled).
+TIGHT_RELATIVE_WIDTH = 1e-4
+
+
+def tight_bracket(steps, q, sigma, delta):
+    """``{"lower", "upper", "width", "grid_step", "seconds"}``: the certified bracket of the tight
+    epsilon of ``steps`` sampled-Gaussian steps at ``delta``, from :class:`dpproofs.PLDAccountant`
+    (both neighbouring directions, every float error bounded) at :data:`TIGHT_RELATIVE_WIDTH`."""
+    started = time.perf_counter()
+    accountant = PLDAccountant(relative_width=TIGHT_RELATIVE_WIDTH).compose(SampledGaussian(q, sigma), int(steps))
+    bounds = accountant.epsilon_bounds(delta)
+    return {"lower": bounds.lower, "upper": bounds.upper, "width": bounds.width, "grid_step": bounds.grid_step,
+            "source": bounds.source, "seconds": time.perf_counter() - started}
+
+
 @functools.lru_cache(maxsize=4)
 def abadi_table(epochs=(100, 400)):
     """Side-by-side epsilon of the Abadi configuration at each number of epochs (rows of dicts):
     paper's moments accountant, continuous lambda (classic), RDP improved conversion at the default
-    orders, the tight PLD bracket [lower, upper] (dpproofs.accountant.pld.discretise) and dp_accounting's PLD."""
+    orders, the tight PLD bracket [lower, upper] (:func:`tight_bracket`) and dp_accounting's PLD."""
     q, sigma, delta = ABADI["q"], ABADI["sigma"], ABADI["delta"]
     counts = [int(e * ABADI["steps_per_epoch"]) for e in epochs]
-    brackets = pld.epsilon_bracket(q, sigma, counts, delta)
+    brackets = [tight_bracket(count, q, sigma, delta) for count in counts]
     rows = []
     for epoch, count, bracket in zip(epochs, counts, brackets):
         accountant = Accountant().compose(SampledGaussian(q, sigma), count)
@@ -195,8 +211,7 @@ def abadi_table(epochs=(100, 400)):
             "pld_lower": bracket["lower"],
             "pld_upper": bracket["upper"],
             "pld_width": bracket["width"],
-            "pld_add": bracket["add"],
-            "pld_remove": bracket["remove"],
+            "pld_grid_step": bracket["grid_step"],
             "pld_seconds": bracket["seconds"],
             "dp_accounting_pld": _dp_accounting_pld(count, q, sigma, delta),
         })
@@ -288,10 +303,10 @@ def paper_gap_investigation():
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if at_steps(middle) <= 2.55 else (low, middle)
+    first, last = steps_rounding_to(2.55, 2)
     add("fewer steps", at_steps(low), moments_epsilon(low)[1], None,
         f"T = {low} (E = {low / 100:.2f}) is the largest T with eps <= 2.55; eps rounds to 2.55 for "
-        f"T in [{_steps_for(2.545)}, {_steps_for(2.555)}] (E = {_steps_for(2.545) / 100:.1f} to "
-        f"{_steps_for(2.555) / 100:.1f})")
+        f"T in [{first}, {last}] (E = {first / 100:.2f} to {last / 100:.2f})")
     s = _solve(lambda x: moments_epsilon(40000, sigma=x)[0], 3.9, 4.2, 2.55)
     add("larger sigma", 2.55, moments_epsilon(40000, sigma=s)[1], moments_epsilon(10000, sigma=s)[0], f"sigma = {s:.4f}")
     qq = _solve(lambda x: moments_epsilon(40000, q=x)[0], 0.009, 0.0101, 2.55)
@@ -316,12 +331,22 @@ def paper_gap_investigation():
 
 
 def _steps_for(level):
-    """Smallest T whose paper-method epsilon is >= level (integer bisection in [30 000, 45 000])."""
+    """Smallest T whose paper-method epsilon is >= level (integer bisection in [30 000, 45 000];
+    the epsilon is increasing in T)."""
     low, high = 30000, 45000
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if moments_epsilon(middle)[0] < level else (low, middle)
     return high
+
+
+def steps_rounding_to(value, decimals):
+    """``(first, last)``: the range of T whose paper-method epsilon rounds to ``value`` at ``decimals``
+    decimals, i.e. ``value - h <= eps < value + h`` with ``h = 0.5 10^-decimals``. Both ends are
+    inclusive: ``first`` is the smallest T with eps >= value - h, ``last`` is one LESS than the
+    smallest T with eps >= value + h (that T already rounds up)."""
+    half = 0.5 * 10.0 ** -decimals
+    return _steps_for(value - half), _steps_for(value + half) - 1
 
 
 def _gap_explanation(rows, row):

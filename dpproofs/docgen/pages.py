@@ -311,7 +311,8 @@ def batches_page(measured):
                  "((1-q) N(0) + q N(C), (1-q) N(0) + q N(-C))). The exact worst case lies in between. Composing P1 "
                  "alone, or the larger of P1 and its swap composed, is not justified under composition: worst-case "
                  "datasets need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024, arXiv 2405.20769; "
-                 "`zhu2022` and `balle2018` in [papers.md](papers.md) check it by enumeration). The proofs are in "
+                 "the enumerations of Zhu, Dong & Wang 2022 and Balle, Barthe & Gaboardi 2018 in [papers.md](papers.md) "
+                 "check it). The proofs are in "
                  "[math.md](math.md#replace-one-neighbours-and-fixed-size-batches).\n\n")
     if measured is None:
         lines.append("(not measured yet: run `dpproofs report --only batches`)\n")
@@ -421,7 +422,8 @@ def _verify_suite_section(measured):
 
 
 def notes_page(measured, shared_figure=None):
-    from dpproofs.accountant.pld import discretise as pld
+    from dpproofs.accountant.pld import accountant as pld_accountant
+    from dpproofs.cli.claims import side_by_side_rows
 
     lines = [HEADER, "# The notes' numbers, reproduced or refuted\n\n",
              "`dpproofs claims` recomputes every numeric claim of the notes the project was built from "
@@ -448,7 +450,7 @@ def notes_page(measured, shared_figure=None):
     for r in measured["rows"]:
         if r["explanation"]:
             lines.append(f"- `{r['id']}`: {r['explanation']}\n")
-    side = [r for r in measured["rows"] if r["id"].startswith("abadi2016.headline.moments")]
+    side = side_by_side_rows(measured["rows"])
     if side:
         lines.append("\n## The Abadi configuration side by side\n\nq = 0.01, sigma = 4, delta = 1e-5, T = E/q.\n\n")
         names = list(side[0]["details"]["side_by_side"])
@@ -462,12 +464,12 @@ def notes_page(measured, shared_figure=None):
             lines.append(_table(("change", "eps at E = 400", "lambda", "eps at E = 100 (same change)", "note"),
                                 [(i["change"], _fmt(i["eps_E400"]), _fmt(i["lambda_E400"]), _fmt(i["eps_E100"]), i["note"])
                                  for i in investigation]) + "\n")
-    strong = next((r for r in measured["rows"] if r["id"] == "abadi2016.headline.strong.E100"), None)
+    strong = next((r for r in measured["rows"] if (r.get("details") or {}).get("candidates")), None)
     if strong:
         lines.append("### What gives the paper's strong-composition 9.34 and 24.22?\n\n")
         lines.append(_table(("amplification", "composition", "delta split", "E = 100", "E = 400", "both match"),
                             [(c["amplification"], c["composition"], c["split"], f"{c['eps_E100']:.4f}",
                               f"{c['eps_E400']:.4f}", c["matches_both"]) for c in strong["details"]["candidates"]]) + "\n")
     lines.append("## The tight epsilon: PLD bracket\n\n")
-    lines.append(rst_to_markdown((pld.__doc__ or "").strip()) + "\n")
+    lines.append(rst_to_markdown((pld_accountant.__doc__ or "").strip()) + "\n")
     return "".join(lines)

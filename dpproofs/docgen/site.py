@@ -233,7 +233,7 @@ def check_only(only, found):
     if unknown:
         raise InvalidArgument(
             f"only={unknown[0]!r} is not a part of the report; allowed: {', '.join(PARTS)}, or a result "
-            f"prefix such as {next(iter(found), 'abadi2016.lemma3')!r}"
+            f"prefix such as {next(iter(found), '<paper>.<result>')!r}"
         )
 
 
@@ -257,8 +257,8 @@ def check_dependencies(needs_figures):
 def generate(*, measure_parts=True, only=(), log=print, out=None):
     """Re-measure (unless ``measure_parts=False``) and rewrite every page; returns a summary dict.
 
-    ``only``: restrict measuring to some of :data:`PARTS` (and result prefixes like
-    "abadi2016.lemma3"); pages are always all re-rendered. ``out``: a directory (a
+    ``only``: restrict measuring to some of :data:`PARTS` (and result prefixes
+    ``<paper>.<result>``); pages are always all re-rendered. ``out``: a directory (a
     :class:`pathlib.Path`) to write pages, figures and measurements into instead of the
     checkout's ``docs/``; it works from any install (parts not measured there render as not
     measured). Everything is checked first (a source checkout unless ``out`` is given, known

@@ -6,13 +6,27 @@ Proof as printed: by Thm 2.1 and Lemma 3, ``alpha(lam) <= T q^2 lam^2 / sigma^2`
 (i) ``T q^2 lam^2 / sigma^2 <= lam eps / 2``, (ii) ``exp(-lam eps / 2) <= delta``,
 (iii) ``lam <= sigma^2 log(1/(q sigma))``.
 
-Checked: with ``lam* = ceil(2 log(1/delta) / eps)`` (the proof's choice, (ii)), ``eps = u c1 q^2 T``
-(u in [0.05, 1]) and ``sigma = c2 q sqrt(T log(1/delta)) / eps``, the exact moments accountant
-certifies ``T alpha(lam*) - lam* eps <= log delta`` (``alpha`` = log max(E1, E2), both directions).
+Checked, as printed: with ``lam* = ceil(2 log(1/delta) / eps)`` (the proof's choice, (ii)),
+``eps = u c1 q^2 T`` (u in [0.05, 1]: every eps up to c1 q^2 T, down to a twentieth of it) and
+``sigma`` a free variable with ``sigma >= c2 q sqrt(T log(1/delta)) / eps`` (every sigma at or above
+the bound, not only the bound itself), the exact moments accountant certifies
+``T alpha(lam*) - lam* eps <= log delta`` (``alpha`` = log max(E1, E2), both directions).
 Explicit constants: **c1 = 1, c2 = 1.6** on the domain q in [1e-3, 0.05], T in [100, 1e5],
 delta in [1e-10, 1e-2], *provided Lemma 3's hypotheses are carried over* (sigma >= 1,
 q sigma < 1/16, lam* <= sigma^2 ln(1/(q sigma))) and eps <= 1. c2 = 1.5 fails (pinned). Without
 the carried-over hypotheses the statement fails for every constant (pinned findings).
+
+Hypotheses beyond the printed statement, and why: Lemma 3's three (its moment bound is only
+proved under them, and without ``sigma >= 1`` or with ``eps > 2 log(1/delta)`` the statement is
+false: the findings below) and ``eps <= 1`` (the regime of the paper; above it the integer
+``lam*`` is small and condition (i) is what fails, see ``finding.eps_above_2_log_1_over_delta``).
+There is no lower bound on eps other than the one the domain gives (``eps >= q^2 T / 20``): an
+earlier version also assumed ``eps >= 1/20`` without saying why; it is not needed and has been
+dropped: Lemma 3's ``q sigma < 1/16`` with ``sigma >= bound`` gives ``u sqrt(T) > 16 c2
+sqrt(log(1/delta))``, hence ``eps = u q^2 T >= u^2 q^2 T > (16 c2 q)^2 log(1/delta)`` and
+``lam* < 2 / (16 c2 q)^2 + 1 <= 3053`` at q >= 1e-3, inside ``log_moment``'s range (lam <= 9999).
+The sigma box [1, 62.5) holds every admissible sigma: Lemma 3 asks sigma >= 1 and
+q sigma < 1/16 with q >= 1e-3.
 
 Ids -> printed items:
 
@@ -34,7 +48,7 @@ from dpproofs.checker.claims import Claim, Variable
 from dpproofs.checker.vocabulary import NAMESPACE
 from dpproofs_theorems.abadi2016._common import source
 
-__all__ = ["CLAIMS", "SOURCE", "C1", "C2", "accountant_statement"]
+__all__ = ["CLAIMS", "SOURCE", "C1", "C2", "sigma_bound", "accountant_statement"]
 
 SOURCE = source("Theorem 1")
 PROOF = source("Theorem 1, proof")
@@ -50,54 +64,72 @@ def _eps(c1_):
     return u * c1_ * q**2 * T
 
 
-def _sigma(c1_, c2_):
+def sigma_bound(c1_, c2_):
+    """The theorem's noise bound ``c2 q sqrt(T log(1/delta)) / eps`` at ``eps = u c1 q^2 T``."""
     return c2_ * q * sympy.sqrt(T * L) / _eps(c1_)
 
 
 def _hypotheses(c1_, c2_, *, lemma3=True, eps_cap=True):
-    e, s = _eps(c1_), _sigma(c1_, c2_)
-    hyps = [sympy.Ge(e, sympy.Rational(1, 20))]
+    """``sigma >= sigma_bound`` (the theorem's "if"), then ``eps <= 1`` and Lemma 3's hypotheses
+    (``sigma >= 1`` is the lower end of the sigma box), each optional for the findings."""
+    e = _eps(c1_)
+    hyps = [sympy.Ge(sigma, sigma_bound(c1_, c2_))]
     if eps_cap:
         hyps.append(sympy.Le(e, 1))
     if lemma3:
-        hyps += [sympy.Ge(s, 1), sympy.Lt(q * s, sympy.Rational(1, 16)),
-                 sympy.Le(2 * L / e + 1, s**2 * sympy.log(1 / (q * s)))]
+        hyps += [sympy.Ge(sigma, 1), sympy.Lt(q * sigma, sympy.Rational(1, 16)),
+                 sympy.Le(2 * L / e + 1, sigma**2 * sympy.log(1 / (q * sigma)))]
     return tuple(hyps)
 
 
-def accountant_statement(c1_, c2_):
-    """``T alpha(lam*) - lam* eps <= log delta`` with ``eps = u c1 q^2 T``, ``sigma = c2 q sqrt(T
-    log(1/delta)) / eps`` and ``lam* = ceil(2 log(1/delta) / eps)`` (the proof's order, (ii)):
-    Theorem 2.2 at lam* then gives (eps, delta)-DP."""
-    e, s = _eps(c1_), _sigma(c1_, c2_)
+def accountant_statement(c1_):
+    """``T alpha(lam*) - lam* eps <= log delta`` with ``eps = u c1 q^2 T`` and ``lam* = ceil(2
+    log(1/delta) / eps)`` (the proof's order, (ii)) at the free ``sigma``: Theorem 2.2 at lam* then
+    gives (eps, delta)-DP. (c2 enters through the hypothesis ``sigma >= sigma_bound(c1, c2)``.)"""
+    e = _eps(c1_)
     order = NAMESPACE["ceil"](2 * L / e)
-    return sympy.Le(T * NAMESPACE["log_moment"](order, q, s) - order * e, sympy.log(delta))
+    return sympy.Le(T * NAMESPACE["log_moment"](order, q, sigma) - order * e, sympy.log(delta))
+
+
+def _at_bound(point, c1_, c2_, up=1e-12):
+    """``point`` with ``sigma`` just above (relative ``up``) the bound: the smallest admissible sigma,
+    where the accountant is largest (a pinned counterexample must satisfy sigma >= bound)."""
+    value = float(sigma_bound(c1_, c2_).subs({q: point["q"], T: point["T"], delta: point["delta"], u: point["u"]}))
+    return {**point, "sigma": value * (1 + up)}
 
 
 Q = Variable("q", 1e-3, 0.05)
 TT = Variable("T", 100, 10**5, integer=True)
 DELTA = Variable("delta", 1e-10, 1e-2)
 U = Variable("u", 0.05, 1)
-DOMAIN = (Q, TT, DELTA, U)
+#: Every admissible sigma: Lemma 3 asks sigma >= 1 and q sigma < 1/16, and q >= 1e-3.
+SIGMA = Variable("sigma", 1, 62.5, high_open=True)
+DOMAIN = (Q, TT, DELTA, U, SIGMA)
 
 statement = Claim(
     id="abadi2016.theorem1",
     source=SOURCE,
-    title="c1 = 1, c2 = 1.6: eps = u q^2 T <= 1, sigma = 1.6 q sqrt(T log(1/delta))/eps; the moments "
+    title="c1 = 1, c2 = 1.6: eps = u q^2 T <= 1, every sigma >= 1.6 q sqrt(T log(1/delta))/eps; the moments "
     "accountant at lam* = ceil(2 log(1/delta)/eps) certifies (eps, delta), Lemma 3's hypotheses carried over",
-    statement=accountant_statement(C1, C2),
+    statement=accountant_statement(C1),
     variables=DOMAIN,
     hypotheses=_hypotheses(C1, C2),
     cost=0.25,
     explanation="c2 = 1.6 is the smallest of 2, 1.6, 1.5, 1.45, 1.42, 1.4 that held on a 3000-point "
-    "grid of the domain (checked there with E2 = A); c2 = 1.5 fails at the pinned point of the mutant",
+    "grid of the domain (checked there with E2 = A, sigma at the bound); c2 = 1.5 fails at the pinned point "
+    "of the mutant. Sigma is free above the bound, as printed; the hypotheses beyond the printed statement "
+    "are Lemma 3's (sigma >= 1, q sigma < 1/16, lam* <= sigma^2 ln(1/(q sigma)): without them the statement "
+    "is false, see the findings) and eps <= 1; no lower bound on eps is assumed",
+    pinned=(_at_bound({"q": 0.004580392862058204, "T": 40150, "delta": math.exp(-4.886460288673526), "u": 1.0},
+                      C1, C2),),
 )
 
-C2_MUTANT_POINT = {"q": 0.004580392862058204, "T": 40150, "delta": math.exp(-4.886460288673526), "u": 1.0}
+#: Where c2 = 1.5 fails (sigma at its bound, 3.61); at the same (q, T, delta, u) c2 = 1.6 holds.
+C2_MUTANT_POINT = _at_bound({"q": 0.004580392862058204, "T": 40150, "delta": math.exp(-4.886460288673526),
+                             "u": 1.0}, C1, sympy.Rational(3, 2))
 
 mutant_c2_too_small = statement.mutant(
     "c2_too_small",
-    statement=accountant_statement(C1, sympy.Rational(3, 2)),
     hypotheses=_hypotheses(C1, sympy.Rational(3, 2)),
     explanation="with c2 = 1.5 the accountant at lam* exceeds log delta (q = 0.00458, T = 40150, "
     "delta = 7.5e-3, eps = 0.84, sigma = 3.61, lam* = 12)",
@@ -111,10 +143,11 @@ finding_without_sigma_ge_1 = Claim(
     expected="fails",
     title="c1 = 1, c2 = 2 without Lemma 3's hypotheses and without eps <= 1: large q^2 T allows huge eps "
     "with sigma < 1",
-    statement=accountant_statement(C1, 2),
-    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U),
+    statement=accountant_statement(C1),
+    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U,
+               Variable("sigma", 1e-3, 100)),
     hypotheses=_hypotheses(C1, 2, lemma3=False, eps_cap=False),
-    pinned=({"q": 0.1, "T": 10**5, "delta": 0.01, "u": 1.0},),
+    pinned=(_at_bound({"q": 0.1, "T": 10**5, "delta": 0.01, "u": 1.0}, C1, 2),),
     cost=0.1,
     explanation="for any c1, c2: with eps = c1 q^2 T the noise sigma = c2 sqrt(log(1/delta))/(c1 q sqrt T) "
     "tends to 0 as q^2 T grows; at q = 0.1, T = 1e5, delta = 0.01: eps = 1000, sigma = 0.136, and "
@@ -128,10 +161,12 @@ finding_eps_above = Claim(
     expected="fails",
     title="c1 = 1, c2 = 2 with Lemma 3's hypotheses but eps > 2 log(1/delta): lam* = 1 > 2 log(1/delta)/eps "
     "and condition (i) fails",
-    statement=accountant_statement(C1, 2),
-    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U),
+    statement=accountant_statement(C1),
+    variables=(Variable("q", 1e-3, 0.1), Variable("T", 1, 10**5, integer=True), DELTA, U,
+               Variable("sigma", 1, 1000)),
     hypotheses=_hypotheses(C1, 2, eps_cap=False),
-    pinned=({"q": 0.026134297387649056, "T": 41553, "delta": math.exp(-7.352508885096365), "u": 1.0},),
+    pinned=(_at_bound({"q": 0.026134297387649056, "T": 41553, "delta": math.exp(-7.352508885096365), "u": 1.0},
+                      C1, 2),),
     cost=0.1,
     explanation="q = 0.0261, T = 41553, delta = 6.4e-4: eps = 28.4, sigma = 1.018 (>= 1, q sigma < 1/16, "
     "lam* = 1 <= sigma^2 ln(1/(q sigma))) yet T alpha(1) - eps > log delta",
@@ -230,15 +265,14 @@ CLAIMS = [
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------
-# Drawn by `dpproofs report` (dpproofs.docgen); every curve comes from the shipped accountant, the
-# PLD bracket of the evaluator or the notes' own computations, never from a retyped formula.
+# Drawn by `dpproofs report` (dpproofs.docgen); every curve comes from the shipped accountants
+# (RDP, the PLD bracket) or the notes' own computations, never from a retyped formula.
 
 
 def _figure_abadi_epochs(path):
     """Epsilon against epochs for the Abadi configuration under each method."""
     from dpproofs.accountant.rdp import Accountant
     from dpproofs.docgen import pyplot, save
-    from dpproofs.accountant.pld import discretise as pld
     from dpproofs.mechanisms import SampledGaussian
     from dpproofs_theorems import notes
 
@@ -253,7 +287,7 @@ def _figure_abadi_epochs(path):
         acc = Accountant().compose(SampledGaussian(q, sigma), t)
         continuous.append(acc.epsilon(delta, "classic", refine=True))
         improved.append(acc.epsilon(delta, "improved"))
-    brackets = pld.epsilon_bracket_curve(q, sigma, delta, 10 * per_epoch, len(epochs))
+    brackets = [notes.tight_bracket(t, q, sigma, delta) for t in steps]
     strong = [notes.strong_composition(t)[0] for t in steps]
     dpa_epochs = [50, 100, 200, 300, 400]
     dpa = [notes._dp_accounting_pld(per_epoch * e, q, sigma, delta)["epsilon"] for e in dpa_epochs]
@@ -263,7 +297,7 @@ def _figure_abadi_epochs(path):
     ax.plot(epochs, continuous, "--", label="continuous lambda (classic)", color="tab:orange")
     ax.plot(epochs, improved, label="RDP, improved conversion", color="tab:blue")
     ax.fill_between(epochs, [b["lower"] for b in brackets], [b["upper"] for b in brackets], color="k")
-    ax.plot(epochs, [b["upper"] for b in brackets], color="k", label="tight (PLD bracket, width < 6e-4)")
+    ax.plot(epochs, [b["upper"] for b in brackets], color="k", label="tight (PLD bracket, relative width < 1e-4)")
     ax.plot(dpa_epochs, dpa, "o", mfc="none", color="tab:green", label="dp_accounting PLD")
     ax.plot([100, 400], [1.26, 2.55], "x", color="tab:purple", ms=8, label="printed in the paper (1.26, 2.55)")
     ax.set_yscale("log")

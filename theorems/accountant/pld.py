@@ -38,6 +38,7 @@ from dpproofs.checker.claims import Claim, Sides, Variable
 from dpproofs.math import ball
 from dpproofs.math import precise
 from dpproofs.math import pld_exact as precise_pld
+from dpproofs.accountant.pld import compose as pld_compose
 from dpproofs.accountant.pld import discretise as pld_eval
 
 __all__ = ["CLAIMS", "SLOW_CLAIMS", "bracket", "gaussian_upper_without_tail"]
@@ -66,7 +67,7 @@ def gaussian_upper_without_tail(sigma_value, steps_value, delta_value):
     one = pld_eval.discretise(pair, 1e-3 / sigma_value, "upper", tail_z=4.0)
     dropped = pld_eval.OneStep(one.step, one.offset, one.shift, one.masses, 0.0, "upper")
     items = [(dropped, int(steps_value))]
-    return pld_eval.compose_fourier(items, pld_eval.choose_tilt(items, delta=delta_value)).epsilon(delta_value)
+    return pld_compose.compose_fourier(items, pld_compose.choose_tilt(items, delta=delta_value)).epsilon(delta_value)
 
 
 def _end(point, which, shift=0.0):

@@ -151,14 +151,14 @@ def _shipped_fixed_sigma_not_halved(point):
 def _wbk19_low_precise(point, dps):
     bb, nn, s, steps = _fixed(point)
     with mp.workdps(dps + precise.GUARD_DPS):
-        return steps * subsampling.wbk19_rdp(int(point["alpha"]), mp.mpf(bb) / nn, mp.mpf(s), backend="mpmath",
+        return steps * subsampling.wor_replace_one_rdp_integer(int(point["alpha"]), mp.mpf(bb) / nn, mp.mpf(s), backend="mpmath",
                                              higher=False)
 
 
 def _wbk19_low_ball(point, prec):
     bb, nn, s, steps = _fixed(point)
     with ball.precision(prec):
-        return steps * subsampling.wbk19_rdp(int(point["alpha"]), fractions.Fraction(bb, nn), s, backend="arb",
+        return steps * subsampling.wor_replace_one_rdp_integer(int(point["alpha"]), fractions.Fraction(bb, nn), s, backend="arb",
                                              higher=False)
 
 

@@ -38,6 +38,7 @@ from scipy import special
 from dpproofs import _validate
 from dpproofs.accountant.base import Bounds, PrivacyAccountant
 from dpproofs.accountant.rdp import Accountant
+from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
 from dpproofs.mechanisms import Mechanism
 
@@ -270,8 +271,8 @@ class PLDAccountant(PrivacyAccountant):
 
     def _value(self, items, delta, epsilon):
         """The composed bound's epsilon at ``delta`` (or delta at ``epsilon``); None if over budget."""
-        theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
-        composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
+        theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
+        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
         if composed is None:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
@@ -297,8 +298,8 @@ class PLDAccountant(PrivacyAccountant):
                     break
                 items = [(self._one_step(m, direction, bound, step, tail_z), n) for m, n in active]
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
-                    theta = _pld.choose_tilt(items, delta=delta, epsilon=epsilon)
-                composed = _pld.compose_fourier(items, theta, max_cells=self._max_cells)
+                    theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
+                composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
             low, up = values.get("lower", 0.0), values["upper"]
@@ -322,7 +323,7 @@ class PLDAccountant(PrivacyAccountant):
 
     def _attempt_split(self, entry, direction, step, tail_z, delta, low, up):
         """(lower, upper) of one direction of a single repeated mechanism by the bulk/jump split of
-        :func:`dpproofs.accountant.pld.discretise.compose_split`; None if it does not apply."""
+        :func:`dpproofs.accountant.pld.compose.compose_split`; None if it does not apply."""
         mechanism, count = entry
         if low is not None and up is not None and math.isfinite(up) and up > 0:
             hint = (low + up) / 2
@@ -331,7 +332,7 @@ class PLDAccountant(PrivacyAccountant):
         found = []
         for bound in ("upper", "lower"):
             one = self._one_step(mechanism, direction, bound, step, tail_z)
-            composed = _pld.compose_split(one, count, delta=delta, epsilon_hint=hint, max_cells=self._max_cells)
+            composed = _compose.compose_split(one, count, delta=delta, epsilon_hint=hint, max_cells=self._max_cells)
             if composed is None:
                 return None
             found.append(composed.epsilon(delta))
