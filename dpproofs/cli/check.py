@@ -36,7 +36,7 @@ DEFAULT_EXAMPLES = 5
 FULL_EXAMPLES = 60
 #: Claims a worker process checks before it is replaced by a fresh one (bounds its memory: the
 #: evaluator's caches grow with every claim checked).
-TASKS_PER_WORKER = 20
+TASKS_PER_WORKER = 50
 
 
 def default_workers():
@@ -137,6 +137,14 @@ def selected_ids(ids, prefix):
     return [c.id for c in claims]
 
 
+def _quiet_worker():
+    """Workers ignore Ctrl-C: the parent gets it, stops them and prints one line (no traceback
+    from every worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _check_task(task):
     return task[0], check_one(*task[1:])
 
@@ -158,8 +166,15 @@ def _checked(ids, prefix, examples, seed, dps, workers, make_progress):
             progress.step(rows[-1])
         return chosen, rows
     import multiprocessing
+    import signal
+    import threading
 
-    pool = multiprocessing.get_context("spawn").Pool(workers, maxtasksperchild=TASKS_PER_WORKER)
+    # SIGTERM (a job scheduler, ``timeout``) ends the run like Ctrl-C: the workers are stopped with
+    # it instead of finishing their claims as orphans
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if in_main else None
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker,
+                                                     maxtasksperchild=TASKS_PER_WORKER)
     try:
         chosen = pool.apply(selected_ids, (ids, prefix))
         progress = make_progress(len(chosen))
@@ -174,7 +189,13 @@ def _checked(ids, prefix, examples, seed, dps, workers, make_progress):
         raise
     finally:
         pool.join()
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
     return chosen, rows
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def run(args):
