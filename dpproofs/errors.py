@@ -9,7 +9,11 @@ __all__ = [
     "DPProofsError",
     "InvalidArgument",
     "InvalidArgumentType",
+    "OutsideDomain",
     "NumericalError",
+    "POINT_ERRORS",
+    "BOX_ERRORS",
+    "reraise_internal",
 ]
 
 
@@ -21,6 +25,16 @@ class InvalidArgument(DPProofsError, ValueError):
     """An argument has the right type but a value outside its allowed range."""
 
 
+class OutsideDomain(InvalidArgument):
+    """A point outside the domain of a function it is evaluated at (``log`` of a negative number,
+    an order below 1): the evaluators' refusal of that point.
+
+    The checker skips such a point of a claim's search (the claim's hypotheses should exclude it);
+    any other :class:`InvalidArgument` raised during an evaluation is a wrong argument passed by the
+    library's own code and propagates.
+    """
+
+
 class InvalidArgumentType(DPProofsError, TypeError):
     """An argument has the wrong type."""
 
@@ -30,3 +44,24 @@ class NumericalError(DPProofsError, ArithmeticError):
 
     Raised instead of returning a silently wrong number.
     """
+
+
+#: What one evaluation of a claim at one point may raise because of the point, caught by the
+#: checker and the verifier (the point is skipped, or left undecided): arithmetic failures
+#: (:class:`NumericalError`, ``ZeroDivisionError``, ``OverflowError``), the numeric libraries'
+#: ``ValueError`` (``math.log(0)``) and the evaluators' refusals (:class:`OutsideDomain`, and
+#: ``UnsupportedExpression`` of the vocabulary). ``InvalidArgument`` is a ``ValueError`` too: every
+#: handler calls :func:`reraise_internal` first, so that a wrong argument passed by the library's own
+#: code fails loudly instead of being skipped.
+POINT_ERRORS = (ArithmeticError, ValueError)
+#: :data:`POINT_ERRORS` and, for evaluations over interval boxes, the ``TypeError`` of a function
+#: that takes no interval argument (``InvalidArgumentType``, a ``TypeError``, is re-raised).
+BOX_ERRORS = POINT_ERRORS + (TypeError,)
+
+
+def reraise_internal(error):
+    """Raise ``error`` again when it is a wrong argument passed by the library's own code (an
+    :class:`InvalidArgument` other than :class:`OutsideDomain`, or an :class:`InvalidArgumentType`);
+    return otherwise. Called first in every ``except POINT_ERRORS`` handler."""
+    if isinstance(error, (InvalidArgument, InvalidArgumentType)) and not isinstance(error, OutsideDomain):
+        raise error

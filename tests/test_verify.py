@@ -229,33 +229,48 @@ def test_a_user_claim_verdict_has_no_expectation_and_a_counterexample_of_values_
         verdict.status = "holds"  # frozen: the pipeline built it once
 
 
+class WorkClock:
+    """A ``time.perf_counter`` that stands still except when work is done: each evaluation advances
+    it by ``cost`` seconds. A time budget then counts evaluations, whatever the machine's speed."""
+
+    def __init__(self, cost):
+        self.now, self.cost = 1000.0, cost
+
+    def __call__(self):
+        return self.now
+
+
 def test_the_time_budget_is_a_safety_stop_that_the_verdict_reports(monkeypatch):
-    # fractional orders: each evaluation is a 1-D integral (tens of ms, and seconds at q = 5e-324)
+    # fractional orders: each evaluation is a 1-D integral. The clock is injected and advances
+    # 0.1 s per evaluation, so the 3 s budget runs out after a fixed number of evaluations on any
+    # machine (the search has its share of it, then the exact corners the rest).
     import time as clock
 
     from dpproofs.verification import evaluation
 
-    longest = [0.0]
+    fake = WorkClock(0.1)
+    budget = 3.0
+    starts = []  # the clock's reading when each evaluation started
     for name in ("search", "precise", "ball"):
         method = getattr(evaluation.UserEvaluation, name)
 
-        def timed(self, *args, _method=method, **kwargs):
-            start = clock.perf_counter()
-            try:
-                return _method(self, *args, **kwargs)
-            finally:
-                longest[0] = max(longest[0], clock.perf_counter() - start)
+        def counted(self, *args, _method=method, **kwargs):
+            starts.append(fake.now)
+            fake.now += fake.cost
+            return _method(self, *args, **kwargs)
 
-        monkeypatch.setattr(evaluation.UserEvaluation, name, timed)
-    budget = 3.0
+        monkeypatch.setattr(evaluation.UserEvaluation, name, counted)
+    monkeypatch.setattr(clock, "perf_counter", fake)
+    begun = fake.now
     verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
                         ["1 < alpha <= 32", "0 < q <= 1", "0.5 <= sigma <= 10"], time_budget=budget)
     assert verdict.status in ("holds", "proved"), verdict.evidence
     assert "time budget" in verdict.evidence
     # the budget is checked between evaluations: the stage that passes the deadline finishes its
-    # evaluation, and the next stage may start one more. Bounded by the evaluations themselves,
-    # not by a machine speed (one evaluation at q = 5e-324 took 1 s alone, 4 s under xdist)
-    assert verdict.seconds < budget + 2 * longest[0] + 1.0, (verdict.seconds, longest[0])
+    # evaluation, and the next stage may start one more
+    late = [t for t in starts if t >= begun + budget]
+    assert starts and len(late) <= 2, (len(starts), late)
+    assert verdict.seconds <= budget + 2 * fake.cost + 1e-9, verdict.seconds
 
 
 def test_the_same_claim_and_seed_give_the_same_examples_however_slow_the_machine(monkeypatch):
@@ -307,10 +322,17 @@ TRUE = [
 def test_true_inequalities_hold(claim, where, integers):
     verdict = dp.verify(claim, where, integers=integers, time_budget=QUICK)
     assert verdict.status in ("proved", "holds"), verdict.evidence
-    assert verdict.examples >= 100 and verdict.counterexample is None
+    assert verdict.counterexample is None
+    # at least 100 points, unless the safety stop cut the search (a machine busy with other work:
+    # the budget is seconds, and the verdict says so)
+    assert verdict.examples >= 100 or "time budget" in verdict.evidence, (verdict.examples, verdict.evidence)
 
 
-def test_delta_gaussian_at_most_one_is_proved_on_the_whole_box():
+def test_delta_gaussian_at_most_one_is_proved_on_the_whole_box(monkeypatch):
+    # the clock stands still: the proof is bounded by its boxes, not cut by a busy machine's seconds
+    import time as clock
+
+    monkeypatch.setattr(clock, "perf_counter", WorkClock(0.0))
     verdict = dp.verify("delta_gaussian(eps, sigma) <= 1", ["0 <= eps <= 5", "0.5 <= sigma <= 4"], time_budget=QUICK)
     assert verdict.status == "proved" and verdict.certified and verdict.boxes > 0
 
@@ -472,7 +494,6 @@ def test_sampling_never_increases_gaussian_rdp_at_fractional_orders():
     verdict = dp.verify("rdp_sampled_gaussian(alpha, q, sigma) <= rdp_gaussian(alpha, sigma)",
                         ["1 < alpha <= 32", "0 < q <= 1", "0.5 <= sigma <= 10"], time_budget=HOLDS_BUDGET)
     assert verdict.status in ("holds", "proved"), verdict.evidence
-    assert verdict.seconds < 60
 
 
 @pytest.mark.campaign
@@ -489,7 +510,6 @@ def test_lemma3_with_doubled_main_term_holds_on_the_coupled_domain():
         integers=["lam"], time_budget=HOLDS_BUDGET,
     )
     assert verdict.status in ("holds", "proved"), verdict.evidence
-    assert verdict.seconds < 60
 
 
 @pytest.mark.parametrize("claim, where, integers, message", [
@@ -502,20 +522,39 @@ def test_lemma3_with_doubled_main_term_holds_on_the_coupled_domain():
     ("log(x, 0) <= 1", ["0 < x < 1"], [], "base"),
     ("Integer + 1 <= 2", ["0 < Integer < 1"], [], "reserves"),
 ])
-def test_inputs_that_once_hung_or_crashed_are_one_line_errors_within_seconds(claim, where, integers, message):
+def test_inputs_that_once_hung_or_crashed_are_one_line_errors_before_any_evaluation(claim, where, integers, message,
+                                                                                      monkeypatch):
     """Issue 10's list: each once hung (minutes to forever), crashed with a traceback or gave a
-    verdict about a simplified claim; now a clear InvalidArgument, checked before any search."""
-    import time
-
-    started = time.perf_counter()
+    verdict about a simplified claim; now a clear InvalidArgument, checked before any search
+    (no evaluation of the claim is started: work counted, not timed)."""
+    evaluations = _count_evaluations(monkeypatch)
     with pytest.raises(dp.InvalidArgument, match=message):
         dp.verify(claim, where=where, integers=integers)
-    assert time.perf_counter() - started < 20
+    assert evaluations == {"search": 0, "precise": 0, "ball": 0}
 
 
-def test_an_overflowing_nested_exponential_is_answered_not_hung():
+def _count_evaluations(monkeypatch):
+    """Count the calls of the user evaluator's methods: ``{method name: calls}``, kept up to date."""
+    from dpproofs.verification import evaluation
+
+    counts = {}
+    for name in ("search", "precise", "ball"):
+        method = getattr(evaluation.UserEvaluation, name)
+        counts[name] = 0
+
+        def counted(self, *args, _method=method, _name=name, **kwargs):
+            counts[_name] += 1
+            return _method(self, *args, **kwargs)
+
+        monkeypatch.setattr(evaluation.UserEvaluation, name, counted)
+    return counts
+
+
+def test_an_overflowing_nested_exponential_is_answered_not_hung(monkeypatch):
+    evaluations = _count_evaluations(monkeypatch)
     verdict = dp.verify("exp(exp(exp(exp(exp(x))))) <= 1", where=["0 < x < 1"], samples=20)
-    assert verdict.verdict == "refuted" and verdict.seconds < 20
+    assert verdict.verdict == "refuted"
+    assert sum(evaluations.values()) <= 100, evaluations  # a bounded amount of work, not a hang
 
 
 @pytest.mark.parametrize("claim, where, integers", [

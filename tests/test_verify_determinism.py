@@ -60,18 +60,20 @@ def test_the_json_is_the_same_when_every_ball_evaluation_is_slowed_down(monkeypa
     first = dp.verify(claim, where, seed=7).to_dict()
     real = vocabulary.evaluate_ball
 
+    calls = [0]
+
     def slow(*args, **kwargs):
+        calls[0] += 1
         time.sleep(0.0002)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(vocabulary, "evaluate_ball", slow)
     second = dp.verify(claim, where, seed=7).to_dict()
-    assert second["seconds"] > first["seconds"]
+    assert calls[0] > 0  # the slowed evaluator did the work (counted: wall times vary with the load)
     assert _answer(first) == _answer(second)
 
 
 def test_a_time_budget_that_stops_the_proof_says_so_in_the_verdict():
     verdict = dp.verify("sqrt(x*y) <= (x + y)/2", ["0.1 <= x <= 10", "0.1 <= y <= 10"], time_budget=0.8)
     assert verdict.status == "holds"
-    assert "time budget" in verdict.evidence
-    assert verdict.seconds < 3
+    assert "time budget" in verdict.evidence  # (how soon it stops is counted in work: tests/test_verify.py)

@@ -23,7 +23,7 @@ import sympy
 
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare
-from dpproofs.errors import DPProofsError, InvalidArgument
+from dpproofs.errors import POINT_ERRORS, DPProofsError, InvalidArgument, reraise_internal
 from dpproofs.checker.precision import to_bits
 from dpproofs.checker.verdicts import EXPECTATIONS, STATUSES, Verdict
 
@@ -195,7 +195,8 @@ class Claim:
                     lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, to_bits(dps))
                     rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, to_bits(dps))
                     outcome = compare(lhs, rhs, relation_of(hypothesis))
-                except (DPProofsError, ValueError, ZeroDivisionError):
+                except POINT_ERRORS as error:
+                    reraise_internal(error)
                     outcome = Outcome.UNDECIDED
             if outcome is Outcome.UNDECIDED:
                 lhs = vocabulary.evaluate_mp(hypothesis.lhs, point, dps)

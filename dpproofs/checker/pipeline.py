@@ -25,7 +25,7 @@ import time
 from dpproofs.checker import precision
 from dpproofs.checker import search
 from dpproofs.checker.decide import Outcome, compare
-from dpproofs.errors import DPProofsError
+from dpproofs.errors import POINT_ERRORS, reraise_internal
 from dpproofs.checker.verdicts import Verdict
 
 __all__ = ["Plan", "run", "confirm", "reference", "escalate_tie", "NUDGES", "MIN_BOX_SECONDS"]
@@ -36,8 +36,8 @@ NUDGES = (1e-9, 1e-6, 1e-3, 1e-2, 0.1, 0.3)
 #: A box proof is not started with less time left than this (seconds): it could not finish.
 MIN_BOX_SECONDS = 0.5
 
-#: Failures of one evaluation at one point: that point is skipped, never the verdict decided.
-_EVALUATION_ERRORS = (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError)
+# Failures of one evaluation at one point (dpproofs.errors.POINT_ERRORS): that point is skipped,
+# never the verdict decided; a wrong argument of the library's own code is re-raised.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,8 +113,8 @@ def _closest(claim, found, dps):
     if claim.has_search_evaluation:
         try:
             lhs, rhs = claim.evaluate(point, dps)
-        except _EVALUATION_ERRORS:
-            pass
+        except POINT_ERRORS as error:
+            reraise_internal(error)
     return {"point": search.format_point(point), "lhs": search.number_text(lhs),
             "rhs": search.number_text(rhs), "margin": float(margin)}
 
@@ -189,7 +189,8 @@ def reference(claim, point, dps, known=None):
         try:
             lhs, rhs = known[digits] if digits in known else claim.evaluate_reference(point, digits)
             outcome = compare(lhs, rhs, claim.relation, dps=digits)
-        except _EVALUATION_ERRORS as error:
+        except POINT_ERRORS as error:
+            reraise_internal(error)
             return None, f"mpmath re-evaluation failed at {digits} digits: {error}"
         note = f"mpmath at {digits} digits: lhs={search.number_text(lhs)}, rhs={search.number_text(rhs)}"
         if previous is not None:
@@ -205,7 +206,8 @@ def reference(claim, point, dps, known=None):
 def _valid(claim, point, dps=30):
     try:
         return claim.hypotheses_at(point, dps) is Outcome.HOLDS
-    except _EVALUATION_ERRORS:
+    except POINT_ERRORS as error:
+        reraise_internal(error)
         return False
 
 
@@ -240,7 +242,8 @@ def confirm(claim, point, dps, targets=(), deadline=None):
         if candidate is not point:
             try:
                 lhs, rhs = claim.evaluate(candidate, dps)
-            except _EVALUATION_ERRORS:
+            except POINT_ERRORS as error:
+                reraise_internal(error)
                 continue
             if compare(lhs, rhs, claim.relation, dps=dps) is not Outcome.VIOLATED:
                 continue
@@ -275,7 +278,8 @@ def escalate_tie(claim, point, dps, deadline=None):
     """
     try:
         lhs, rhs = claim.evaluate(point, dps)
-    except _EVALUATION_ERRORS:
+    except POINT_ERRORS as error:
+        reraise_internal(error)
         return None, ""
     if compare(lhs, rhs, claim.relation, dps=dps) is not Outcome.UNDECIDED:
         return None, ""
@@ -283,7 +287,8 @@ def escalate_tie(claim, point, dps, deadline=None):
     for digits in precision.escalation(dps):
         try:
             lhs, rhs = claim.evaluate(point, digits)
-        except _EVALUATION_ERRORS:
+        except POINT_ERRORS as error:
+            reraise_internal(error)
             break
         outcome = compare(lhs, rhs, claim.relation, dps=digits)
         reached = digits

@@ -14,7 +14,8 @@ import pkgutil
 
 from dpproofs.errors import InvalidArgument
 
-__all__ = ["ENTRY_POINT_GROUP", "register_package", "packages", "modules", "all_claims", "select", "papers"]
+__all__ = ["ENTRY_POINT_GROUP", "register_package", "packages", "modules", "all_claims", "select", "match_ids",
+           "is_pattern", "papers"]
 
 #: The entry-point group under which content packages declare themselves.
 ENTRY_POINT_GROUP = "dpproofs.content"
@@ -79,13 +80,67 @@ def all_claims():
     return claims
 
 
-def select(ids=()):
-    """Claims whose id equals one of ``ids`` or starts with it followed by a dot."""
-    claims = all_claims()
+#: Characters that make an id a glob pattern (:func:`fnmatch.fnmatchcase`) rather than an exact id.
+GLOB_CHARACTERS = frozenset("*?[")
+
+
+def is_pattern(text):
+    """Whether ``text`` is a glob pattern (``abadi2016.lemma3.*``, ``mironov2017*``)."""
+    return any(ch in GLOB_CHARACTERS for ch in text)
+
+
+def match_ids(ids, known, *, prefix=False, what="claim", listing="`dpproofs list` shows the ids"):
+    """The ids of ``known`` (in their order) that ``ids`` select; ``()`` selects all of them.
+
+    An id selects exactly the known id equal to it; a glob pattern (``*``, ``?``, ``[``) every id it
+    matches (:func:`fnmatch.fnmatchcase`); with ``prefix=True`` an id also selects every id that
+    starts with it followed by a dot. An id that selects nothing raises :class:`InvalidArgument`
+    naming it and the closest known ids.
+    """
+    import difflib
+    import fnmatch
+
+    known = list(known)
     if not ids:
-        return claims
-    chosen = [c for c in claims if any(c.id == i or c.id.startswith(i + ".") for i in ids)]
-    unknown = [i for i in ids if not any(c.id == i or c.id.startswith(i + ".") for c in claims)]
+        return known
+
+    def selects(i, k):
+        if is_pattern(i):
+            return fnmatch.fnmatchcase(k, i)
+        return k == i or (prefix and k.startswith(i + "."))
+
+    unknown = [i for i in ids if not any(selects(i, k) for k in known)]
     if unknown:
-        raise InvalidArgument(f"ids={unknown!r} match no claim; `dpproofs list` shows the ids")
-    return chosen
+        hints = []
+        for i in unknown:
+            below = [k for k in known if k.startswith(i + ".")]
+            if below:
+                hints.append(f"{i!r} is a prefix of {len(below)} ids: select them with '{i}.*' or --prefix")
+            else:
+                close = difflib.get_close_matches(i, known, n=3, cutoff=0.5)
+                if not close:  # the closest by common prefix, when the spelling is far off
+                    longest = max((len(_common_prefix(i, k)) for k in known), default=0)
+                    close = [k for k in known if longest and len(_common_prefix(i, k)) == longest][:3]
+                hints.append(f"closest to {i!r}: {', '.join(close)}" if close else f"no id is close to {i!r}")
+        raise InvalidArgument(f"ids={unknown!r} match no {what} ({'; '.join(hints)}; {listing})")
+    return [k for k in known if any(selects(i, k) for i in ids)]
+
+
+def _common_prefix(a, b):
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def select(ids=(), *, prefix=False):
+    """The claims ``ids`` select, in registry order (all when ``ids`` is empty).
+
+    An id selects exactly that claim; a glob pattern (``'abadi2016.lemma3.*'``, ``'mironov2017*'``)
+    every claim whose id it matches; with ``prefix=True`` an id also selects the claims under it
+    (``abadi2016.lemma3`` and ``abadi2016.lemma3.*``). An id that selects nothing raises
+    :class:`InvalidArgument` naming the closest ids.
+    """
+    claims = all_claims()
+    chosen = set(match_ids(ids, [c.id for c in claims], prefix=prefix))
+    return [c for c in claims if c.id in chosen]

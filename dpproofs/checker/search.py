@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, assume, given, settings, t
 from hypothesis import strategies as st
 
 from dpproofs.checker.decide import Outcome, compare, normalised_margin
-from dpproofs.errors import DPProofsError, NumericalError
+from dpproofs.errors import BOX_ERRORS, POINT_ERRORS, DPProofsError, reraise_internal
 from dpproofs.checker.precision import to_bits
 
 __all__ = ["point_strategy", "run", "Found", "certify_point", "certify_box", "format_point", "number_text"]
@@ -110,7 +110,8 @@ class _Tracker:
             if claim.hypotheses_at(point, dps) is not Outcome.HOLDS:
                 return None
             lhs, rhs = claim.search_evaluate(point, dps)
-        except (NumericalError, ZeroDivisionError, OverflowError, ValueError) as error:
+        except POINT_ERRORS as error:
+            reraise_internal(error)
             self.errors += 1
             self.last_error = f"{type(error).__name__}: {error}"
             return None
@@ -141,7 +142,8 @@ def certify_point(claim, point, dps, values=None):
         if compare(lhs, rhs, claim.relation, dps=2 * dps) is not Outcome.VIOLATED:
             details["note"] = f"not violated at {2 * dps} digits"
             return False, details
-    except (NumericalError, ValueError, ZeroDivisionError) as error:
+    except POINT_ERRORS as error:
+        reraise_internal(error)
         details["note"] = f"re-evaluation failed: {error}"
         return False, details
     if not claim.has_ball:
@@ -153,7 +155,8 @@ def certify_point(claim, point, dps, values=None):
             details["note"] = "hypotheses not certified to hold at this point"
             return False, details
         lhs_ball, rhs_ball = claim.evaluate_ball(point, prec)
-    except (DPProofsError, ValueError, ZeroDivisionError) as error:
+    except POINT_ERRORS as error:
+        reraise_internal(error)
         details["note"] = f"ball evaluation failed: {error}"
         return False, details
     details.update(lhs_ball=str(lhs_ball), rhs_ball=str(rhs_ball))
@@ -382,7 +385,8 @@ def certify_box(claim, *, deadline=None, max_boxes=4000, prec=128):
                     continue
                 lhs, rhs = claim.evaluate_ball(point, prec)
                 outcome = compare(lhs, rhs, claim.relation)
-            except (DPProofsError, ValueError, ZeroDivisionError, TypeError):
+            except BOX_ERRORS as error:
+                reraise_internal(error)
                 outcome = Outcome.UNDECIDED
         if outcome is Outcome.HOLDS:
             continue

@@ -94,7 +94,8 @@ class _Binding:
         self.doc = doc
 
     def check_domain(self, args, in_ball):
-        """Raise InvalidArgument when an argument is (certainly, for balls) outside the domain.
+        """Raise OutsideDomain (an InvalidArgument) when an argument is (certainly, for balls) outside
+        the domain, InvalidArgument when a structured argument has the wrong type.
 
         Conditions per argument: a class (a structured argument of that type), or a tuple of
         ``(relation, bound)`` with relation one of ``">", ">=", "<", "<="``, ``"type"`` (bound: the
@@ -109,7 +110,9 @@ class _Binding:
                 raise InvalidArgument(f"argument {name} of {self.symbol} must be a number, not a {type(value).__name__}")
             for relation, bound in conditions:
                 if relation in (">", ">=", "<", "<=") and _outside(value, relation, bound, in_ball, self.strict_ball):
-                    raise InvalidArgument(
+                    from dpproofs.errors import OutsideDomain  # a refusal of the point: the search skips it
+
+                    raise OutsideDomain(
                         f"argument {name}={value} of {self.symbol} is outside its domain {name} {relation} {bound}"
                     )
 

@@ -28,7 +28,10 @@ def side_by_side_rows(rows):
 
 
 def add_arguments(parser):
-    parser.add_argument("ids", nargs="*", metavar="ID", help="claim ids or prefixes (notes.composition)")
+    parser.add_argument("ids", nargs="*", metavar="ID",
+                        help="numeric claim ids (notes.composition.basic), or glob patterns ('notes.composition.*')")
+    parser.add_argument("--prefix", action="store_true",
+                        help="an ID also selects the ids under it (notes.composition selects notes.composition.*)")
     parser.add_argument("--details", action="store_true", help="also print each claim's explanation")
 
 
@@ -40,14 +43,13 @@ def run(args):
     if len(found) != 1:
         raise InvalidArgument(f"expected one content module with NUMERIC_CLAIMS, found {[m.__name__ for m in found]}")
     notes = found[0]
-    known = [c.id for c in notes.NUMERIC_CLAIMS]
-    unknown = [i for i in args.ids if not any(k == i or k.startswith(i + ".") for k in known)]
-    if unknown:
-        raise InvalidArgument(f"ids={unknown!r} match no numeric claim; known: {', '.join(known)}")
+    chosen_ids = set(registry.match_ids(args.ids, [c.id for c in notes.NUMERIC_CLAIMS],
+                                        prefix=getattr(args, "prefix", False), what="numeric claim",
+                                        listing="`dpproofs claims` lists them all"))
     import sys
 
     started = time.perf_counter()
-    chosen = [c for c in notes.NUMERIC_CLAIMS if not args.ids or any(c.id == i or c.id.startswith(i + ".") for i in args.ids)]
+    chosen = [c for c in notes.NUMERIC_CLAIMS if c.id in chosen_ids]
     rows = []
     for index, claim in enumerate(chosen, 1):  # progress on stderr: the whole run takes ~30 s
         sys.stderr.write(f"[{index}/{len(chosen)}] {claim.id} ...")

@@ -6,7 +6,10 @@ __all__ = ["HELP", "add_arguments", "run", "render"]
 
 
 def add_arguments(parser):
-    parser.add_argument("ids", nargs="*", metavar="ID", help="claim ids or prefixes")
+    parser.add_argument("ids", nargs="*", metavar="ID",
+                        help="claim ids, or glob patterns ('abadi2016.lemma3.*', 'mironov2017*'); none: all")
+    parser.add_argument("--prefix", action="store_true",
+                        help="an ID also selects the claims under it (abadi2016.lemma3 selects abadi2016.lemma3.*)")
 
 
 def run(args):
@@ -21,7 +24,7 @@ def run(args):
             "title": c.title,
             "statement": c.describe(),
         }
-        for c in registry.select(args.ids)
+        for c in registry.select(args.ids, prefix=getattr(args, "prefix", False))
     ]
     return 0, {"claims": rows}
 

@@ -149,7 +149,8 @@ def command_fingerprint(argv):
     if name == "check":
         from dpproofs.checker import registry
 
-        parts += [claim_fingerprint(c) for c in registry.select([a for a in argv[1:] if not a.startswith("-")][:1])]
+        ids = [a for a in argv[1:] if not a.startswith("-")][:1]
+        parts += [claim_fingerprint(c) for c in registry.select(ids, prefix="--prefix" in argv)]
     if name == "claims":
         from dpproofs.checker import registry
 
@@ -217,9 +218,9 @@ TOUR = (
      ["verify", "rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", "--where", "1 < alpha <= 32",
       "--where", "0.01 <= eps <= 2"]),
     ("check registered claims (a mutant the checker must refute)",
-     ["check", "mironov2017.lemma1.bun_steinke", "--examples", "20"]),
+     ["check", "mironov2017.lemma1.bun_steinke", "--prefix", "--examples", "20"]),
     ("the notes' numbers", ["claims", "notes.composition.basic", "notes.composition.drv",
-                            "notes.composition.corollary1", "notes.gaussian100"]),
+                            "notes.composition.corollary1", "notes.gaussian100.*"]),
 )
 #: Tour commands whose output has no timing in it and which take milliseconds: the staleness
 #: check re-runs them and compares their output with the stored one.

@@ -22,7 +22,7 @@ from dpproofs import _validate
 from dpproofs.checker import vocabulary
 from dpproofs.checker.claims import Variable, relation_of
 from dpproofs.checker.decide import Outcome, compare
-from dpproofs.errors import DPProofsError, InvalidArgument
+from dpproofs.errors import BOX_ERRORS, InvalidArgument, reraise_internal
 
 __all__ = ["Interval", "Problem", "derive", "enclose", "enclose_subdivided"]
 
@@ -77,7 +77,8 @@ def _linear_in(expr, x):
     """``(c1, c0)`` with ``expr == c1*x + c0`` and neither containing x, else None."""
     try:
         c1 = sympy.diff(expr, x)
-    except Exception:  # pragma: no cover - sympy oddities
+    except (ValueError, TypeError, NotImplementedError) as error:  # pragma: no cover - sympy oddities
+        reraise_internal(error)
         return None
     if c1.has(x) or c1 == 0:
         return None
@@ -112,7 +113,8 @@ def enclose(expr, box, prec=128):
 def _evaluate(expr, point, prec):
     try:
         value = vocabulary.evaluate_ball(expr, point, prec)
-    except (DPProofsError, ValueError, ZeroDivisionError, TypeError, ArithmeticError):
+    except BOX_ERRORS as error:
+        reraise_internal(error)
         return None
     if not value.is_finite():
         return None

@@ -22,7 +22,7 @@ from dpproofs.checker import precision
 from dpproofs.checker import vocabulary
 from dpproofs.checker.claims import Sides, relation_of
 from dpproofs.checker.decide import Outcome, compare
-from dpproofs.errors import DPProofsError, InvalidArgument, NumericalError
+from dpproofs.errors import BOX_ERRORS, POINT_ERRORS, InvalidArgument, NumericalError, reraise_internal
 from dpproofs.verification.domain import Interval, enclose
 
 __all__ = [
@@ -242,7 +242,8 @@ def point_domain_check(calls, point, prec=256):
         for arg_name, argument, conditions in _argument_conditions(name, node):
             try:
                 value = vocabulary.evaluate_ball(argument, point, prec)
-            except (DPProofsError, ValueError, ZeroDivisionError, TypeError, ArithmeticError):
+            except BOX_ERRORS as error:
+                reraise_internal(error)
                 decided = False
                 continue
             outcome = _check_argument(value, conditions)
@@ -284,7 +285,8 @@ def _ball_pair(statement, point, bits, digits, ceiling):
             right = vocabulary.evaluate_ball(statement.rhs, point, bits)
         except vocabulary.UnsupportedExpression:
             break
-        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+        except POINT_ERRORS as error:
+            reraise_internal(error)
             # e.g. a branch of a closed form not separated at this precision: more bits may help
             left = right = None
         if left is not None and left.is_finite() and right.is_finite():
@@ -389,8 +391,8 @@ class UserEvaluation:
         try:
             left = vocabulary.evaluate_ball(self.statement.lhs, point, SEARCH_BITS)
             right = vocabulary.evaluate_ball(self.statement.rhs, point, SEARCH_BITS)
-        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
-            pass
+        except POINT_ERRORS as error:
+            reraise_internal(error)
         else:
             if (left.is_finite() and right.is_finite()
                     and compare(left, right, self.relation) is not Outcome.UNDECIDED):

@@ -21,7 +21,7 @@ from dpproofs import _validate
 from dpproofs.checker import pipeline
 from dpproofs.checker.claims import Claim
 from dpproofs.checker.decide import Outcome, normalised_margin
-from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
+from dpproofs.errors import POINT_ERRORS, InvalidArgument, InvalidArgumentType, reraise_internal
 from dpproofs.checker.verdicts import Verdict
 from dpproofs.verification import exact, prove
 from dpproofs.verification.domain import Problem, derive
@@ -171,7 +171,8 @@ def _probe_points(claim, rng, count):
 def _valid(claim, point, dps=30):
     try:
         return claim.hypotheses_at(point, dps) is Outcome.HOLDS
-    except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+    except POINT_ERRORS as error:
+        reraise_internal(error)
         return False
 
 
@@ -209,8 +210,8 @@ def preflight(claim, pending, seed, dps, exact_points=False):
             claim.evaluate(point, dps)
         except DomainViolation as error:
             raise InvalidArgument(str(error)) from None
-        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
-            pass
+        except POINT_ERRORS as error:
+            reraise_internal(error)
     return corners, interior or mixed or corners
 
 
@@ -220,8 +221,8 @@ def _exact_verdict(claim, point, dps, started, how, details, examples, found_by)
     try:
         lhs, rhs = claim.evaluate_reference(point, dps)  # the mpmath values (texts only)
         sides.update(lhs=mpmath.nstr(lhs, SIDE_DIGITS), rhs=mpmath.nstr(rhs, SIDE_DIGITS))
-    except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
-        pass
+    except POINT_ERRORS as error:
+        reraise_internal(error)
     shown = exact.point_text(point)
     if how == "exact":
         evidence = (f"{found_by}: at {shown} the two sides are equal exactly (sympy, in exact arithmetic on "
@@ -280,7 +281,8 @@ def _descend(claim, start, dps, deadline):
             if claim.hypotheses_at(candidate, 30) is not Outcome.HOLDS:
                 return None
             lhs, rhs = claim.search_evaluate(candidate, dps)
-        except (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError):
+        except POINT_ERRORS as error:
+            reraise_internal(error)
             return None
         return normalised_margin(lhs, rhs, claim.relation)
 

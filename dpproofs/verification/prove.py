@@ -37,7 +37,7 @@ from flint import arb
 
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare
-from dpproofs.errors import DPProofsError
+from dpproofs.errors import BOX_ERRORS, reraise_internal
 from dpproofs.math.ball import precision as ball_precision
 from dpproofs.math.ball import to_arb
 from dpproofs.verification import exact
@@ -65,7 +65,6 @@ PROOF_BITS = 128
 MAX_LEFT_BOXES = 200
 
 _LEFT = object()
-_ERRORS = (DPProofsError, ValueError, ZeroDivisionError, ArithmeticError, TypeError)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,7 +102,8 @@ def _derivatives_of(form, variables):
             continue
         try:
             derivative = sympy.diff(form, symbol)
-        except Exception:  # pragma: no cover - sympy oddities
+        except (ValueError, TypeError, NotImplementedError) as error:  # pragma: no cover - sympy oddities
+            reraise_internal(error)
             continue
         if derivative.has(sympy.Derivative, sympy.Subs) or not vocabulary.ball_supported(derivative):
             continue
@@ -164,15 +164,15 @@ class _Target:
             except vocabulary.UnsupportedExpression:
                 if self.form is None:
                     raise
-            except _ERRORS:
-                pass
+            except BOX_ERRORS as error:
+                reraise_internal(error)
         if self.form is not None:
             try:
                 value = vocabulary.evaluate_ball(self.form, point, prec)
                 if value.is_finite():
                     found.append(value)
-            except _ERRORS:
-                pass
+            except BOX_ERRORS as error:
+                reraise_internal(error)
         if not found:
             raise ValueError("no finite enclosure here")
         return max(found, key=lambda ball: ball.lower())
@@ -250,15 +250,16 @@ class _Prover:
             return self.split(box, {}, False, box.skip - 1)
         try:
             point = self.point(ranges)
-        except _ERRORS:
+        except BOX_ERRORS as error:
+            reraise_internal(error)
             point = None
         if point is not None and target.hypotheses and not box.proxy:
             try:
                 if self.claim.hypotheses_ball(point, self.prec) is Outcome.VIOLATED:
                     self.closed["discarded"] += 1
                     return None
-            except _ERRORS:
-                pass
+            except BOX_ERRORS as error:
+                reraise_internal(error)
         natural = None
         needs_integer_split = False
         if point is not None:
@@ -266,7 +267,8 @@ class _Prover:
                 natural = target.enclose(point, self.prec)
             except vocabulary.UnsupportedExpression:
                 needs_integer_split = True  # an integer argument given a range
-            except _ERRORS:
+            except BOX_ERRORS as error:
+                reraise_internal(error)
                 natural = None
         if natural is not None and self.certainly(natural, box.strict):
             self.closed["interval"] += 1
@@ -302,7 +304,8 @@ class _Prover:
                     self.closed["discarded"] += 1
                     return None
             outcome = exact.relation_outcome(target.expression, sympy.Integer(0), ">" if box.strict else ">=", point)
-        except _ERRORS:
+        except BOX_ERRORS as error:
+            reraise_internal(error)
             return _LEFT
         if outcome is Outcome.HOLDS:
             self.closed["interval"] += 1
@@ -317,7 +320,8 @@ class _Prover:
                 continue
             try:
                 value = vocabulary.evaluate_ball(derivative, point, self.prec)
-            except _ERRORS:
+            except BOX_ERRORS as error:
+                reraise_internal(error)
                 continue
             if value.is_finite():
                 found[name] = value
@@ -378,7 +382,8 @@ class _Prover:
         try:
             value = target.enclose({name: (c if isinstance(c, int) else to_arb(c)) for name, c in centre.items()},
                                    self.prec)
-        except _ERRORS:
+        except BOX_ERRORS as error:
+            reraise_internal(error)
             return False
         with ball_precision(self.prec):
             for name, slope in gradient.items():
