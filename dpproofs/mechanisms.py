@@ -335,14 +335,14 @@ class FixedBatchGaussian(Mechanism):
         return reductions.unsupported(self, relation)
 
     def rdp_curve(self, orders, relation):
-        # WBK19 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
+        # Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2) Thm 9, Gaussian at sensitivity 2; pair: the batch with x vs the
         # batch with x' (coupled), worst realised pair ((1-g)N(0)+gN(2), N(0)) and its swap
         gamma = reductions.gamma_upper(self.batch_size, self.dataset_size)
         return reductions.wor_replace_one_rdp(orders, gamma, self.sigma)
 
     def rdp_ball(self, order, relation, prec):
         gamma = fractions.Fraction(self.batch_size, self.dataset_size)  # exact
-        return reductions.wbk19_rdp(order, gamma, self.sigma, backend="arb")
+        return reductions.wor_replace_one_rdp_integer(order, gamma, self.sigma, backend="arb")
 
     def pld_pairs(self, relation):
         rate = reductions.gamma_upper(self.batch_size, self.dataset_size)

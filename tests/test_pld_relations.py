@@ -125,3 +125,31 @@ def test_the_two_sided_mixture_positions_invert_its_loss():
     pair = pld_eval.TwoSidedGaussianPair(0.01, 1.1)
     for level in (-30.0, -1.0, -1e-3, 0.0, 1e-3, 1.0, 30.0):
         assert pair._loss(float(pair.positions([level])[0])) == pytest.approx(level, rel=1e-9, abs=1e-12)
+
+
+def test_a_replace_one_one_step_grid_stays_within_its_cell_budget(monkeypatch):
+    # (q, sigma, delta) = (1e-3, 0.5, 1e-10): the realised pairs once reached 771 621 cells (1.7 GB)
+    # in a refinement pass that could not move the upper end; the budget is max_cells // 8
+    from dpproofs.accountant.pld import discretise
+
+    sizes, real = [], discretise.discretise
+
+    def recording(pair, step, bound, tail_z=38.0, max_cells=None):
+        one = real(pair, step, bound, tail_z, max_cells)
+        if one is not None:
+            sizes.append(len(one.masses))
+        return one
+
+    monkeypatch.setattr(discretise, "discretise", recording)
+    accountant = dp.PLDAccountant(relation="replace_one", max_cells=1 << 18)
+    bounds = accountant.compose(dp.SampledGaussian(1e-3, 0.5)).epsilon_bounds(1e-10)
+    assert sizes and max(sizes) <= (1 << 18) // 8 + 2
+    assert 0 < bounds.lower <= bounds.upper
+
+
+def test_discretise_refuses_a_grid_over_its_cell_budget_before_allocating():
+    from dpproofs.accountant.pld import discretise
+    from dpproofs.math.pairs import GaussianPair
+
+    assert discretise.discretise(GaussianPair(0.01, 4.0, "add"), 1e-6, "upper", 9.0, 1000) is None
+    assert discretise.discretise(GaussianPair(0.01, 4.0, "add"), 1e-2, "upper", 9.0, 10_000) is not None

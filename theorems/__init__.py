@@ -7,4 +7,13 @@ the ``dpproofs.content`` entry point (see :mod:`dpproofs.checker.registry`); it 
 
 from dpproofs.checker.registry import all_claims, modules, select
 
-__all__ = ["all_claims", "select", "modules"]
+__all__ = ["all_claims", "select", "modules", "TOUR"]
+
+#: The tour's steps about this package's claims (docs/index.md; ``dpproofs.docgen.measure.tour``):
+#: (title, argv of ``dpproofs``).
+TOUR = (
+    ("check registered claims (a mutant the checker must refute)",
+     ("check", "mironov2017.lemma1.bun_steinke", "--prefix", "--examples", "20")),
+    ("the notes' numbers", ("claims", "notes.composition.basic", "notes.composition.drv",
+                            "notes.composition.corollary1", "notes.gaussian100.*")),
+)

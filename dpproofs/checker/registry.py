@@ -85,7 +85,7 @@ GLOB_CHARACTERS = frozenset("*?[")
 
 
 def is_pattern(text):
-    """Whether ``text`` is a glob pattern (``abadi2016.lemma3.*``, ``mironov2017*``)."""
+    """Whether ``text`` is a glob pattern (``PAPER.RESULT.*``, ``PAPER*``)."""
     return any(ch in GLOB_CHARACTERS for ch in text)
 
 
@@ -136,9 +136,9 @@ def _common_prefix(a, b):
 def select(ids=(), *, prefix=False):
     """The claims ``ids`` select, in registry order (all when ``ids`` is empty).
 
-    An id selects exactly that claim; a glob pattern (``'abadi2016.lemma3.*'``, ``'mironov2017*'``)
+    An id selects exactly that claim; a glob pattern (``'PAPER.RESULT.*'``, ``'PAPER*'``)
     every claim whose id it matches; with ``prefix=True`` an id also selects the claims under it
-    (``abadi2016.lemma3`` and ``abadi2016.lemma3.*``). An id that selects nothing raises
+    (``PAPER.RESULT`` and ``PAPER.RESULT.*``). An id that selects nothing raises
     :class:`InvalidArgument` naming the closest ids.
     """
     claims = all_claims()

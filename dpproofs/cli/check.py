@@ -4,8 +4,8 @@ By default every claim is checked at its pinned points plus :data:`DEFAULT_EXAMP
 examples (a newcomer's first command: well under two minutes on two cores); ``--full`` is the
 campaign of :data:`FULL_EXAMPLES` examples per claim, ``--examples N`` any other number.
 
-An ``ID`` selects exactly that claim; a glob pattern (``'abadi2016.lemma3.*'``,
-``'mironov2017*'``) every claim it matches; ``--prefix`` makes an ``ID`` also select the claims
+An ``ID`` selects exactly that claim; a glob pattern (``'PAPER.RESULT.*'``,
+``'PAPER*'``) every claim it matches; ``--prefix`` makes an ``ID`` also select the claims
 under it (see :func:`dpproofs.checker.registry.select`).
 
 Claims are checked in parallel by ``--workers`` processes (default: one per core; a
@@ -51,9 +51,9 @@ def default_workers():
 
 def add_arguments(parser):
     parser.add_argument("ids", nargs="*", metavar="ID",
-                        help="claim ids, or glob patterns ('abadi2016.lemma3.*', 'mironov2017*'); none: all")
+                        help="claim ids, or glob patterns ('PAPER.RESULT.*', 'PAPER*'); none: all")
     parser.add_argument("--prefix", action="store_true",
-                        help="an ID also selects the claims under it (abadi2016.lemma3 selects abadi2016.lemma3.*)")
+                        help="an ID also selects the claims under it (PAPER.RESULT selects PAPER.RESULT.*)")
     parser.add_argument("--examples", type=int, default=None,
                         help=f"examples drawn per claim besides its pinned points (default {DEFAULT_EXAMPLES}; "
                              "claims marked slow draw their documented fraction, at least 1)")

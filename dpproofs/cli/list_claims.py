@@ -7,9 +7,9 @@ __all__ = ["HELP", "add_arguments", "run", "render"]
 
 def add_arguments(parser):
     parser.add_argument("ids", nargs="*", metavar="ID",
-                        help="claim ids, or glob patterns ('abadi2016.lemma3.*', 'mironov2017*'); none: all")
+                        help="claim ids, or glob patterns ('PAPER.RESULT.*', 'PAPER*'); none: all")
     parser.add_argument("--prefix", action="store_true",
-                        help="an ID also selects the claims under it (abadi2016.lemma3 selects abadi2016.lemma3.*)")
+                        help="an ID also selects the claims under it (PAPER.RESULT selects PAPER.RESULT.*)")
 
 
 def run(args):

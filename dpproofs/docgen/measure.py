@@ -205,7 +205,7 @@ def measure_theorem(prefix, module, claims, *, examples=EXAMPLES, seed=SEED, log
 
 # --- index (tour) ----------------------------------------------------------------------------------
 
-#: The five-minute tour of index.md: (title, argv of `dpproofs`).
+#: The five-minute tour of index.md: (title, argv of `dpproofs`); :func:`tour` adds the content's steps.
 TOUR = (
     ("epsilon of a DP-SGD run (Abadi's configuration, 100 epochs)",
      ["epsilon", "--q", "0.01", "--sigma", "4", "--steps", "10000", "--delta", "1e-5"]),
@@ -217,11 +217,18 @@ TOUR = (
     ("verify an inequality: refuted, with a certified counterexample",
      ["verify", "rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", "--where", "1 < alpha <= 32",
       "--where", "0.01 <= eps <= 2"]),
-    ("check registered claims (a mutant the checker must refute)",
-     ["check", "mironov2017.lemma1.bun_steinke", "--prefix", "--examples", "20"]),
-    ("the notes' numbers", ["claims", "notes.composition.basic", "notes.composition.drv",
-                            "notes.composition.corollary1", "notes.gaussian100.*"]),
 )
+
+
+def tour():
+    """The tour's steps: :data:`TOUR`, then the steps each content package names in its ``TOUR``
+    (commands about its own claims: the library names no claim)."""
+    from dpproofs.checker import registry
+
+    steps = list(TOUR)
+    for package in registry.packages():
+        steps += [(title, list(argv)) for title, argv in getattr(package, "TOUR", ())]
+    return tuple(steps)
 #: Tour commands whose output has no timing in it and which take milliseconds: the staleness
 #: check re-runs them and compares their output with the stored one.
 RERUN_COMMANDS = ("epsilon", "sigma")
@@ -251,8 +258,9 @@ def _fresh_command_fingerprints(argvs):
 
 def measure_tour():
     steps = []
-    fingerprints = _fresh_command_fingerprints([argv for _, argv in TOUR])
-    for (title, argv), fingerprint_ in zip(TOUR, fingerprints):
+    steps_ = tour()
+    fingerprints = _fresh_command_fingerprints([argv for _, argv in steps_])
+    for (title, argv), fingerprint_ in zip(steps_, fingerprints):
         status, output, seconds = capture(argv)
         steps.append({"title": title, "argv": argv, "status": status, "output": output, "seconds": seconds,
                       "fingerprint": fingerprint_})

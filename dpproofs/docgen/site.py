@@ -155,7 +155,7 @@ def _stale_commands():
         reasons.append("_measured/tour.json: missing")
     else:
         stored = [(s["title"], s["argv"]) for s in tour["commands"]]
-        if stored != [(title, list(argv)) for title, argv in measure.TOUR]:
+        if stored != [(title, list(argv)) for title, argv in measure.tour()]:
             reasons.append("_measured/tour.json: the tour's commands changed")
         for step in tour["commands"]:
             if step.get("fingerprint") != measure.command_fingerprint(step["argv"]):

@@ -440,9 +440,3 @@ def replace_one_gaussian_rdp(alpha, sigma):
     """``2a / sigma^2``: the Gaussian at replace-one sensitivity 2 (= Gaussian(sigma/2)), in the
     arithmetic of the arguments."""
     return 2 * alpha / (sigma * sigma)
-
-
-# Former names (per-paper), kept only for callers not yet renamed (dpproofs/accountant/rdp.py, the
-# vocabulary's shipped-bound binding): remove once they call the names above. Not in __all__.
-wbk19_log_moment = wor_replace_one_log_moment
-wbk19_rdp = wor_replace_one_rdp_integer

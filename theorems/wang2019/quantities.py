@@ -134,23 +134,23 @@ vocabulary.register(
 
 def _shipped_precise(alpha, gamma, sigma, *, dps):
     with mp.workdps(dps + precise.GUARD_DPS):
-        return reductions.wbk19_log_moment(vocabulary.integer_arg(alpha, "alpha"), precise.to_mpf(gamma),
+        return reductions.wor_replace_one_log_moment(vocabulary.integer_arg(alpha, "alpha"), precise.to_mpf(gamma),
                                            precise.to_mpf(sigma), backend="mpmath")
 
 
 def _shipped_ball(alpha, gamma, sigma, *, prec):
     with ball.precision(prec):
-        return reductions.wbk19_log_moment(vocabulary.integer_arg(alpha, "alpha"), gamma, sigma, backend="arb")
+        return reductions.wor_replace_one_log_moment(vocabulary.integer_arg(alpha, "alpha"), gamma, sigma, backend="arb")
 
 
 vocabulary.register(
     "wbk19_shipped_log_moment", _shipped_precise, _shipped_ball,
     domain=(("alpha", ((">=", 2), (vocabulary.INTEGER, None))), ("gamma", ((">=", 0), ("<=", 1))), ("sigma", ((">", 0),))),
-    doc="dpproofs.math.reductions.wbk19_log_moment (mpmath / arb backends)")
+    doc="dpproofs.math.reductions.wor_replace_one_log_moment (mpmath / arb backends)")
 vocabulary.register_float(
-    "wbk19_shipped_log_moment_float", lambda alpha, gamma, sigma: reductions.wbk19_log_moment(alpha, gamma, sigma), "iff",
+    "wbk19_shipped_log_moment_float", lambda alpha, gamma, sigma: reductions.wor_replace_one_log_moment(alpha, gamma, sigma), "iff",
     domain=(("alpha", ((vocabulary.INTEGER, None),)), ("gamma", ()), ("sigma", ())),
-    doc="dpproofs.math.reductions.wbk19_log_moment, the float64 path the accountant runs")
+    doc="dpproofs.math.reductions.wor_replace_one_log_moment, the float64 path the accountant runs")
 vocabulary.register_float(
     "wor_replace_one_rdp_float",
     lambda alpha, gamma, sigma: float(reductions.wor_replace_one_rdp([alpha], gamma, sigma)[0]), "fff",

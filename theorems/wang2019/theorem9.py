@@ -27,7 +27,7 @@ Ids -> items (``wang2019.theorem9`` + suffix):
 
 * ``.gaussian``: ``rdp_sampled_gaussian(alpha, gamma, sigma/2) <= Theorem 9 bound`` with
   ``eps(j) = rdp_gaussian(j, sigma/2)``, ``eps(inf) = oo``; alpha integer in [2, 48].
-* ``.shipped``: ``dpproofs.math.reductions.wbk19_log_moment`` (mpmath and arb backends) equals the
+* ``.shipped``: ``dpproofs.math.reductions.wor_replace_one_log_moment`` (mpmath and arb backends) equals the
   bound times ``(alpha - 1)``; ``.shipped_float``: its float path (the accountant's) is never below it;
   ``.accountant_orders``: ``dpproofs.math.reductions.wor_replace_one_rdp`` (Theorem 9, min ``2a/s^2``, the
   chord of ``(a-1) eps(a)`` at fractional orders) is above the realised ``P1`` at every real order in
@@ -137,7 +137,7 @@ shipped = Claim(
     variables=(ALPHA, GAMMA, SIGMA),
     sides=expanded_sides(_SHIPPED, _K),
     kind="support",
-    title="dpproofs.math.reductions.wbk19_log_moment (mpmath and arb backends) is Theorem 9 for "
+    title="dpproofs.math.reductions.wor_replace_one_log_moment (mpmath and arb backends) is Theorem 9 for "
     "the Gaussian, times (alpha - 1)",
 )
 
