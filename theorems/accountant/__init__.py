@@ -25,7 +25,7 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
   exact one-step profile (mutants: the RDP bound without its weight or with a truncated
   chi-square, the PLD ends moved inward).
 
-Claim ids start with ``accountant.<part>``; ``dpproofs check accountant`` runs exactly these.
+Claim ids start with ``accountant.<part>``; ``dpproofs check 'accountant.*'`` runs exactly these.
 The accountant's answers enter statements through the ``accountant_*`` functions that
 :mod:`.quantities` registers in the vocabulary (floats, exact as balls), so the exact side certifies
 every verdict.
