@@ -30,6 +30,7 @@ from dpproofs import mechanisms
 from dpproofs.accountant.calibrate import calibrate_sigma
 from dpproofs.accountant.rdp import Accountant
 from dpproofs.checker import vocabulary
+from dpproofs.errors import InvalidArgument, OutsideDomain
 
 #: label -> (mechanism class, names of its parameters)
 MECHANISMS = {
@@ -53,10 +54,22 @@ def _composed(make, params, steps, certified=False, orders=None):
 
 
 def _register(name, compute, arguments):
-    """``arguments``: ``(name, kind)`` pairs, kind ``f`` (float) or ``i`` (exact integer)."""
+    """``arguments``: ``(name, kind)`` pairs, kind ``f`` (float) or ``i`` (exact integer). The
+    function's domain is the accountant's: where the accountant refuses its arguments (an epsilon
+    no sigma <= 1e4 reaches, a parameter out of range), the point is outside the domain
+    (:class:`OutsideDomain`, which a claim's search skips), not a failure of the check."""
     kinds = "".join(kind for _, kind in arguments)
     domain = tuple((arg, ((vocabulary.INTEGER, None),) if kind == "i" else ()) for arg, kind in arguments)
-    vocabulary.register_float(name, compute, kinds, domain=domain,
+
+    def inside_domain(*args):
+        try:
+            return compute(*args)
+        except OutsideDomain:
+            raise
+        except InvalidArgument as refusal:
+            raise OutsideDomain(f"{name}: {refusal}") from refusal
+
+    vocabulary.register_float(name, inside_domain, kinds, domain=domain,
                               doc=f"the shipped accountant's answer, as a user calls it ({name})")
 
 
