@@ -15,6 +15,7 @@ import sympy
 
 import dpproofs as dp
 from dpproofs import errors
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.claims import Claim, Sides, Variable, check
 
@@ -51,20 +52,20 @@ def test_the_vocabulary_refuses_a_point_outside_a_domain_with_outside_domain_an_
     alpha = sympy.Symbol("alpha", real=True)
     expression = vocabulary.FUNCTIONS["rdp_gaussian"].symbol(alpha, 1)
     with pytest.raises(errors.OutsideDomain) as refused:
-        vocabulary.evaluate_mp(expression, {"alpha": mpmath.mpf("0.5")}, 30)
+        arithmetic.evaluate_mp(expression, {"alpha": mpmath.mpf("0.5")}, 30)
     assert isinstance(refused.value, errors.InvalidArgument)  # what users and the CLI already catch
 
 
 def test_a_wrong_argument_inside_a_user_claims_evaluation_propagates_from_verify(monkeypatch):
-    real = vocabulary.evaluate_mp
+    real = arithmetic.evaluate_mp
 
     def wrong(expr, point, dps):
         if expr.has(vocabulary.FUNCTIONS["rdp_gaussian"].symbol):
             raise errors.InvalidArgument("internal: sigma=-1 passed by the library")
         return real(expr, point, dps)
 
-    monkeypatch.setattr(vocabulary, "evaluate_mp", wrong)
-    monkeypatch.setattr(vocabulary, "evaluate_ball", lambda *args, **kwargs: (_ for _ in ()).throw(
+    monkeypatch.setattr(arithmetic, "evaluate_mp", wrong)
+    monkeypatch.setattr(arithmetic, "evaluate_ball", lambda *args, **kwargs: (_ for _ in ()).throw(
         errors.InvalidArgument("internal: sigma=-1 passed by the library")))
     with pytest.raises(errors.InvalidArgument, match="internal"):
         dp.verify("rdp_gaussian(alpha, sigma) <= alpha/(2*sigma**2)", ["1 < alpha <= 8", "1 <= sigma <= 2"],

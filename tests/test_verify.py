@@ -24,7 +24,7 @@ import pytest
 import sympy
 
 import dpproofs as dp
-from dpproofs.checker import vocabulary
+from dpproofs.checker import arithmetic
 from dpproofs.checker.decide import Outcome, compare
 from dpproofs.checker.pipeline import confirm
 from dpproofs.verification import build_claim, exact, parse_claim, parse_condition
@@ -49,8 +49,8 @@ def _certified_violation(counterexample, claim, where=(), integers=()):
     # that balls cannot decide: decided exactly
     assert exact.hypotheses_hold(user_claim.hypotheses, point)
     for bits in (600, 1200, 2400, 4800):
-        lhs = vocabulary.evaluate_ball(user_claim.lhs, point, bits)
-        rhs = vocabulary.evaluate_ball(user_claim.rhs, point, bits)
+        lhs = arithmetic.evaluate_ball(user_claim.lhs, point, bits)
+        rhs = arithmetic.evaluate_ball(user_claim.rhs, point, bits)
         if compare(lhs, rhs, user_claim.relation) is Outcome.VIOLATED:
             return True, lhs, rhs
     return False, lhs, rhs

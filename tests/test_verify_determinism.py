@@ -17,7 +17,7 @@ import time
 import pytest
 
 import dpproofs as dp
-from dpproofs.checker import vocabulary
+from dpproofs.checker import arithmetic
 
 #: A proof that closes (search, exact corners, 1843 boxes) and one that stops at its box budget.
 CASES = [
@@ -58,7 +58,7 @@ def test_the_json_is_the_same_on_one_cpu_under_taskset():
 def test_the_json_is_the_same_when_every_ball_evaluation_is_slowed_down(monkeypatch):
     claim, where = CASES[0]
     first = dp.verify(claim, where, seed=7).to_dict()
-    real = vocabulary.evaluate_ball
+    real = arithmetic.evaluate_ball
 
     calls = [0]
 
@@ -67,7 +67,7 @@ def test_the_json_is_the_same_when_every_ball_evaluation_is_slowed_down(monkeypa
         time.sleep(0.0002)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(vocabulary, "evaluate_ball", slow)
+    monkeypatch.setattr(arithmetic, "evaluate_ball", slow)
     second = dp.verify(claim, where, seed=7).to_dict()
     assert calls[0] > 0  # the slowed evaluator did the work (counted: wall times vary with the load)
     assert _answer(first) == _answer(second)

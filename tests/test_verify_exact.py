@@ -8,6 +8,7 @@ import pytest
 import sympy
 
 import dpproofs as dp
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare
 from dpproofs.verification import build_claim, exact
@@ -35,8 +36,8 @@ def test_each_closed_form_agrees_with_the_shared_evaluator_at_random_points(name
     form = exact.EXACT_FORMS[name](*symbols)
     for _ in range(25):
         point = {s.name: rng.uniform(*bounds) for s, bounds in zip(symbols, _DOMAINS[name])}
-        reference = vocabulary.evaluate_mp(call, point, 40)
-        value = vocabulary.evaluate_mp(form, point, 40)
+        reference = arithmetic.evaluate_mp(call, point, 40)
+        value = arithmetic.evaluate_mp(form, point, 40)
         assert compare(reference, value, "==", dps=30) is Outcome.HOLDS, (name, point, reference, value)
 
 
@@ -83,5 +84,5 @@ def test_a_claim_false_only_beyond_every_float_near_an_open_bound_is_refuted_ins
     (name, value), = verdict.counterexample.items()
     user_claim, problem, _ = build_claim(claim, where)
     assert exact.hypotheses_hold(user_claim.hypotheses, {name: fractions.Fraction(value)})
-    lhs = vocabulary.evaluate_mp(user_claim.lhs, {name: fractions.Fraction(value)}, 60)
-    assert lhs > vocabulary.evaluate_mp(user_claim.rhs, {}, 60) * mpmath.mpf("1.1")
+    lhs = arithmetic.evaluate_mp(user_claim.lhs, {name: fractions.Fraction(value)}, 60)
+    assert lhs > arithmetic.evaluate_mp(user_claim.rhs, {}, 60) * mpmath.mpf("1.1")

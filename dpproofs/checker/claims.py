@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 
 import sympy
 
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import POINT_ERRORS, DPProofsError, InvalidArgument, reraise_internal
@@ -190,17 +191,17 @@ class Claim:
         worst = Outcome.HOLDS
         for hypothesis in self.hypotheses:
             outcome = Outcome.UNDECIDED
-            if vocabulary.ball_supported(hypothesis):
+            if arithmetic.ball_supported(hypothesis):
                 try:
-                    lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, to_bits(dps))
-                    rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, to_bits(dps))
+                    lhs = arithmetic.evaluate_ball(hypothesis.lhs, point, to_bits(dps))
+                    rhs = arithmetic.evaluate_ball(hypothesis.rhs, point, to_bits(dps))
                     outcome = compare(lhs, rhs, relation_of(hypothesis))
                 except POINT_ERRORS as error:
                     reraise_internal(error)
                     outcome = Outcome.UNDECIDED
             if outcome is Outcome.UNDECIDED:
-                lhs = vocabulary.evaluate_mp(hypothesis.lhs, point, dps)
-                rhs = vocabulary.evaluate_mp(hypothesis.rhs, point, dps)
+                lhs = arithmetic.evaluate_mp(hypothesis.lhs, point, dps)
+                rhs = arithmetic.evaluate_mp(hypothesis.rhs, point, dps)
                 outcome = compare(lhs, rhs, relation_of(hypothesis), dps=dps)
             if outcome is Outcome.VIOLATED:
                 return Outcome.VIOLATED
@@ -212,8 +213,8 @@ class Claim:
         """Like :meth:`hypotheses_at`, in ball arithmetic (points may hold intervals)."""
         worst = Outcome.HOLDS
         for hypothesis in self.hypotheses:
-            lhs = vocabulary.evaluate_ball(hypothesis.lhs, point, prec)
-            rhs = vocabulary.evaluate_ball(hypothesis.rhs, point, prec)
+            lhs = arithmetic.evaluate_ball(hypothesis.lhs, point, prec)
+            rhs = arithmetic.evaluate_ball(hypothesis.rhs, point, prec)
             outcome = compare(lhs, rhs, relation_of(hypothesis))
             if outcome is Outcome.VIOLATED:
                 return Outcome.VIOLATED
@@ -226,8 +227,8 @@ class Claim:
         if self.sides is not None:
             return self.sides.precise(point, dps)
         return (
-            vocabulary.evaluate_mp(self.lhs, point, dps),
-            vocabulary.evaluate_mp(self.rhs, point, dps),
+            arithmetic.evaluate_mp(self.lhs, point, dps),
+            arithmetic.evaluate_mp(self.rhs, point, dps),
         )
 
     def search_evaluate(self, point, dps):
@@ -271,7 +272,7 @@ class Claim:
     def has_ball(self):
         if self.sides is not None:
             return self.sides.ball is not None
-        return vocabulary.ball_supported(self.statement.lhs) and vocabulary.ball_supported(
+        return arithmetic.ball_supported(self.statement.lhs) and arithmetic.ball_supported(
             self.statement.rhs
         )
 
@@ -282,8 +283,8 @@ class Claim:
                 raise vocabulary.UnsupportedExpression(f"claim {self.id!r} has no ball evaluation")
             return self.sides.ball(point, prec)
         return (
-            vocabulary.evaluate_ball(self.lhs, point, prec),
-            vocabulary.evaluate_ball(self.rhs, point, prec),
+            arithmetic.evaluate_ball(self.lhs, point, prec),
+            arithmetic.evaluate_ball(self.rhs, point, prec),
         )
 
     def mutant(self, suffix, *, statement=None, hypotheses=None, explanation, pinned=(), sides=None):

@@ -256,13 +256,13 @@ def code_digest(*functions):
 
 def _vocabulary_functions(expressions):
     """The evaluator functions (precise and ball) bound to the vocabulary functions used."""
-    from dpproofs.checker import vocabulary  # the claims already imported it
+    from dpproofs.checker import arithmetic, vocabulary  # the claims already imported them
 
     names = set()
     for expression in expressions:
         for call in getattr(expression, "atoms", lambda *_: ())(_applied()):
             names.add(type(call).__name__)
-    found = [vocabulary.evaluate_mp, vocabulary.evaluate_ball]
+    found = [arithmetic.evaluate_mp, arithmetic.evaluate_ball]
     for name in sorted(names):
         binding = getattr(vocabulary, "_BY_SYMBOL_NAME", {}).get(name)
         if binding is not None:

@@ -19,7 +19,7 @@ import sympy
 from flint import arb
 
 from dpproofs import _validate
-from dpproofs.checker import vocabulary
+from dpproofs.checker import arithmetic
 from dpproofs.checker.claims import Variable, relation_of
 from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import BOX_ERRORS, InvalidArgument, reraise_internal
@@ -112,7 +112,7 @@ def enclose(expr, box, prec=128):
 
 def _evaluate(expr, point, prec):
     try:
-        value = vocabulary.evaluate_ball(expr, point, prec)
+        value = arithmetic.evaluate_ball(expr, point, prec)
     except BOX_ERRORS as error:
         reraise_internal(error)
         return None
@@ -210,8 +210,8 @@ def derive(statement, conditions, integers):
         op = relation_of(condition)
         free = condition.free_symbols
         if not free:
-            truth = compare(vocabulary.evaluate_ball(condition.lhs, {}, 256),
-                            vocabulary.evaluate_ball(condition.rhs, {}, 256), op)
+            truth = compare(arithmetic.evaluate_ball(condition.lhs, {}, 256),
+                            arithmetic.evaluate_ball(condition.rhs, {}, 256), op)
             if truth is Outcome.VIOLATED:
                 raise InvalidArgument(f"the condition {sympy.sstr(condition)} is false: the domain is empty")
             if truth is Outcome.UNDECIDED:

@@ -19,6 +19,7 @@ from flint import arb
 from mpmath import mp
 
 from dpproofs.checker import precision
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.claims import Sides, relation_of
 from dpproofs.checker.decide import Outcome, compare
@@ -241,7 +242,7 @@ def point_domain_check(calls, point, prec=256):
     for name, node in calls:
         for arg_name, argument, conditions in _argument_conditions(name, node):
             try:
-                value = vocabulary.evaluate_ball(argument, point, prec)
+                value = arithmetic.evaluate_ball(argument, point, prec)
             except BOX_ERRORS as error:
                 reraise_internal(error)
                 decided = False
@@ -281,8 +282,8 @@ def _ball_pair(statement, point, bits, digits, ceiling):
     best = (None, None, "failed")
     for bits in precision.doubling(bits, max(bits, ceiling)):
         try:
-            left = vocabulary.evaluate_ball(statement.lhs, point, bits)
-            right = vocabulary.evaluate_ball(statement.rhs, point, bits)
+            left = arithmetic.evaluate_ball(statement.lhs, point, bits)
+            right = arithmetic.evaluate_ball(statement.rhs, point, bits)
         except vocabulary.UnsupportedExpression:
             break
         except POINT_ERRORS as error:
@@ -306,8 +307,8 @@ def _mp_pair(statement, point, dps):
     """Both sides by the mpmath evaluator, accepted only when ``dps`` and ``2 dps`` digits agree
     to ``dps`` digits: a composite expression (``log(1 + q*(exp(eps) - 1))`` at q = 1e-300) can
     lose every digit at fixed precision, and mpmath does not say so."""
-    first = [vocabulary.evaluate_mp(side, point, dps) for side in (statement.lhs, statement.rhs)]
-    second = [vocabulary.evaluate_mp(side, point, 2 * dps) for side in (statement.lhs, statement.rhs)]
+    first = [arithmetic.evaluate_mp(side, point, dps) for side in (statement.lhs, statement.rhs)]
+    second = [arithmetic.evaluate_mp(side, point, 2 * dps) for side in (statement.lhs, statement.rhs)]
     for a, b in zip(first, second):
         if compare(a, b, "==", dps=dps) is not Outcome.HOLDS:
             raise NumericalError(
@@ -381,16 +382,16 @@ class UserEvaluation:
 
     def reference(self, point, dps):
         """Both sides by the mpmath evaluator alone (independent of the ball path)."""
-        return (vocabulary.evaluate_mp(self.statement.lhs, point, dps),
-                vocabulary.evaluate_mp(self.statement.rhs, point, dps))
+        return (arithmetic.evaluate_mp(self.statement.lhs, point, dps),
+                arithmetic.evaluate_mp(self.statement.rhs, point, dps))
 
     def _search_value(self, point, dps):
         # a cheap low-precision evaluation decides most points: balls that already separate the
         # sides order their midpoints as the exact values (the margins that steer the search are
         # then good to about 25 digits)
         try:
-            left = vocabulary.evaluate_ball(self.statement.lhs, point, SEARCH_BITS)
-            right = vocabulary.evaluate_ball(self.statement.rhs, point, SEARCH_BITS)
+            left = arithmetic.evaluate_ball(self.statement.lhs, point, SEARCH_BITS)
+            right = arithmetic.evaluate_ball(self.statement.rhs, point, SEARCH_BITS)
         except POINT_ERRORS as error:
             reraise_internal(error)
         else:
@@ -434,5 +435,5 @@ class UserEvaluation:
                                             CERTIFY_MAX_BITS)
             if state != "failed":
                 return left, right
-        return (vocabulary.evaluate_ball(self.statement.lhs, point, prec),
-                vocabulary.evaluate_ball(self.statement.rhs, point, prec))
+        return (arithmetic.evaluate_ball(self.statement.lhs, point, prec),
+                arithmetic.evaluate_ball(self.statement.rhs, point, prec))

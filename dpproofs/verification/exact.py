@@ -27,6 +27,7 @@ import math
 import sympy
 
 from dpproofs.checker import precision
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.claims import relation_of
 from dpproofs.checker.decide import Outcome, compare
@@ -177,8 +178,8 @@ def _balls(lhs, rhs, point, low_bits=128):
     last = (None, None)
     for bits in precision.doubling(low_bits, EXACT_MAX_BITS):
         try:
-            left = vocabulary.evaluate_ball(lhs, point, bits)
-            right = vocabulary.evaluate_ball(rhs, point, bits)
+            left = arithmetic.evaluate_ball(lhs, point, bits)
+            right = arithmetic.evaluate_ball(rhs, point, bits)
         except vocabulary.UnsupportedExpression:
             return last
         except _ERRORS:

@@ -15,6 +15,7 @@ import tokenize
 import sympy
 from sympy.parsing.sympy_parser import auto_number, convert_xor, parse_expr, rationalize
 
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 
@@ -232,7 +233,7 @@ def _check_tree(expr, text, what):
             raise InvalidArgument(f"{what}: {text.strip()!r} is not finite and real (it evaluates to {node})")
         if node.is_Atom and not (node.is_Symbol or node.is_Number or node in (sympy.pi, sympy.E)):
             raise InvalidArgument(f"{what}: {text.strip()!r} contains {node}, which is not a real number")
-    if not vocabulary.ball_supported(expr):
+    if not arithmetic.ball_supported(expr):
         raise InvalidArgument(f"{what}: {text.strip()!r} uses a function the evaluators do not know")
 
 

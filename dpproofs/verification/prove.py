@@ -35,6 +35,7 @@ import time
 import sympy
 from flint import arb
 
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import BOX_ERRORS, reraise_internal
@@ -105,7 +106,7 @@ def _derivatives_of(form, variables):
         except (ValueError, TypeError, NotImplementedError) as error:  # pragma: no cover - sympy oddities
             reraise_internal(error)
             continue
-        if derivative.has(sympy.Derivative, sympy.Subs) or not vocabulary.ball_supported(derivative):
+        if derivative.has(sympy.Derivative, sympy.Subs) or not arithmetic.ball_supported(derivative):
             continue
         found[v.name] = derivative
     return found
@@ -168,7 +169,7 @@ class _Target:
                 reraise_internal(error)
         if self.form is not None:
             try:
-                value = vocabulary.evaluate_ball(self.form, point, prec)
+                value = arithmetic.evaluate_ball(self.form, point, prec)
                 if value.is_finite():
                     found.append(value)
             except BOX_ERRORS as error:
@@ -319,7 +320,7 @@ class _Prover:
             if low == high:
                 continue
             try:
-                value = vocabulary.evaluate_ball(derivative, point, self.prec)
+                value = arithmetic.evaluate_ball(derivative, point, self.prec)
             except BOX_ERRORS as error:
                 reraise_internal(error)
                 continue

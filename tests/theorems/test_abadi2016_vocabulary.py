@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from mpmath import mp
 
 from dpproofs.checker.oracles import finite
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import Outcome, compare, mp_ball
 from dpproofs.errors import InvalidArgument
@@ -76,8 +77,8 @@ def test_every_abadi_quantity_is_one_registration_with_evaluators_a_domain_per_a
 
 @pytest.mark.parametrize("expr, point", NUMERIC, ids=lambda x: str(x)[:60] if not isinstance(x, dict) else "")
 def test_abadi_quantity_ball_encloses_its_mpmath_value(expr, point):
-    value = vocabulary.evaluate_mp(expr, point, 40)
-    enclosure = vocabulary.evaluate_ball(expr, point, 256)
+    value = arithmetic.evaluate_mp(expr, point, 40)
+    enclosure = arithmetic.evaluate_ball(expr, point, 256)
     assert compare(enclosure, mp_ball(value, 40), "==") is Outcome.HOLDS  # they overlap
     assert enclosure.rad() <= abs(enclosure.mid()) * arb(2) ** -60 + arb(2) ** -200  # and it is tight
 
@@ -95,20 +96,20 @@ def test_the_paper_quantities_live_in_the_paper_package_and_the_library_register
 def test_quadrature_quantities_have_no_ball_evaluation(name):
     expr = F[name](2, 0.1, 1.5) if name != "gaussian_ratio_moment" else F[name](2, 1.5)
     with pytest.raises(vocabulary.UnsupportedExpression):
-        vocabulary.evaluate_ball(expr, {}, 128)
+        arithmetic.evaluate_ball(expr, {}, 128)
 
 
 def test_eq5_moments_of_order_0_and_1_are_exactly_1_and_0_in_both_evaluators():
     point = {"q": 0.03, "sigma": 3.0}
-    assert vocabulary.evaluate_mp(F["eq5_moment_add"](0, q, sigma), point, 30) == 1
-    assert vocabulary.evaluate_mp(F["eq5_moment_add"](1, q, sigma), point, 30) == 0
-    assert vocabulary.evaluate_ball(F["eq5_moment_add"](1, q, sigma), point, 128).is_zero()
+    assert arithmetic.evaluate_mp(F["eq5_moment_add"](0, q, sigma), point, 30) == 1
+    assert arithmetic.evaluate_mp(F["eq5_moment_add"](1, q, sigma), point, 30) == 0
+    assert arithmetic.evaluate_ball(F["eq5_moment_add"](1, q, sigma), point, 128).is_zero()
 
 
 def test_eq5_series_is_the_binomial_expansion_of_the_add_moment():
     point = {"lam": 6, "q": 0.2, "sigma": 0.9}
-    series = vocabulary.evaluate_mp(F["eq5_series_add"](lam, q, sigma), point, 40)
-    direct = vocabulary.evaluate_mp(sympy.exp(F["log_moment_add"](lam, q, sigma)), point, 40)
+    series = arithmetic.evaluate_mp(F["eq5_series_add"](lam, q, sigma), point, 40)
+    direct = arithmetic.evaluate_mp(sympy.exp(F["log_moment_add"](lam, q, sigma)), point, 40)
     assert abs(series - direct) <= abs(direct) * mp.mpf(10) ** -35
 
 
@@ -122,27 +123,27 @@ def test_eq5_series_is_the_binomial_expansion_of_the_add_moment():
     (F["delta_pair"](pair, pair), {"pair": PAIR}, "eps"),
 ])
 def test_abadi_quantity_outside_its_domain_raises_naming_the_argument(expr, point, argument):
-    for evaluate in (lambda: vocabulary.evaluate_mp(expr, point, 30), lambda: vocabulary.evaluate_ball(expr, point, 128)):
+    for evaluate in (lambda: arithmetic.evaluate_mp(expr, point, 30), lambda: arithmetic.evaluate_ball(expr, point, 128)):
         with pytest.raises(InvalidArgument, match=argument):
             evaluate()
 
 
 def test_a_ball_argument_not_certainly_inside_the_domain_is_refused():
     with pytest.raises(InvalidArgument, match="eps"):
-        vocabulary.evaluate_ball(F["log_moment_randomized_response"](lam, eps), {"lam": 1, "eps": arb(0, 1e-3)}, 128)
+        arithmetic.evaluate_ball(F["log_moment_randomized_response"](lam, eps), {"lam": 1, "eps": arb(0, 1e-3)}, 128)
 
 
 def test_ceil_has_a_ball_only_when_the_enclosure_has_one_ceiling():
-    assert vocabulary.evaluate_ball(F["ceil"](eps), {"eps": arb("2.5")}, 128) == 3
+    assert arithmetic.evaluate_ball(F["ceil"](eps), {"eps": arb("2.5")}, 128) == 3
     with pytest.raises(vocabulary.UnsupportedExpression):
-        vocabulary.evaluate_ball(F["ceil"](eps), {"eps": arb(3, 1e-20)}, 128)
+        arithmetic.evaluate_ball(F["ceil"](eps), {"eps": arb(3, 1e-20)}, 128)
 
 
 def test_structured_arguments_pass_through_and_swapped_is_an_involution():
-    swapped_twice = vocabulary.evaluate_mp(F["swapped"](F["swapped"](pair)), {"pair": PAIR}, 30)
+    swapped_twice = arithmetic.evaluate_mp(F["swapped"](F["swapped"](pair)), {"pair": PAIR}, 30)
     assert swapped_twice == PAIR
-    assert vocabulary.evaluate_mp(F["joint"](composition), {"composition": COMPOSITION}, 30) == COMPOSITION.joint()
-    assert vocabulary.evaluate_mp(F["loss_sum_gap"](composition), {"composition": COMPOSITION}, 30) == 0
+    assert arithmetic.evaluate_mp(F["joint"](composition), {"composition": COMPOSITION}, 30) == COMPOSITION.joint()
+    assert arithmetic.evaluate_mp(F["loss_sum_gap"](composition), {"composition": COMPOSITION}, 30) == 0
 
 
 @given(st.floats(1, 8), st.floats(1, 8), st.floats(0.01, 4), st.floats(0.01, 4), st.floats(0, 1), st.floats(0, 1))
@@ -150,8 +151,8 @@ def test_rr_log_moment_corner_enclosure_over_a_box_contains_its_interior_values(
     box = {"lam": arb(min(l1, l2)).union(arb(max(l1, l2))), "eps": arb(min(e1, e2)).union(arb(max(e1, e2)))}
     inner = {"lam": min(l1, l2) + a * abs(l1 - l2), "eps": min(e1, e2) + b * abs(e1 - e2)}
     expr = F["log_moment_randomized_response"](lam, eps)
-    enclosure = vocabulary.evaluate_ball(expr, box, 128)
-    value = vocabulary.evaluate_ball(expr, inner, 128)
+    enclosure = arithmetic.evaluate_ball(expr, box, 128)
+    value = arithmetic.evaluate_ball(expr, inner, 128)
     assert (value - enclosure.upper()).upper() <= 0 and (value - enclosure.lower()).lower() >= 0
 
 

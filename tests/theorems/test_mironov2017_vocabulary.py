@@ -12,6 +12,7 @@ from mpmath import mp
 
 from dpproofs.math import conversions
 from dpproofs.checker.oracles import finite
+from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 from dpproofs.checker.decide import mp_ball
 from dpproofs.errors import InvalidArgument
@@ -29,8 +30,8 @@ DPS, PREC = 40, 200
 
 def _agree(expr, point):
     """The mp value lies in the ball (at DPS digits) and return it."""
-    value = vocabulary.evaluate_mp(expr, point, DPS)
-    enclosure = vocabulary.evaluate_ball(expr, point, PREC)
+    value = arithmetic.evaluate_mp(expr, point, DPS)
+    enclosure = arithmetic.evaluate_ball(expr, point, PREC)
     assert enclosure.overlaps(mp_ball(value, DPS)), (expr, point, value, enclosure)
     return value
 
@@ -82,24 +83,24 @@ def test_n_fold_randomized_response_events_are_the_binomial_head_counts():
         threshold_p = mp.fsum(mp.binomial(count, l) * p**l * (1 - p) ** (count - l) for l in range(4, count + 1))
         level_q = mp.binomial(count, 4) * (1 - p) ** 4 * p ** (count - 4)
         point = {"eps": e, "n": count, "u": 0.5, "shape": 0}
-        assert abs(vocabulary.evaluate_mp(F["rr_event_P"](eps, n, u, shape), point, DPS) - threshold_p) < 1e-35
+        assert abs(arithmetic.evaluate_mp(F["rr_event_P"](eps, n, u, shape), point, DPS) - threshold_p) < 1e-35
         point["shape"] = 1
-        assert abs(vocabulary.evaluate_mp(F["rr_event_Q"](eps, n, u, shape), point, DPS) - level_q) < 1e-35
+        assert abs(arithmetic.evaluate_mp(F["rr_event_Q"](eps, n, u, shape), point, DPS) - level_q) < 1e-35
         # u = 0, threshold: the whole space
         whole = {"eps": e, "n": count, "u": 0.0, "shape": 0}
-        assert abs(vocabulary.evaluate_mp(F["rr_event_P"](eps, n, u, shape), whole, DPS) - 1) < 1e-35
+        assert abs(arithmetic.evaluate_mp(F["rr_event_P"](eps, n, u, shape), whole, DPS) - 1) < 1e-35
 
 
 def test_pair_quantities_of_randomized_response_have_their_closed_forms():
     point = {"pair": RR, "alpha": 2, "eps": 0, "A": finite.Event(frozenset({0, 7}))}
     with mp.workdps(DPS):
         log3 = mp.log(3)
-        assert abs(vocabulary.evaluate_mp(F["eps_pair"](pair), point, DPS) - log3) < 1e-35
-        assert vocabulary.evaluate_mp(F["l1_pair"](pair), point, DPS) == 1  # 2 tanh(log(3)/2) = 1
-        assert vocabulary.evaluate_mp(F["delta_pair"](eps, pair), point, DPS) == mp.mpf(1) / 2  # TV at eps = 0
-        assert abs(vocabulary.evaluate_mp(F["rdp_pair"](alpha, pair), point, DPS) - mp.log(mp.mpf(7) / 3)) < 1e-35
+        assert abs(arithmetic.evaluate_mp(F["eps_pair"](pair), point, DPS) - log3) < 1e-35
+        assert arithmetic.evaluate_mp(F["l1_pair"](pair), point, DPS) == 1  # 2 tanh(log(3)/2) = 1
+        assert arithmetic.evaluate_mp(F["delta_pair"](eps, pair), point, DPS) == mp.mpf(1) / 2  # TV at eps = 0
+        assert abs(arithmetic.evaluate_mp(F["rdp_pair"](alpha, pair), point, DPS) - mp.log(mp.mpf(7) / 3)) < 1e-35
         # an event is its trace on the pair's outcomes: {0, 7} is {0}
-        assert vocabulary.evaluate_mp(F["prob_P"](pair, A), point, DPS) == mp.mpf(3) / 4
+        assert arithmetic.evaluate_mp(F["prob_P"](pair, A), point, DPS) == mp.mpf(3) / 4
         # alpha = 1 is KL, in both evaluators
         kl = _agree(F["rdp_pair"](alpha, pair), {**point, "alpha": 1})
         assert abs(kl - log3 / 2) < 1e-35
@@ -119,9 +120,9 @@ def test_pair_quantities_of_randomized_response_have_their_closed_forms():
 )
 def test_arguments_outside_a_registered_domain_are_refused_by_both_evaluators(expr, point, argument):
     with pytest.raises(InvalidArgument, match=f"argument {argument}="):
-        vocabulary.evaluate_mp(expr, point, DPS)
+        arithmetic.evaluate_mp(expr, point, DPS)
     with pytest.raises(InvalidArgument, match=f"argument {argument}="):
-        vocabulary.evaluate_ball(expr, point, PREC)
+        arithmetic.evaluate_ball(expr, point, PREC)
 
 
 def test_every_mironov_registration_states_its_domain_and_doc():
@@ -158,4 +159,4 @@ def test_mironov_statements_are_mathematics_over_their_domain_not_labels():
         free = {s.name for s in claim.statement.free_symbols}
         assert free <= names, (claim.id, free - names)
         # every function of the statement is one the evaluators know
-        assert claim.sides is not None or vocabulary.ball_supported(claim.statement.lhs), claim.id
+        assert claim.sides is not None or arithmetic.ball_supported(claim.statement.lhs), claim.id

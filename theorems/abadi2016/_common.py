@@ -11,7 +11,7 @@ registered in :mod:`dpproofs.checker.vocabulary` by :mod:`dpproofs_theorems.abad
 import sympy
 from flint import arb
 
-from dpproofs.checker import vocabulary
+from dpproofs.checker import arithmetic
 from dpproofs.checker.claims import Sides
 from dpproofs.math import ball
 
@@ -39,11 +39,11 @@ def expression_sides(lhs, rhs, *, monotone=None):
     lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
 
     def precise(point, dps):
-        return vocabulary.evaluate_mp(lhs, point, dps), vocabulary.evaluate_mp(rhs, point, dps)
+        return arithmetic.evaluate_mp(lhs, point, dps), arithmetic.evaluate_mp(rhs, point, dps)
 
     def enclose(expr, point, prec, directions):
         if not directions:
-            return vocabulary.evaluate_ball(expr, point, prec)
+            return arithmetic.evaluate_ball(expr, point, prec)
         low, high = {}, {}
         for name, value in point.items():
             sign = directions.get(name)
@@ -55,8 +55,8 @@ def expression_sides(lhs, rhs, *, monotone=None):
             else:
                 low[name] = high[name] = value
         with ball.precision(prec):
-            return vocabulary.evaluate_ball(expr, low, prec).union(
-                vocabulary.evaluate_ball(expr, high, prec)
+            return arithmetic.evaluate_ball(expr, low, prec).union(
+                arithmetic.evaluate_ball(expr, high, prec)
             )
 
     def in_balls(point, prec):

@@ -436,7 +436,7 @@ def _figure_bound_vs_exact(path):
     import math
 
     from dpproofs.docgen import pyplot, save
-    from dpproofs.checker.vocabulary import evaluate_mp
+    from dpproofs.checker.arithmetic import evaluate_mp
 
     plt = pyplot()
     claim = next(c for c in CLAIMS if c.id == "abadi2016.lemma3")

@@ -93,13 +93,13 @@ CLAIMS = [never_overshoots, within, mutant_smaller]
 # --- figures (docs) ---------------------------------------------------------------------------------
 # Drawn by `dpproofs report` (dpproofs.docgen): the claims' own sigma_c expression and the two sides
 # of `.never_overshoots` and `.within_stated_tolerance` as the checker evaluates them
-# (vocabulary.evaluate_mp, Claim.evaluate).
+# (arithmetic.evaluate_mp, Claim.evaluate).
 
 
 def _figure_calibrated_sigma(path):
     """calibrate_sigma over a range of targets: the sigma, and the achieved epsilon against the target."""
     from dpproofs.docgen import pyplot, save
-    from dpproofs.checker.vocabulary import evaluate_mp
+    from dpproofs.checker.arithmetic import evaluate_mp
     from dpproofs_theorems.accountant._common import conversion_name
 
     plt = pyplot()

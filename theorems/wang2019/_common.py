@@ -4,13 +4,13 @@ bounds as sympy expressions, and :func:`expanded_sides` (finite sums over the or
 Nothing here is a claim. The bounds are sums ``sum_{j=3}^{alpha}`` over an integer order;
 they are written as sympy ``Sum`` objects, exactly as transcribed, and evaluated by substituting the
 point's integer order and expanding the sum (``doit``) before the shared evaluators
-(:func:`dpproofs.checker.vocabulary.evaluate_mp` / ``evaluate_ball``) see it.
+(:func:`dpproofs.checker.arithmetic.evaluate_mp` / ``evaluate_ball``) see it.
 """
 
 import sympy
 from flint import arb
 
-from dpproofs.checker import vocabulary
+from dpproofs.checker import arithmetic
 from dpproofs.checker.claims import Sides
 from dpproofs.errors import InvalidArgument
 
@@ -115,10 +115,10 @@ def expanded_sides(lhs, rhs, integers=("alpha",)):
 
     def precise(point, dps):
         left, right, rest = expanded(point)
-        return vocabulary.evaluate_mp(left, rest, dps), vocabulary.evaluate_mp(right, rest, dps)
+        return arithmetic.evaluate_mp(left, rest, dps), arithmetic.evaluate_mp(right, rest, dps)
 
     def in_balls(point, prec):
         left, right, rest = expanded(point)
-        return vocabulary.evaluate_ball(left, rest, prec), vocabulary.evaluate_ball(right, rest, prec)
+        return arithmetic.evaluate_ball(left, rest, prec), arithmetic.evaluate_ball(right, rest, prec)
 
     return Sides(precise=precise, ball=in_balls)

@@ -68,6 +68,11 @@ from dpproofs.math.pairs import (  # noqa: F401 (re-exported: the pairs' public 
     _vec_normal_mass,
 )
 
+#: Largest number of (tilt, cell) terms :meth:`OneStep.log_mgf` holds at once (16 MB of float64):
+#: the tilt search asks for 86 tilts over grids of up to millions of cells, which as one array
+#: took 250 MB per call.
+LOG_MGF_CHUNK = 1 << 21
+
 
 class OneStep:
     """A one-step discrete PLD: P-masses ``masses[i]`` at loss ``(offset + i) step + shift``, P-mass
@@ -88,9 +93,13 @@ class OneStep:
         keep = self.masses > 0
         logw, l = np.log(self.masses[keep]), self.losses()[keep]
         thetas = np.atleast_1d(np.asarray(thetas, dtype=np.float64))
-        e = logw[None, :] + thetas[:, None] * l[None, :]
-        top = e.max(axis=1)
-        return top + np.log(np.sum(np.exp(e - top[:, None]), axis=1))
+        result = np.empty(thetas.shape)
+        rows = max(1, LOG_MGF_CHUNK // max(1, l.size))
+        for start in range(0, thetas.size, rows):  # each row is reduced alone: chunking is exact
+            e = logw[None, :] + thetas[start:start + rows, None] * l[None, :]
+            top = e.max(axis=1)
+            result[start:start + rows] = top + np.log(np.sum(np.exp(e - top[:, None]), axis=1))
+        return result
 
 
 def symmetrised(one):
