@@ -11,7 +11,7 @@ import sympy
 from flint import arb
 from mpmath import mp
 
-from dpproofs.checker.vocabulary import STRUCTURED_TYPES, Phi, UnsupportedExpression, binding_of
+from dpproofs.checker.vocabulary import Phi, UnsupportedExpression, binding_of, is_structured
 from dpproofs.errors import NumericalError
 from dpproofs.math import ball
 from dpproofs.math import precise
@@ -50,7 +50,7 @@ def _mp(e, point, dps):
     if e.is_Symbol:
         if e.name not in point:
             raise UnsupportedExpression(f"no value for the variable {e.name!r}")
-        if isinstance(point[e.name], STRUCTURED_TYPES):  # a vocabulary type: passed as it is
+        if is_structured(point[e.name]):  # a vocabulary type: passed as it is
             return point[e.name]
         return precise.to_mpf(point[e.name])
     if e.is_Integer:
@@ -169,7 +169,7 @@ def _ball(e, point, prec):
     if e.is_Symbol:
         if e.name not in point:
             raise UnsupportedExpression(f"no value for the variable {e.name!r}")
-        if isinstance(point[e.name], STRUCTURED_TYPES):  # a vocabulary type: passed as it is
+        if is_structured(point[e.name]):  # a vocabulary type: passed as it is
             return point[e.name]
         return ball.to_arb(point[e.name])
     if e.is_Integer:

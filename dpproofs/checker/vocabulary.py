@@ -56,6 +56,7 @@ __all__ = [
     "FUNCTIONS",
     "UnsupportedExpression",
     "binding_of",
+    "is_structured",
     "Phi",
 ]
 
@@ -438,6 +439,11 @@ NAMESPACE = {name: binding.symbol for name, binding in FUNCTIONS.items()}
 NAMESPACE["Phi"] = Phi
 
 _BY_SYMBOL_NAME = {binding.symbol.__name__: binding for binding in FUNCTIONS.values()}
+
+
+def is_structured(value):
+    """Whether ``value`` is a structured argument (a registered type, passed to functions as it is)."""
+    return isinstance(value, STRUCTURED_TYPES)
 
 
 def binding_of(func):
