@@ -19,7 +19,7 @@ Using it with Opacus' ``PrivacyEngine``::
     # resume: a new engine with the same accountant name, make_private(...), then
     # engine.load_checkpoint(path="ckpt.pt", module=model, optimizer=optimizer)
 
-:func:`register` does two things, both undone by nothing and both idempotent:
+:func:`register` does two things, both idempotent (there is no unregistering):
 
 * it registers :class:`DPProofsRDP` as ``"dpproofs"`` and :class:`DPProofsPLD` as
   ``"dpproofs-pld"`` with ``opacus.accountants.register_accountant`` (and as virtual subclasses of
@@ -27,8 +27,9 @@ Using it with Opacus' ``PrivacyEngine``::
   ``create_accountant`` and checkpoints know them;
 * it replaces ``get_noise_multiplier`` in ``opacus.privacy_engine`` and
   ``opacus.accountants.utils`` by a function that, for these two names only, calls this module's
-  :func:`get_noise_multiplier` (``dpproofs.calibrate_sigma``: the smallest sigma to 1e-6 relative
-  whose epsilon is at most the target), and for every other name calls Opacus' own function
+  :func:`get_noise_multiplier` (``dpproofs.calibrate_sigma`` for the accountant's own epsilon: never
+  above the target; "dpproofs" within 1e-6 relative of the smallest such sigma, "dpproofs-pld"
+  within ``calibrate_sigma``'s PLD tolerance, 1e-3), and for every other name calls Opacus' own function
   unchanged. Opacus' ``make_private_with_epsilon`` calls that name with
   ``accountant=engine.accountant.mechanism()``; without the replacement it would run Opacus'
   bisection, which stops anywhere within ``epsilon_tolerance`` (0.01) below the target.
