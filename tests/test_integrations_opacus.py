@@ -428,6 +428,8 @@ BAD_CALLS = {
         target_epsilon=1.0, target_delta=DELTA, sample_rate=Q, steps=10, alphas=3),
     "huge steps for pld calibration": lambda: dpo.get_noise_multiplier(
         target_epsilon=1.0, target_delta=DELTA, sample_rate=Q, steps=10**400, accountant="pld"),
+    "a list as relative_width for pld calibration": lambda: dpo.get_noise_multiplier(
+        target_epsilon=1.0, target_delta=DELTA, sample_rate=Q, steps=10, accountant="pld", relative_width=[1]),
     "huge epochs": lambda: dpo.get_noise_multiplier(
         target_epsilon=1.0, target_delta=DELTA, sample_rate=1e-300, epochs=1e300, accountant="pld"),
     "a None epochs of steps_for_epochs": lambda: dpo.steps_for_epochs(None, Q),

@@ -549,6 +549,9 @@ def get_noise_multiplier(
     if kind == "pld":
         if alphas is not None:
             raise InvalidArgument(f"alphas={_validate.shown(alphas)} applies to accountant='rdp' only")
+        for name, value in kwargs.items():  # calibrate_sigma checks the ranges; a list there is a bare TypeError
+            if value is not None:
+                _validate.real(name, value)
         return dpproofs.calibrate_sigma(
             epsilon=target_epsilon, delta=target_delta, q=q, steps=steps, accountant="pld", **kwargs
         )
