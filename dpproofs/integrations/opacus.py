@@ -1,35 +1,71 @@
-"""An Opacus-compatible accountant backed by dpproofs, and a noise calibration that never overshoots.
+"""Opacus accountants backed by dpproofs, registered by name, and a noise calibration that never overshoots.
 
-Duck-typed to Opacus' accountant interface (``opacus.accountants.IAccountant``); neither torch
-nor Opacus is imported. ``Accountant`` keeps Opacus' ``history`` format -- a list of
-``(noise_multiplier, sample_rate, num_steps)``, consecutive equal steps merged -- so checkpoints
-(``state_dict`` with keys ``history`` and ``mechanism``) load both ways between it and Opacus'
-``RDPAccountant``. Each step is one Poisson-subsampled Gaussian,
-``dpproofs.SampledGaussian(sample_rate, noise_multiplier)``, and ``get_epsilon`` is the dpproofs
-accountant's upper bound (``conversion="improved"``, Balle et al. 2020, arXiv 1905.09982v3,
-Thm 21, the one Opacus uses).
+Nothing here imports torch or Opacus at import time; only :func:`register` imports Opacus (>= 1.6,
+the first with ``opacus.accountants.register_accountant``).
 
-Using it with Opacus' ``PrivacyEngine`` (the engine reads ``engine.accountant`` when
-``make_private`` attaches its step hook and whenever ``engine.get_epsilon`` is called, so replace
-it first)::
+Using it with Opacus' ``PrivacyEngine``::
 
     from opacus import PrivacyEngine
     from dpproofs.integrations import opacus as dpo
 
-    engine = PrivacyEngine(accountant="rdp")
-    engine.accountant = dpo.Accountant()          # before make_private
-    sigma = dpo.get_noise_multiplier(target_epsilon=8.0, target_delta=1e-5,
-                                     sample_rate=1 / len(train_loader), epochs=epochs)
-    model, optimizer, train_loader = engine.make_private(
+    dpo.register()                                 # once per process; calling it again changes nothing
+    engine = PrivacyEngine(accountant="dpproofs")  # RDP; "dpproofs-pld": the tight, certified PLD bound
+    model, optimizer, train_loader = engine.make_private_with_epsilon(
         module=model, optimizer=optimizer, data_loader=train_loader,
-        noise_multiplier=sigma, max_grad_norm=1.0)
-    ...                                           # train; every optimizer step calls .step()
-    engine.get_epsilon(1e-5)                      # dpproofs' epsilon, <= 8.0 after `epochs`
+        target_epsilon=8.0, target_delta=1e-5, epochs=epochs, max_grad_norm=1.0)
+    ...                                            # train; every optimizer step steps the accountant
+    engine.get_epsilon(1e-5)                       # dpproofs' epsilon, <= 8.0 after `epochs`
+    engine.save_checkpoint(path="ckpt.pt", module=model, optimizer=optimizer)
+    # resume: a new engine with the same accountant name, make_private(...), then
+    # engine.load_checkpoint(path="ckpt.pt", module=model, optimizer=optimizer)
 
-(``make_private_with_epsilon`` calibrates with Opacus' own ``get_noise_multiplier``; call ours and
-``make_private`` instead, as above.)
+:func:`register` does two things, both idempotent (there is no unregistering):
 
-Differences from Opacus' ``RDPAccountant`` (Opacus as of its 2025 sources):
+* it registers :class:`DPProofsRDP` as ``"dpproofs"`` and :class:`DPProofsPLD` as
+  ``"dpproofs-pld"`` with ``opacus.accountants.register_accountant`` (and as virtual subclasses of
+  ``opacus.accountants.IAccountant``), so that ``PrivacyEngine(accountant=...)``,
+  ``create_accountant`` and checkpoints know them;
+* it replaces ``get_noise_multiplier`` in ``opacus.privacy_engine`` and
+  ``opacus.accountants.utils`` by a function that, for these two names only, calls this module's
+  :func:`get_noise_multiplier` (``dpproofs.calibrate_sigma`` for the accountant's own epsilon: never
+  above the target; "dpproofs" within 1e-6 relative of the smallest such sigma, "dpproofs-pld"
+  within ``calibrate_sigma``'s PLD tolerance, 1e-3), and for every other name calls Opacus' own function
+  unchanged. Opacus' ``make_private_with_epsilon`` calls that name with
+  ``accountant=engine.accountant.mechanism()``; without the replacement it would run Opacus'
+  bisection, which stops anywhere within ``epsilon_tolerance`` (0.01) below the target.
+  A ``get_noise_multiplier`` imported from Opacus before ``register()`` is Opacus' own loop.
+
+What is detected, and what is not:
+
+* an accountant that was never stepped, given a history, loaded from a checkpoint or asked for its
+  optimizer hook raises :class:`DetachedAccountant` from ``get_epsilon``, ``get_privacy_spent`` and
+  ``state_dict``, instead of reporting epsilon = 0: this is what an accountant assigned to
+  ``engine.accountant`` after ``make_private`` looks like (Opacus' optimizer hook was made from the
+  old accountant and keeps stepping it). Set ``history = []`` to read 0 before any step on purpose.
+* not detected: an accountant swapped in after ``make_private`` that had already been used
+  (stepped, loaded, or hooked to another optimizer) -- it keeps its old count and does not grow.
+  Nothing Opacus calls tells an accountant which engine holds it; replace ``engine.accountant``
+  only before ``make_private``, or better, name the accountant in ``PrivacyEngine(accountant=)``.
+
+:class:`Accountant` is the same accountant unregistered (``Accountant("rdp")`` or
+``Accountant("pld")``), with ``mechanism()`` ``"rdp"`` or ``"pld"``: an ``Accountant("rdp")``
+checkpoint loads into Opacus' ``RDPAccountant`` and back.
+
+Every accountant here keeps Opacus' ``history`` format -- a list of ``(noise_multiplier,
+sample_rate, num_steps)``, consecutive equal steps merged; each step is one Poisson-subsampled
+Gaussian, ``dpproofs.SampledGaussian(sample_rate, noise_multiplier)``. ``load_state_dict`` takes
+the state dict of any accountant whose history has that format and records every step: this
+module's (``"rdp"``, ``"pld"``, ``"dpproofs"``, ``"dpproofs-pld"``) and Opacus 1.6's ``"rdp"``,
+``"prv"`` and ``"gdp"`` (read off their sources: each keeps the full history; GDP refuses a change
+of noise or rate, so its one entry is the whole run) -- Opacus itself refuses any other
+mechanism's state dict.
+
+``"rdp"`` / ``"dpproofs"``: ``get_epsilon`` is :class:`dpproofs.Accountant`'s upper bound
+(``conversion="improved"``, Balle et al. 2020, arXiv 1905.09982v3, Thm 21, the one Opacus uses)
+over :data:`ORDERS`. ``"pld"`` / ``"dpproofs-pld"``: :class:`dpproofs.PLDAccountant`'s certified
+upper bound on the tight epsilon (no order: ``get_privacy_spent`` is for ``"rdp"`` only).
+
+Differences from Opacus' ``RDPAccountant`` (Opacus 1.6):
 
 * orders (:data:`ORDERS`): dpproofs' default orders (fractional near 1, every integer to 64, up
   to 4096) together with Opacus' ``1.1, 1.2, ..., 10.9, 12, ..., 63``, so that the epsilon is
@@ -40,6 +76,7 @@ Differences from Opacus' ``RDPAccountant`` (Opacus as of its 2025 sources):
 * ``len(accountant)`` is the number of steps, as ``IAccountant`` documents it; Opacus'
   ``RDPAccountant`` returns the number of history entries (both are 0 exactly when no step was
   taken, which is all ``PrivacyEngine`` asks);
+* ``get_epsilon`` refuses keywords it does not know (Opacus' ``RDPAccountant`` ignores them);
 * ``get_noise_multiplier(..., epochs=E)``: steps is ``E / sample_rate`` rounded to the nearest
   integer when it is one up to float rounding, else rounded up; Opacus truncates with ``int()``,
   which drops a step when the float quotient falls just below the integer (``epochs=3,
@@ -47,19 +84,34 @@ Differences from Opacus' ``RDPAccountant`` (Opacus as of its 2025 sources):
 """
 
 import copy
+import functools
 import math
 from collections import OrderedDict
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 import dpproofs
 from dpproofs import _validate
-from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.accountant.base import check_delta
+from dpproofs.accountant.rdp import MAX_STEPS
+from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
 from dpproofs.mechanisms import SampledGaussian
 
-__all__ = ["Accountant", "get_noise_multiplier", "steps_for_epochs", "ACCOUNTANTS", "ORDERS", "OPACUS_ALPHAS"]
+__all__ = [
+    "Accountant", "DPProofsRDP", "DPProofsPLD", "DetachedAccountant", "register", "get_noise_multiplier",
+    "steps_for_epochs", "ACCOUNTANTS", "REGISTERED", "LOADABLE_MECHANISMS", "ORDERS", "OPACUS_ALPHAS",
+]
 
-#: Accountant names (Opacus' ``mechanism()`` strings).
+#: Accountant kinds of :class:`Accountant` (its ``mechanism()`` strings).
 ACCOUNTANTS = ("rdp", "pld")
+
+#: The names :func:`register` gives Opacus, to the kind each stands for.
+REGISTERED = {"dpproofs": "rdp", "dpproofs-pld": "pld"}
+
+#: ``state_dict["mechanism"]`` values whose history :meth:`Accountant.load_state_dict` takes: this
+#: module's and Opacus 1.6's accountants, all of which keep the full ``(noise_multiplier,
+#: sample_rate, num_steps)`` history.
+LOADABLE_MECHANISMS = ("rdp", "pld", "dpproofs", "dpproofs-pld", "prv", "gdp")
 
 #: Opacus' ``RDPAccountant.DEFAULT_ALPHAS`` (its documented default orders; no 11, none above 63).
 OPACUS_ALPHAS = tuple([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)))
@@ -68,6 +120,12 @@ OPACUS_ALPHAS = tuple([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)
 #: than dpproofs' 118, measured: both about 13 ms for a cold epsilon query).
 ORDERS = tuple(sorted(set(map(float, dpproofs.DEFAULT_ORDERS)) | set(map(float, OPACUS_ALPHAS))))
 
+#: Keywords ``get_epsilon`` passes to the dpproofs accountant, per kind (``alphas`` is handled
+#: here); calibration forwards the same ones that ``calibrate_sigma`` has (see
+#: :func:`_opacus_get_noise_multiplier`).
+_EPSILON_KEYWORDS = {"rdp": ("conversion", "refine"), "pld": ()}
+_CALIBRATION_KEYWORDS = {"rdp": ("alphas", "conversion"), "pld": ()}
+
 #: ``E / sample_rate`` is taken as the integer ``r`` when within this many ulps (relative) of it:
 #: ``sample_rate = 1 / len(loader)`` carries one rounding (2^-53 relative) and the division
 #: another, so an integer number of steps arrives within 2^-52 relative; 4 ulps is headroom, and
@@ -75,17 +133,43 @@ ORDERS = tuple(sorted(set(map(float, dpproofs.DEFAULT_ORDERS)) | set(map(float, 
 _STEPS_ULPS = 4
 
 
+class DetachedAccountant(DPProofsError, RuntimeError):
+    """An accountant asked for its epsilon or its state while nothing has ever told it about a run:
+    never stepped, never given a history, never loaded, and no optimizer hook made from it.
+
+    This is what an accountant assigned to ``engine.accountant`` after Opacus' ``make_private``
+    looks like: the optimizer's step hook was made from the previous accountant and steps that
+    one, so this one would report epsilon = 0 however long the training runs.
+    """
+
+
 def _entry(index, item):
     """One validated history entry ``(noise_multiplier, sample_rate, num_steps)``."""
     if not isinstance(item, (tuple, list)) or len(item) != 3:
         raise InvalidArgumentType(
-            f"history[{index}]={item!r} must be a (noise_multiplier, sample_rate, num_steps) tuple"
+            f"history[{index}]={_validate.shown(item)} must be a (noise_multiplier, sample_rate, num_steps) tuple"
         )
     sigma, q, steps = item
     _validate.real(f"history[{index}] noise_multiplier", sigma, 0)
     _validate.real(f"history[{index}] sample_rate", q, 0, 1)
-    _validate.integer(f"history[{index}] num_steps", steps, 0)
+    _validate.integer(f"history[{index}] num_steps", steps, 0, MAX_STEPS)
     return (sigma, q, steps)
+
+
+def _history(value):
+    """A validated copy of a whole history (a list of entries); raises before anything changes."""
+    if isinstance(value, (str, bytes, Mapping)):
+        items = None
+    else:
+        try:
+            items = list(value)
+        except TypeError:  # not iterable (a number, a 0-d numpy array, None)
+            items = None
+    if items is None:
+        raise InvalidArgumentType(
+            f"history={_validate.shown(value)} must be a list of (noise_multiplier, sample_rate, num_steps)"
+        )
+    return [_entry(index, item) for index, item in enumerate(items)]
 
 
 def _step_arguments(noise_multiplier, sample_rate):
@@ -93,13 +177,38 @@ def _step_arguments(noise_multiplier, sample_rate):
     _validate.real("sample_rate", sample_rate, 0, 1)
 
 
+def _orders(alphas):
+    """``alphas`` (Opacus' keyword) as a tuple; the accountant validates the values."""
+    if isinstance(alphas, (str, bytes, Mapping)):
+        items = None
+    else:
+        try:
+            items = tuple(alphas)
+        except TypeError:  # not iterable
+            items = None
+    if items is None:
+        raise InvalidArgumentType(f"alphas={_validate.shown(alphas)} must be a sequence of RDP orders")
+    return items
+
+
+def _keywords(function, kwargs, allowed):
+    unknown = sorted(set(kwargs) - set(allowed))
+    if unknown:
+        raise InvalidArgumentType(
+            f"{function}() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}; "
+            f"allowed: {', '.join(allowed) if allowed else 'none'}"
+        )
+
+
 class Accountant:
     """Opacus-style accountant: ``step(noise_multiplier=, sample_rate=)``, ``get_epsilon(delta)``.
 
     ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for
-    :data:`ORDERS`) or ``"pld"`` (:class:`dpproofs.PLDAccountant`). ``noise_multiplier =
-    0`` (no noise) is allowed, as in Opacus: epsilon is then ``inf``; ``sample_rate = 0`` steps
-    cost nothing.
+    :data:`ORDERS`) or ``"pld"`` (:class:`dpproofs.PLDAccountant`, the certified upper bound on
+    the tight epsilon). ``noise_multiplier = 0`` (no noise) is allowed, as in Opacus: epsilon is
+    then ``inf``; ``sample_rate = 0`` steps cost nothing. ``mechanism()`` is ``accountant``; the
+    registered subclasses :class:`DPProofsRDP` and :class:`DPProofsPLD` answer their registered
+    names.
     """
 
     def __init__(self, accountant: str = "rdp", *, orders: Any = None) -> None:
@@ -112,11 +221,12 @@ class Accountant:
         self._orders = ORDERS if orders is None and self._kind == "rdp" else orders
         self._history = []
         self._built = None  # (history snapshot, orders) -> accountant, rebuilt when they change
+        self._told = False  # stepped, given a history, loaded, or hooked: see DetachedAccountant
 
     # --- Opacus' interface --------------------------------------------------------------------
 
     @property
-    def history(self):
+    def history(self) -> list:
         """Opacus' format: a list of ``(noise_multiplier, sample_rate, num_steps)`` (a copy).
 
         Assignable, as Opacus' ``get_noise_multiplier`` and ``load_state_dict`` assign it; the
@@ -125,14 +235,14 @@ class Accountant:
         return list(self._history)
 
     @history.setter
-    def history(self, value):
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-            raise InvalidArgumentType(f"history={value!r} must be a list of (noise_multiplier, sample_rate, num_steps)")
-        self._history = [_entry(index, item) for index, item in enumerate(value)]
+    def history(self, value: Any) -> None:
+        self._history = _history(value)
+        self._told = True
 
     def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
         """Account one optimisation step (merged into the last history entry when equal)."""
         _step_arguments(noise_multiplier, sample_rate)
+        self._told = True
         if self._history:
             last_sigma, last_q, last_steps = self._history[-1]
             if last_sigma == noise_multiplier and last_q == sample_rate:
@@ -144,92 +254,143 @@ class Accountant:
         """Upper bound on epsilon after the steps so far, at ``delta``; 0 before any step.
 
         ``alphas``: orders for this query (Opacus' keyword; rdp only). Other keywords go to the
-        dpproofs accountant's ``epsilon`` (e.g. ``conversion="classic"``, ``refine=True``).
+        dpproofs accountant's ``epsilon`` (rdp: ``conversion="classic"``, ``refine=True``; pld:
+        none). Raises :class:`DetachedAccountant` if nothing ever told this accountant about a
+        run (see the module docstring).
         """
-        return self.get_privacy_spent(delta=delta, alphas=alphas, **kwargs)[0]
+        if self._kind == "rdp":
+            return self._spent("get_epsilon", delta, alphas, kwargs)[0]
+        _keywords("get_epsilon", kwargs, _EPSILON_KEYWORDS["pld"])
+        check_delta(delta)
+        if alphas is not None:
+            raise InvalidArgument(f"alphas={_validate.shown(alphas)} applies to accountant='rdp' only")
+        self._require_told("get_epsilon")
+        accountant = self._accountant(self._orders)
+        return math.inf if accountant is None else accountant.epsilon(delta)
 
-    def get_privacy_spent(self, *, delta, alphas=None, **kwargs):
-        """``(epsilon, best_alpha)`` as Opacus' ``RDPAccountant.get_privacy_spent`` (rdp only)."""
+    def get_privacy_spent(self, *, delta: float, alphas: Any = None, **kwargs: Any) -> tuple[float, float]:
+        """``(epsilon, best_alpha)`` as Opacus' ``RDPAccountant.get_privacy_spent`` (rdp only:
+        a PLD bound has no order; use ``get_epsilon``). ``best_alpha`` is nan before any step
+        and when a step had no noise (epsilon inf)."""
         if self._kind != "rdp":
-            raise InvalidArgument("get_privacy_spent applies to accountant='rdp' only; use get_epsilon")
-        accountant = self._accountant(alphas)
-        if accountant is None:
-            dpproofs.Accountant(alphas if alphas is not None else self._orders).epsilon(delta, **kwargs)
-            return math.inf, math.nan
-        if not self._history:
-            accountant.epsilon(delta, **kwargs)  # validates delta and keywords
-            return 0.0, math.nan
+            raise InvalidArgument(
+                "get_privacy_spent returns (epsilon, best RDP order), which exists for accountant='rdp' "
+                f"only; this accountant is {self.mechanism()!r}: use get_epsilon(delta)"
+            )
+        return self._spent("get_privacy_spent", delta, alphas, kwargs)
+
+    def _spent(self, method, delta, alphas, kwargs):
+        """``(epsilon, best_alpha)`` of the rdp accountant for ``method``."""
+        _keywords(method, kwargs, _EPSILON_KEYWORDS["rdp"])
+        check_delta(delta)
+        orders = self._orders if alphas is None else _orders(alphas)
+        self._require_told(method)
+        accountant = self._accountant(orders)
+        if accountant is None or not any(q > 0 and steps > 0 for _, q, steps in self._history):
+            dpproofs.Accountant(list(orders)).epsilon(delta, **kwargs)  # validates the orders and keywords
+            return (math.inf if accountant is None else 0.0), math.nan
         return accountant.epsilon_and_order(delta, **kwargs)
 
     def __len__(self) -> int:
         """Number of steps taken (the sum of ``num_steps`` over the history)."""
         return int(sum(steps for _, _, steps in self._history))
 
-    def mechanism(self):
-        """Opacus' accountant name: ``"rdp"`` or ``"pld"``."""
+    def mechanism(self) -> str:
+        """Opacus' accountant name: ``"rdp"`` or ``"pld"`` (registered subclasses: their name)."""
         return self._kind
 
-    def state_dict(self, destination: dict | None = None) -> dict:
+    def state_dict(self, destination: MutableMapping | None = None) -> MutableMapping:
         """``destination`` (a new ``OrderedDict`` if None) with ``history`` (a deep copy) and
-        ``mechanism``, as Opacus writes it."""
+        ``mechanism``, as Opacus writes it. Raises :class:`DetachedAccountant` if nothing ever
+        told this accountant about a run (a checkpoint of it would record no step)."""
+        if destination is not None and not isinstance(destination, MutableMapping):
+            raise InvalidArgumentType(
+                f"destination={_validate.shown(destination)} must be None or a mutable mapping (a dict)"
+            )
+        self._require_told("state_dict")
         if destination is None:
             destination = OrderedDict()
         destination["history"] = copy.deepcopy(self._history)
         destination["mechanism"] = self.mechanism()
         return destination
 
-    def load_state_dict(self, state_dict: dict) -> None:
-        """Replace the history by ``state_dict["history"]``; ``InvalidArgument`` (a ValueError,
-        as Opacus raises) if it is empty, lacks ``history`` or ``mechanism``, or is of another
-        mechanism. Nothing changes on error."""
-        if state_dict is None or len(state_dict) == 0:
+    def load_state_dict(self, state_dict: Mapping) -> None:
+        """Replace the history by ``state_dict["history"]``. ``InvalidArgument`` (a ValueError, as
+        Opacus raises) if it is empty, lacks ``history`` or ``mechanism``, or its mechanism is
+        not one of :data:`LOADABLE_MECHANISMS`; ``InvalidArgumentType`` if it is not a mapping.
+        Nothing changes on error."""
+        if state_dict is None or (isinstance(state_dict, Mapping) and len(state_dict) == 0):
             raise InvalidArgument(f"state_dict={state_dict!r} is empty and cannot be loaded")
+        if not isinstance(state_dict, Mapping):
+            raise InvalidArgumentType(
+                f"state_dict={_validate.shown(state_dict)} must be a mapping with keys 'history' and 'mechanism'"
+            )
         for key in ("history", "mechanism"):
             if key not in state_dict:
-                raise InvalidArgument(f"state_dict={state_dict!r} has no key {key!r}")
-        if state_dict["mechanism"] != self.mechanism():
+                raise InvalidArgument(f"state_dict={_validate.shown(state_dict)} has no key {key!r}")
+        mechanism = state_dict["mechanism"]
+        if not isinstance(mechanism, str) or mechanism not in LOADABLE_MECHANISMS:
             raise InvalidArgument(
-                f"state_dict['mechanism']={state_dict['mechanism']!r} cannot be loaded into an "
-                f"accountant with mechanism {self.mechanism()!r}"
+                f"state_dict['mechanism']={_validate.shown(mechanism)} cannot be loaded into an accountant "
+                f"with mechanism {self.mechanism()!r}; allowed: one of {list(LOADABLE_MECHANISMS)}"
             )
         self.history = state_dict["history"]
 
-    def get_optimizer_hook_fn(self, sample_rate):
+    def get_optimizer_hook_fn(self, sample_rate: float) -> Any:
         """The step hook Opacus' ``PrivacyEngine`` attaches to its ``DPOptimizer``: each optimizer
         step accounts ``noise_multiplier=optim.noise_multiplier`` at ``sample_rate *
-        optim.accumulated_iterations``."""
-        _validate.real("sample_rate", sample_rate, 0, 1)
+        optim.accumulated_iterations``. Making it attaches this accountant (see
+        :class:`DetachedAccountant`)."""
+        sample_rate = _validate.real("sample_rate", sample_rate, 0, 1)
+        self._told = True
 
         def hook_fn(optim):
-            self.step(
-                noise_multiplier=optim.noise_multiplier,
-                sample_rate=sample_rate * optim.accumulated_iterations,
-            )
+            missing = [name for name in ("noise_multiplier", "accumulated_iterations") if not hasattr(optim, name)]
+            if missing:
+                raise InvalidArgumentType(
+                    f"optim={_validate.shown(optim)} has no {', '.join(missing)}: the hook takes Opacus' DPOptimizer"
+                )
+            iterations = _validate.integer("optim.accumulated_iterations", optim.accumulated_iterations, 1, MAX_STEPS)
+            rate = sample_rate * iterations
+            if rate > 1:
+                raise InvalidArgument(
+                    f"sample_rate * optim.accumulated_iterations = {sample_rate!r} * {iterations} = {rate!r} "
+                    "is above 1: more batches accumulated than the loader has in one pass"
+                )
+            self.step(noise_multiplier=optim.noise_multiplier, sample_rate=rate)
 
         return hook_fn
 
     # --- dpproofs' side -------------------------------------------------------------------------
 
-    def dpproofs_accountant(self):
+    def dpproofs_accountant(self) -> Any:
         """The dpproofs accountant with the history composed (a new object each call): ``delta``,
         ``epsilon_and_order``, ``to_dict``, ... Raises if a step had no noise (epsilon inf)."""
-        accountant = self._accountant(None)
+        accountant = self._accountant(self._orders)
         if accountant is None:
             raise InvalidArgument("the history has a step with noise_multiplier=0: it is not private (epsilon = inf)")
         return copy.deepcopy(accountant)
 
-    def _accountant(self, alphas):
+    def _require_told(self, method):
+        if not self._told:
+            raise DetachedAccountant(
+                f"{type(self).__name__}.{method}(): this accountant was never stepped, given a history, loaded "
+                "from a checkpoint or attached to an optimizer, so its epsilon would read 0. If it was assigned to "
+                "engine.accountant after make_private, Opacus' optimizer hook still steps the previous accountant: "
+                "name it in PrivacyEngine(accountant='dpproofs' or 'dpproofs-pld') after "
+                "dpproofs.integrations.opacus.register(), or assign it before make_private. To read 0 before "
+                "any step on purpose, set accountant.history = [] first."
+            )
+
+    def _accountant(self, orders):
         """The composed accountant (cached per history and orders); None if a step is non-private."""
-        orders = self._orders if alphas is None else alphas
-        if self._kind == "pld" and alphas is not None:
-            raise InvalidArgument(f"alphas={alphas!r} applies to accountant='rdp' only")
         key = (tuple(self._history), None if orders is None else tuple(orders))
         if self._built is not None and self._built[0] == key:
             return self._built[1]
         if any(sigma == 0 and q > 0 and steps > 0 for sigma, q, steps in self._history):
             built = None
         else:
-            built = dpproofs.PLDAccountant() if self._kind == "pld" else dpproofs.Accountant(orders)
+            built = dpproofs.PLDAccountant() if self._kind == "pld" else dpproofs.Accountant(list(orders))
             for sigma, q, steps in self._history:
                 if q > 0 and steps > 0:
                     built.compose(SampledGaussian(q, sigma), steps)
@@ -237,16 +398,111 @@ class Accountant:
         return built
 
     def __repr__(self):
-        return f"dpproofs.integrations.opacus.Accountant({self._kind!r}, {len(self)} steps, history={self._history!r})"
+        return f"{type(self).__module__}.{type(self).__qualname__}({self.mechanism()!r}, {len(self)} steps, history={self._history!r})"
 
 
-def steps_for_epochs(epochs, sample_rate):
+class DPProofsRDP(Accountant):
+    """``Accountant("rdp")`` under the name ``"dpproofs"``: what ``PrivacyEngine(accountant=
+    "dpproofs")`` creates after :func:`register` (Opacus creates it with no argument)."""
+
+    def __init__(self, *, orders: Any = None) -> None:
+        super().__init__("rdp", orders=orders)
+
+    @classmethod
+    def mechanism(cls) -> str:
+        """``"dpproofs"``: the name Opacus knows this class by."""
+        return "dpproofs"
+
+
+class DPProofsPLD(Accountant):
+    """``Accountant("pld")`` under the name ``"dpproofs-pld"``: what ``PrivacyEngine(accountant=
+    "dpproofs-pld")`` creates after :func:`register`."""
+
+    def __init__(self) -> None:
+        super().__init__("pld")
+
+    @classmethod
+    def mechanism(cls) -> str:
+        """``"dpproofs-pld"``: the name Opacus knows this class by."""
+        return "dpproofs-pld"
+
+
+_CLASSES = {"dpproofs": DPProofsRDP, "dpproofs-pld": DPProofsPLD}
+
+
+def register() -> tuple[str, ...]:
+    """Register :class:`DPProofsRDP` as ``"dpproofs"`` and :class:`DPProofsPLD` as
+    ``"dpproofs-pld"`` with Opacus (>= 1.6), and make Opacus' ``get_noise_multiplier`` calibrate
+    with :func:`get_noise_multiplier` for those names (see the module docstring). Idempotent:
+    calling it again changes nothing. Returns the registered names. Raises ``ImportError`` naming
+    what is missing if Opacus is not installed or older than 1.6.
+    """
+    try:
+        import opacus.accountants as accountants
+        import opacus.accountants.utils as utils
+        import opacus.privacy_engine as privacy_engine
+    except ImportError as error:
+        raise ImportError(
+            f"dpproofs.integrations.opacus.register() needs Opacus >= 1.6 and torch "
+            f"(pip install 'dpproofs[opacus]'): {error}"
+        ) from error
+    if not hasattr(accountants, "register_accountant"):
+        raise ImportError(
+            "dpproofs.integrations.opacus.register() needs Opacus >= 1.6 (opacus.accountants.register_accountant); "
+            f"installed: {getattr(__import__('opacus'), '__version__', 'unknown')}"
+        )
+    for name, cls in _CLASSES.items():
+        accountants.IAccountant.register(cls)
+        try:
+            current = type(accountants.create_accountant(mechanism=name))
+        except ValueError:  # not registered yet: Opacus' create_accountant raises ValueError
+            current = None
+        if current is not cls:
+            accountants.register_accountant(name, cls, force=True)
+    for module in (utils, privacy_engine):
+        function = module.get_noise_multiplier
+        if getattr(function, "_dpproofs_original", None) is None:
+            module.get_noise_multiplier = _opacus_get_noise_multiplier(function)
+    return tuple(_CLASSES)
+
+
+def _opacus_get_noise_multiplier(original):
+    """Opacus' ``get_noise_multiplier``, calling ours for :data:`REGISTERED` names.
+
+    Of the other keywords (``make_private_with_epsilon`` passes its own, meant for
+    ``make_private``, and Opacus' accountants ignore those they do not know) only those our
+    calibration has are forwarded: ``alphas`` and ``conversion`` for ``"dpproofs"``.
+    """
+
+    @functools.wraps(original)
+    def get_noise_multiplier_(*, target_epsilon, target_delta, sample_rate, epochs=None, steps=None,
+                              accountant="rdp", epsilon_tolerance=0.01, **kwargs):
+        if not (isinstance(accountant, str) and accountant in REGISTERED):
+            return original(target_epsilon=target_epsilon, target_delta=target_delta, sample_rate=sample_rate,
+                            epochs=epochs, steps=steps, accountant=accountant,
+                            epsilon_tolerance=epsilon_tolerance, **kwargs)
+        kind = REGISTERED[accountant]
+        forwarded = {name: value for name, value in kwargs.items() if name in _CALIBRATION_KEYWORDS[kind]}
+        return get_noise_multiplier(target_epsilon=target_epsilon, target_delta=target_delta,
+                                    sample_rate=sample_rate, epochs=epochs, steps=steps, accountant=kind,
+                                    epsilon_tolerance=epsilon_tolerance, **forwarded)
+
+    get_noise_multiplier_._dpproofs_original = original
+    return get_noise_multiplier_
+
+
+def steps_for_epochs(epochs: float, sample_rate: float) -> int:
     """Steps in ``epochs`` passes at ``sample_rate`` (``1 / len(loader)`` in Opacus): ``epochs /
     sample_rate`` rounded to the nearest integer when it is one up to float rounding (see
     ``_STEPS_ULPS``), else rounded up (a partial last pass is a step)."""
     epochs = _validate.real("epochs", epochs, 0, low_open=True)
     sample_rate = _validate.real("sample_rate", sample_rate, 0, 1, low_open=True)
     ratio = epochs / sample_rate
+    if ratio > MAX_STEPS:
+        raise InvalidArgument(
+            f"epochs / sample_rate = {ratio!r} steps is above MAX_STEPS=10**300 (epochs={epochs!r}, "
+            f"sample_rate={sample_rate!r})"
+        )
     nearest = round(ratio)
     if abs(ratio - nearest) <= _STEPS_ULPS * 2.0**-52 * ratio:
         return max(1, int(nearest))
@@ -269,30 +525,37 @@ def get_noise_multiplier(
     Poisson-sampled Gaussian steps at ``sample_rate`` are (target_epsilon, target_delta)-DP by
     this module's ``Accountant(accountant)``; Opacus' signature.
 
-    Never overshoots: ``Accountant(accountant)`` with ``history = [(sigma, sample_rate, steps)]``
-    reports ``get_epsilon(target_delta) <= target_epsilon`` (computed by
-    :func:`dpproofs.calibrate_sigma`, one-sided bisection). ``alphas`` calibrates for those
-    orders instead of the default ones (so that an accountant queried with ``alphas`` also stays
-    below the target). ``epsilon_tolerance`` (Opacus' bisection stop, > 0) is accepted and
+    ``accountant``: ``"rdp"`` or ``"pld"`` (also their registered names ``"dpproofs"`` and
+    ``"dpproofs-pld"``). Never overshoots: ``Accountant(accountant)`` with ``history =
+    [(sigma, sample_rate, steps)]`` reports ``get_epsilon(target_delta) <= target_epsilon``
+    (computed by :func:`dpproofs.calibrate_sigma`, one-sided bisection: for "pld" within its
+    ``tolerance``, default 1e-3 relative, of the smallest such sigma). ``alphas`` calibrates for
+    those orders instead of the default ones (so that an accountant queried with ``alphas`` also
+    stays below the target). ``epsilon_tolerance`` (Opacus' bisection stop, > 0) is accepted and
     validated; the answer is already far closer: its epsilon is below the target by much less
-    than any ``epsilon_tolerance`` >= 1e-4 (sigma is within 1e-6 relative of the smallest
-    admissible one). ``kwargs`` go to ``calibrate_sigma`` (e.g. ``conversion``).
+    than any ``epsilon_tolerance`` >= 1e-4. ``kwargs`` go to ``calibrate_sigma`` (rdp:
+    ``conversion``; pld: ``relative_width``, ``tolerance``).
     """
     if (steps is None) == (epochs is None):
         raise InvalidArgument(
             f"steps={steps!r}, epochs={epochs!r}: give exactly one of steps and epochs"
         )
+    kind = _validate.choice("accountant", accountant, ACCOUNTANTS + tuple(REGISTERED))
+    kind = REGISTERED.get(kind, kind)
+    _keywords("get_noise_multiplier", kwargs, ("conversion",) if kind == "rdp" else ("relative_width", "tolerance"))
     _validate.real("epsilon_tolerance", epsilon_tolerance, 0, low_open=True)
     q = _validate.real("sample_rate", sample_rate, 0, 1, low_open=True)
-    steps = steps_for_epochs(epochs, q) if steps is None else _validate.integer("steps", steps, 1)
-    kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
+    steps = steps_for_epochs(epochs, q) if steps is None else _validate.integer("steps", steps, 1, MAX_STEPS)
     if kind == "pld":
         if alphas is not None:
-            raise InvalidArgument(f"alphas={alphas!r} applies to accountant='rdp' only")
+            raise InvalidArgument(f"alphas={_validate.shown(alphas)} applies to accountant='rdp' only")
+        for name, value in kwargs.items():  # calibrate_sigma checks the ranges; a list there is a bare TypeError
+            if value is not None:
+                _validate.real(name, value)
         return dpproofs.calibrate_sigma(
             epsilon=target_epsilon, delta=target_delta, q=q, steps=steps, accountant="pld", **kwargs
         )
     return dpproofs.calibrate_sigma(
         epsilon=target_epsilon, delta=target_delta, q=q, steps=steps,
-        orders=list(ORDERS) if alphas is None else alphas, **kwargs
+        orders=list(ORDERS if alphas is None else _orders(alphas)), **kwargs
     )
