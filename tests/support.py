@@ -61,7 +61,7 @@ _DEFAULT_EXAMPLES = 20
 
 def sized(examples):
     """A per-test Hypothesis size written for the default profile, scaled to the active one
-    (``default`` 20, ``ci`` 60, ``campaign`` 1000 examples): profiles, not tests, set the effort."""
+    (``default`` 20, ``ci`` 40, ``campaign`` 1000 examples): profiles, not tests, set the effort."""
     from hypothesis import settings
 
     return max(1, round(examples * settings.default.max_examples / _DEFAULT_EXAMPLES))
