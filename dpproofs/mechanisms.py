@@ -544,9 +544,9 @@ class _SampledLaplacePair:
         u = self.positions(edges)
         lo, hi = u[:-1], u[1:]
         m0 = np.exp(-lo / b) * -np.expm1(-(hi - lo) / b) / 2      # Lap(0, b) mass of [lo, hi]
-        m1 = np.exp((lo - 1) / b) * np.expm1((hi - lo) / b) / 2   # Lap(1, b) mass of [lo, hi]
+        m1 = np.exp((hi - 1) / b) * -np.expm1(-(hi - lo) / b) / 2  # Lap(1, b) mass (no overflow: as LaplacePair)
         p, q = self._mix(m0, m1)
-        ep, eq = 16 * pairs.UNIT * p, 16 * pairs.UNIT * q
+        ep, eq = 16 * pairs.UNIT * p + pairs.SUBNORMAL_ERROR, 16 * pairs.UNIT * q + pairs.SUBNORMAL_ERROR
         self.edge_ratio = pairs._edge_ratio(u)
         zero = (0.0, 0.0)
         return p, q, ep, eq, zero, zero

@@ -135,6 +135,7 @@ class PLDAccountant(PrivacyAccountant):
         self._ledger = {}  # mechanism -> steps (in order of first compose)
         self._cache = {}   # (mechanism, direction, bound, h, tail_z) -> OneStep
         self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
+        self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
 
     # --- composition -------------------------------------------------------------------------
 
@@ -253,16 +254,24 @@ class PLDAccountant(PrivacyAccountant):
             low, high = pair.loss_range(6.0)
             span = max(high - low, 1e-12)
             one = _pld.discretise(pair, span / 256, "upper", 6.0)
-            l, w = one.losses(), one.masses
-            m = float(np.sum(w * l) / np.sum(w))
-            var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
-        return math.sqrt(max(var, 1e-300))
+            keep = one.masses > 0  # empty cells: their (l - m)^2 may overflow (losses of 1e300)
+            l, w = one.losses()[keep], one.masses[keep]
+            with np.errstate(over="ignore", invalid="ignore"):
+                m = float(np.sum(w * l) / np.sum(w))
+                var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
+        # +inf when the losses are beyond float range squared (Laplace(1e-300)): the grid is then
+        # far over budget, and the search falls back to the RDP bound
+        return math.sqrt(max(var, 1e-300)) if math.isfinite(var) else math.inf
 
     def _initial_step(self, active, cells_per_sd=None):
         """The first grid step: the composed loss's standard deviation / ``cells_per_sd`` (default
-        INITIAL_CELLS_PER_SD), within [1e-9, 0.05]."""
+        INITIAL_CELLS_PER_SD), at least 1e-9 (0.05 if the standard deviation is not finite). A step
+        above 0.05 comes only from losses spread over more than 75 (small noise: at
+        ``Gaussian(1e-3)`` the loss is ``N(5e5, 1e6)``), where it resolves them as finely."""
         sd = self._composed_sd(active)
-        return min(max(sd / (cells_per_sd or INITIAL_CELLS_PER_SD), 1e-9), 0.05)
+        if not math.isfinite(sd):
+            return 0.05
+        return max(sd / (cells_per_sd or INITIAL_CELLS_PER_SD), 1e-9)
 
     def _align(self, active, step):
         """For mechanisms with loss atoms (randomized response, Laplace), shrink ``step`` so that
@@ -272,6 +281,10 @@ class PLDAccountant(PrivacyAccountant):
             spans = [pair.max_loss - pair.min_loss for pair in self._all_pairs(mechanism) if pair.atoms]
             if spans:
                 span = min(spans)  # the atoms of the other pairs are a whole number of these apart
+                if not span / step <= 2.0**62:
+                    # atoms further apart than any budget allows (RandomizedResponse(1e300)): the cell
+                    # count (_cells) exceeds the budget at this step anyway, and the search stops
+                    return step
                 return span / math.ceil(span / step)
         return step
 
@@ -293,6 +306,7 @@ class PLDAccountant(PrivacyAccountant):
         directions = ("add", "remove") if any(
             (lambda d: d["add"] is not d["remove"])(_pairs(m)) for m, _ in active) else ("add",)
         target = self._relative_width if delta is not None else self._delta_relative_width
+        self._only_constant = epsilon is not None
         for direction in directions:
             values = {}
             theta = None
@@ -310,6 +324,8 @@ class PLDAccountant(PrivacyAccountant):
                 composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
+                if epsilon is not None and bound == "upper":
+                    self._only_constant &= composed is not None and composed.only_constant(epsilon)
             low, up = values.get("lower", 0.0), values["upper"]
             if upper_only and up is not None:
                 pass  # the single-tilt upper end is all that is asked
@@ -355,9 +371,12 @@ class PLDAccountant(PrivacyAccountant):
         items = [(self._one_step(m, "sym", "upper", step, tail_z), n) for m, n in active]
         if any(one is None for one, _ in items):
             return None
-        upper = self._value(items, delta, epsilon)
-        if upper is None:
+        theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
+        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
+        if composed is None:
             return None
+        upper = composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
+        self._only_constant = epsilon is not None and composed.only_constant(epsilon)
         lows = []
         for realisation in ("R0", "R1"):
             if any(_replace_one_plan(m)[1][realisation] is None for m, _ in active):
@@ -394,8 +413,11 @@ class PLDAccountant(PrivacyAccountant):
         step = self._grid_step or self._initial_step(active)
         passes = 1 if self._grid_step else MAX_PASSES
         if not self._grid_step:
-            while step < 0.05 and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
-                step *= 10  # long one-step loss ranges (small T): start coarser
+            # long one-step loss ranges (small T): start coarser, up to 0.05 or, for losses spread
+            # over more than 0.5 (small noise), up to a hundredth of their standard deviation
+            coarsest = max(0.05, 100 * step)
+            while step < coarsest and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
+                step *= 10
         for _ in range(passes):
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
@@ -412,6 +434,10 @@ class PLDAccountant(PrivacyAccountant):
                 # the upper end's infinite-loss mass (one-step tails and the composition's window,
                 # both sized from delta, not from the grid step) is above delta: a finer grid cannot
                 # make it finite (at delta = 1e-300 three passes took 29 s for nothing)
+                break
+            if delta is None and self._only_constant and not found[1] < rdp_value:
+                # likewise for delta at an epsilon beyond every cell (epsilon = 1e300): the upper end
+                # is that mass alone, above the RDP bound, and a finer grid does not lower it
                 break
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
             if upper_only or width <= target:  # upper_only: calibration's one pass at a fixed step
