@@ -37,6 +37,9 @@ CASES = {
     "delta_inf": "dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 4.0), 10000).delta_bounds(float('inf'))",
     "delta_at_0": "dp.PLDAccountant().compose(dp.SampledGaussian(1e-9, 1.0), 10).delta_bounds(0.0)",
     "eps_delta_tiny": "dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 4.0), 10000).epsilon_bounds(5e-324)",
+    "rr800x3_delta1": "dp.PLDAccountant().compose(dp.RandomizedResponse(800.0), 3).delta_bounds(1.0)",
+    "sampled_laplace_1e-3": "dp.PLDAccountant().compose(dp.SampledLaplace(0.5, 1e-3), 1).epsilon_bounds(1e-5)",
+    "sg_sigma_1e-170": "dp.PLDAccountant().compose(dp.SampledGaussian(0.5, 1e-170), 2).epsilon_bounds(1e-5)",
 }
 
 _CHILD = """

@@ -505,7 +505,7 @@ class _SampledLaplacePair:
     ``edge_ratio``)."""
 
     def __init__(self, q, b, direction):
-        self.b = float(b)
+        self.q, self.b = float(q), float(b)
         self.direction = direction
         if direction == "add":
             self.p_w, self.q_w = (1.0 - q, q), (1.0, 0.0)
@@ -513,10 +513,13 @@ class _SampledLaplacePair:
             self.p_w, self.q_w = (0.0, 1.0), (q, 1.0 - q)
         e = math.exp(-1.0 / self.b)
         # the two atoms: v <= 0 (L0 mass 1/2, L1 mass e^{-1/b}/2) and v >= 1 (L0 e^{-1/b}/2, L1 1/2)
-        below_p, below_q = self._mix(0.5, 0.5 * e)
-        above_p, above_q = self._mix(0.5 * e, 0.5)
-        self.min_loss = math.log(below_p / below_q)
-        self.max_loss = math.log(above_p / above_q)
+        below_p, _ = self._mix(0.5, 0.5 * e)
+        above_p, _ = self._mix(0.5 * e, 0.5)
+        # their losses, log(P/Q) in closed form: log(1 - q + q e^{-+1/b}), negated for "remove"
+        # (as the ratio of the masses above, P/Q was 0/0 or x/0 once e^{-1/b} underflows: b < 1/745)
+        near = math.log1p(q * math.expm1(-1.0 / self.b))
+        far = pairs._log_mixture(q, 1.0 / self.b)
+        self.min_loss, self.max_loss = (near, far) if direction == "add" else (-far, -near)
         self.atoms = ((self.min_loss, below_p), (self.max_loss, above_p))
 
     def _mix(self, m0, m1):
@@ -528,14 +531,14 @@ class _SampledLaplacePair:
     def positions(self, levels):
         """v in [0, 1] with loss(v) = level (levels clipped to the loss range)."""
         lev = np.clip(np.asarray(levels, dtype=np.float64), self.min_loss, self.max_loss)
-        p1, q0 = self.p_w[1], self.q_w[0]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            # (p0 + p1 r) = e^l (q0 + q1 r)  ->  r = (e^l q0 - p0) / (p1 - e^l q1)
+            # (p0 + p1 r) = e^l (q0 + q1 r)  ->  r = (e^l q0 - p0) / (p1 - e^l q1): add
+            # r = (e^l - (1-q)) / q, remove r = q / (e^{-l} - (1-q)); log r without overflow
             if self.direction == "add":
-                r = (np.expm1(lev) + p1) / p1          # (e^l - (1-q)) / q
+                log_r = pairs._log_excess_ratio(lev, self.q)
             else:
-                r = q0 * np.exp(lev) / (q0 * np.exp(lev) - np.expm1(lev))  # e^l q / (1 - e^l (1-q))
-            v = (self.b * np.log(r) + 1.0) / 2.0
+                log_r = -pairs._log_excess_ratio(-lev, self.q)
+            v = (self.b * log_r + 1.0) / 2.0
         v = np.nan_to_num(v, nan=0.0, posinf=1.0, neginf=0.0)
         return np.clip(v, 0.0, 1.0)
 

@@ -85,6 +85,14 @@ def _edge_ratio(u):
     return np.nan_to_num(ratio, nan=0.0, posinf=1.0)
 
 
+def _over(x, y):
+    """``x / y`` for ``y >= 0``, +-inf where it overflows or ``y`` underflowed to 0 (sigma below
+    ~1e-154: the losses are beyond float range, and the accountant falls back before any grid)."""
+    if y > 0:
+        return x / y  # a float quotient overflows to +-inf
+    return math.copysign(math.inf, x) if x != 0 else 0.0
+
+
 def _log_mixture(q, t):
     """``log(1 - q + q e^t)`` (a float ``t``): ``log1p(q expm1(t))`` while ``e^t`` is finite, else in
     log space, ``logaddexp(log(1 - q), log q + t)``. (``log q + t`` alone, the former large-``t``
@@ -92,6 +100,8 @@ def _log_mixture(q, t):
     of 6e-9, and a loss range whose bottom was above its top.)"""
     if t < 700:
         return math.log1p(q * math.expm1(t))
+    if t == math.inf:
+        return math.inf
     return float(np.logaddexp(math.log1p(-q), math.log(q) + t))
 
 
@@ -154,11 +164,11 @@ class GaussianPair:
         s2, q = self.sigma**2, self.q
         if self.direction == "add":
             if q == 1:
-                return (2 * u - 1) / (2 * s2)
-            return _log_mixture(q, (2 * u - 1) / (2 * s2))
+                return _over(2 * u - 1, 2 * s2)
+            return _log_mixture(q, _over(2 * u - 1, 2 * s2))
         if q == 1:
-            return (2 * u + 1) / (2 * s2)
-        return -_log_mixture(q, (-2 * u - 1) / (2 * s2))
+            return _over(2 * u + 1, 2 * s2)
+        return -_log_mixture(q, _over(-2 * u - 1, 2 * s2))
 
     def cell_masses(self, edges):
         """P- and Q-masses of {edges[i] <= L < edges[i+1]} and absolute error bounds; also the
@@ -209,7 +219,7 @@ class TwoSidedGaussianPair(GaussianPair):
 
     def _loss(self, u):
         s2, q = self.sigma**2, self.q
-        up, down = (2 * u - 1) / (2 * s2), (-2 * u - 1) / (2 * s2)
+        up, down = _over(2 * u - 1, 2 * s2), _over(-2 * u - 1, 2 * s2)
         return _log_mixture(q, up) - _log_mixture(q, down)
 
 

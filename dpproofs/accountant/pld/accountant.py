@@ -263,15 +263,14 @@ class PLDAccountant(PrivacyAccountant):
         # far over budget, and the search falls back to the RDP bound
         return math.sqrt(max(var, 1e-300)) if math.isfinite(var) else math.inf
 
-    def _initial_step(self, active, cells_per_sd=None):
-        """The first grid step: the composed loss's standard deviation / ``cells_per_sd`` (default
-        INITIAL_CELLS_PER_SD), at least 1e-9 (0.05 if the standard deviation is not finite). A step
-        above 0.05 comes only from losses spread over more than 75 (small noise: at
-        ``Gaussian(1e-3)`` the loss is ``N(5e5, 1e6)``), where it resolves them as finely."""
-        sd = self._composed_sd(active)
+    def _initial_step(self, active, cells_per_sd=None, sd=None):
+        """The first grid step: the composed loss's standard deviation (``sd``, else from a probe)
+        / ``cells_per_sd`` (default INITIAL_CELLS_PER_SD), within [1e-9, 0.05] (0.05 if the
+        standard deviation is not finite)."""
+        sd = self._composed_sd(active) if sd is None else sd
         if not math.isfinite(sd):
             return 0.05
-        return max(sd / (cells_per_sd or INITIAL_CELLS_PER_SD), 1e-9)
+        return min(max(sd / (cells_per_sd or INITIAL_CELLS_PER_SD), 1e-9), 0.05)
 
     def _align(self, active, step):
         """For mechanisms with loss atoms (randomized response, Laplace), shrink ``step`` so that
@@ -410,12 +409,19 @@ class PLDAccountant(PrivacyAccountant):
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         seen = []  # (step, relative width) of the finished passes
-        step = self._grid_step or self._initial_step(active)
-        passes = 1 if self._grid_step else MAX_PASSES
-        if not self._grid_step:
+        if not math.isfinite(self._cells(active, 1.0, tail_z)):
+            # a one-step loss beyond float range (Gaussian noise below sigma ~ 1e-154, whose loss
+            # 1/(2 sigma^2) overflows): no grid holds it, the answer is the RDP bound
+            step, passes = None, 0
+        elif self._grid_step:
+            step, passes = self._grid_step, 1
+        else:
+            sd = self._composed_sd(active)
+            step, passes = self._initial_step(active, sd=sd), MAX_PASSES
             # long one-step loss ranges (small T): start coarser, up to 0.05 or, for losses spread
-            # over more than 0.5 (small noise), up to a hundredth of their standard deviation
-            coarsest = max(0.05, 100 * step)
+            # over more than 0.75 (small noise), up to a fifteenth of their standard deviation (at
+            # Gaussian(1e-3) the loss is N(5e5, 1e6): step 5 instead of no grid within the budget)
+            coarsest = max(0.05, sd / 15) if math.isfinite(sd) else 0.05
             while step < coarsest and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
                 step *= 10
         for _ in range(passes):
