@@ -39,6 +39,7 @@ from dpproofs.math import fast
 from dpproofs.math import limits
 from dpproofs.math import pairs
 from dpproofs.math import reductions
+from dpproofs.math import total_variation as tv
 
 __all__ = [
     "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
@@ -120,6 +121,8 @@ class Mechanism:
       integer order; certified mode), :meth:`rdp_exact` and :meth:`log_moment_exact` (mpmath;
       :func:`dpproofs.rdp`, :func:`dpproofs.log_moment`),
     * :meth:`pld_pairs` (its neighbouring pairs, :mod:`dpproofs.math.pairs`; the PLD accountant),
+    * :meth:`total_variation` (an upper bound on one step's total variation, the profile at
+      epsilon = 0; default 1: the PLD accountant's exact answer epsilon = 0 where it is small),
     * :attr:`silent` (True when the output ignores the data: zero privacy loss).
 
     Adding a mechanism is one class here (it registers itself for :meth:`from_dict`).
@@ -166,6 +169,15 @@ class Mechanism:
 
     def check_exact_order(self, name, value, order):
         """Raise InvalidArgument if the exact evaluator cannot answer at ``order`` (default: any order)."""
+
+    def total_variation(self, relation: str) -> float:
+        """An upper bound (a float, rounded up, at most 1) on the total variation distance between
+        the outputs of one application on any two neighbouring datasets under ``relation``: the
+        privacy profile at epsilon = 0, ``delta(0) = sup_S P(S) - Q(S)``, in both orders. The
+        accountants compose it (:func:`dpproofs.math.total_variation.composed`): where the composed
+        bound is at most delta, the tight epsilon is exactly 0. The default, 1, is always true (a
+        mechanism without a useful bound)."""
+        return 1.0
 
     def pld_pairs(self, relation):
         """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
@@ -214,6 +226,10 @@ class Gaussian(Mechanism):
 
     def rdp_exact(self, alpha, dps):
         return _precise().rdp_gaussian(alpha, self.sigma, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        # L2 sensitivity 1 (add/remove) or 2 (replace-one): erf(d / (2 sqrt 2 sigma)), BW18 Thm 8 at 0
+        return tv.gaussian(1.0 if relation == "add_remove" else 2.0, self.sigma)
 
     def pld_pairs(self, relation):
         at_one = pairs.GaussianPair(1.0, self.sigma, "add")
@@ -284,6 +300,10 @@ class SampledGaussian(Mechanism):
                 f"of the exact sampled-Gaussian evaluator (the float Accountant accepts any sigma > 0)"
             )
 
+    def total_variation(self, relation: str) -> float:
+        # the record is used with probability q: q times the Gaussian's (math.total_variation)
+        return tv.subsampled(self.q, tv.gaussian(1.0 if relation == "add_remove" else 2.0, self.sigma))
+
     def pld_pairs(self, relation):
         if relation == "replace_one":
             return _sampled_gaussian_replace_one_pairs(self.q, self.sigma, poisson=True)
@@ -344,6 +364,14 @@ class FixedBatchGaussian(Mechanism):
         gamma = fractions.Fraction(self.batch_size, self.dataset_size)  # exact
         return reductions.wor_replace_one_rdp_integer(order, gamma, self.sigma, backend="arb")
 
+    def total_variation(self, relation: str) -> float:
+        if relation != "replace_one":
+            return 1.0  # not supported under add/remove (refusal): no bound claimed
+        # the replaced record is in the batch with probability b/n: b/n times the Gaussian's at
+        # sensitivity 2 (math.total_variation)
+        rate = reductions.gamma_upper(self.batch_size, self.dataset_size)
+        return tv.subsampled(rate, tv.gaussian(2.0, self.sigma))
+
     def pld_pairs(self, relation):
         rate = reductions.gamma_upper(self.batch_size, self.dataset_size)
         return _sampled_gaussian_replace_one_pairs(rate, self.sigma, poisson=False)
@@ -368,6 +396,10 @@ class Laplace(Mechanism):
 
     def rdp_exact(self, alpha, dps):
         return _precise().rdp_laplace(alpha, self.scale, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        # L1 sensitivity 1 (add/remove) or 2 (replace-one): 1 - e^{-d/(2b)}
+        return tv.laplace(1.0 if relation == "add_remove" else 2.0, self.scale)
 
     def pld_pairs(self, relation):
         at_one = pairs.LaplacePair(self.scale)
@@ -398,6 +430,9 @@ class RandomizedResponse(Mechanism):
 
     def rdp_exact(self, alpha, dps):
         return _precise().rdp_randomized_response(alpha, self.epsilon, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        return tv.randomized_response(self.epsilon)  # tanh(eps/2), under either relation
 
     def pld_pairs(self, relation):
         eps = self.epsilon
@@ -641,6 +676,10 @@ class SampledLaplace(Mechanism):
                 return mpmath.mpf(0)
             values = [sampled_laplace_divergence(a, q, b, direction) for direction in ("add", "remove")]
             return +max(values)
+
+    def total_variation(self, relation: str) -> float:
+        # the record is used with probability q: q times the Laplace's (math.total_variation)
+        return tv.subsampled(self.q, tv.laplace(1.0 if relation == "add_remove" else 2.0, self.scale))
 
     def pld_pairs(self, relation):
         if self.q == 0:

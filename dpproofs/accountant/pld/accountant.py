@@ -22,6 +22,12 @@ certified discretisation"):
   error is turned into a move of mass that keeps the bound's side;
 * ``h`` is chosen from the target relative width (default ``1e-3``): a coarse first pass, then
   refinement until the bracket is narrow enough; brackets from several passes are intersected;
+* trivial cases are answered exactly, before any grid: where the composition's total variation
+  bound ``1 - prod_i (1 - tv_i)^{n_i}`` (each mechanism's own
+  :meth:`~dpproofs.mechanisms.Mechanism.total_variation`, composed by
+  :func:`dpproofs.math.total_variation.composed`) is at most ``delta``, the privacy profile at 0 is
+  at most ``delta`` and the tight epsilon is exactly 0 (``Bounds(0, 0, "exact")``; docs/math.md,
+  "pld: trivial cases"); where the RDP bound is 0, so is the tight epsilon;
 * where the tight computation cannot meet its budget (too many grid cells, or a round-off bound
   too large, e.g. at extreme ``delta`` or very long runs) the answer falls back to the RDP bound
   of :class:`dpproofs.Accountant` (also an upper bound). The result's ``source`` says which:
@@ -40,6 +46,7 @@ from dpproofs.accountant.base import Bounds, PrivacyAccountant
 from dpproofs.accountant.rdp import Accountant
 from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
+from dpproofs.math import total_variation
 from dpproofs.mechanisms import Mechanism
 
 __all__ = ["PLDAccountant", "Bounds", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
@@ -188,11 +195,27 @@ class PLDAccountant(PrivacyAccountant):
     def _epsilon_search(self, delta, upper_only):
         delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
         active = self._active()
-        if not active:
+        if not active or self.total_variation_bound() <= delta:
+            # the profile at 0 is at most the total variation bound, and the profile is
+            # non-increasing: epsilon(delta) = 0 exactly (docs/math.md, "pld: trivial cases")
             return _exact_zero()
         rdp_eps = self._rdp().epsilon(delta)
+        if rdp_eps == 0:
+            result = Bounds(0.0, 0.0, "rdp")  # an upper bound of 0 is the exact value
+            result.target_met = True
+            return result
         self._hint = rdp_eps / 2
         return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only)
+
+    def total_variation_bound(self) -> float:
+        """An upper bound on the total variation distance of the composition (its privacy profile at
+        epsilon = 0): ``1 - prod_i (1 - tv_i)^{n_i}`` over the ledger, ``tv_i`` the mechanism's own
+        :meth:`~dpproofs.mechanisms.Mechanism.total_variation` under the accountant's relation
+        (:func:`dpproofs.math.total_variation.composed`: a coupling argument, valid for adaptive
+        composition; rounded up). At any ``delta`` at least this bound, :meth:`epsilon_bounds` is
+        ``Bounds(0, 0, "exact")`` without building a grid."""
+        return total_variation.composed(
+            (mechanism.total_variation(self._relation), steps) for mechanism, steps in self._ledger.items())
 
     def delta(self, epsilon: float | Sequence[float]) -> float | list[float]:
         """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``; or a list)."""
