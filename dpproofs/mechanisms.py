@@ -39,6 +39,7 @@ from dpproofs.math import fast
 from dpproofs.math import limits
 from dpproofs.math import pairs
 from dpproofs.math import reductions
+from dpproofs.math import total_variation as tv
 
 __all__ = [
     "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
@@ -120,6 +121,8 @@ class Mechanism:
       integer order; certified mode), :meth:`rdp_exact` and :meth:`log_moment_exact` (mpmath;
       :func:`dpproofs.rdp`, :func:`dpproofs.log_moment`),
     * :meth:`pld_pairs` (its neighbouring pairs, :mod:`dpproofs.math.pairs`; the PLD accountant),
+    * :meth:`total_variation` (an upper bound on one step's total variation, the profile at
+      epsilon = 0; default 1: the PLD accountant's exact answer epsilon = 0 where it is small),
     * :attr:`silent` (True when the output ignores the data: zero privacy loss).
 
     Adding a mechanism is one class here (it registers itself for :meth:`from_dict`).
@@ -166,6 +169,15 @@ class Mechanism:
 
     def check_exact_order(self, name, value, order):
         """Raise InvalidArgument if the exact evaluator cannot answer at ``order`` (default: any order)."""
+
+    def total_variation(self, relation: str) -> float:
+        """An upper bound (a float, rounded up, at most 1) on the total variation distance between
+        the outputs of one application on any two neighbouring datasets under ``relation``: the
+        privacy profile at epsilon = 0, ``delta(0) = sup_S P(S) - Q(S)``, in both orders. The
+        accountants compose it (:func:`dpproofs.math.total_variation.composed`): where the composed
+        bound is at most delta, the tight epsilon is exactly 0. The default, 1, is always true (a
+        mechanism without a useful bound)."""
+        return 1.0
 
     def pld_pairs(self, relation):
         """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
@@ -214,6 +226,10 @@ class Gaussian(Mechanism):
 
     def rdp_exact(self, alpha, dps):
         return _precise().rdp_gaussian(alpha, self.sigma, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        # L2 sensitivity 1 (add/remove) or 2 (replace-one): erf(d / (2 sqrt 2 sigma)), BW18 Thm 8 at 0
+        return tv.gaussian(1.0 if relation == "add_remove" else 2.0, self.sigma)
 
     def pld_pairs(self, relation):
         at_one = pairs.GaussianPair(1.0, self.sigma, "add")
@@ -284,6 +300,10 @@ class SampledGaussian(Mechanism):
                 f"of the exact sampled-Gaussian evaluator (the float Accountant accepts any sigma > 0)"
             )
 
+    def total_variation(self, relation: str) -> float:
+        # the record is used with probability q: q times the Gaussian's (math.total_variation)
+        return tv.subsampled(self.q, tv.gaussian(1.0 if relation == "add_remove" else 2.0, self.sigma))
+
     def pld_pairs(self, relation):
         if relation == "replace_one":
             return _sampled_gaussian_replace_one_pairs(self.q, self.sigma, poisson=True)
@@ -344,6 +364,14 @@ class FixedBatchGaussian(Mechanism):
         gamma = fractions.Fraction(self.batch_size, self.dataset_size)  # exact
         return reductions.wor_replace_one_rdp_integer(order, gamma, self.sigma, backend="arb")
 
+    def total_variation(self, relation: str) -> float:
+        if relation != "replace_one":
+            return 1.0  # not supported under add/remove (refusal): no bound claimed
+        # the replaced record is in the batch with probability b/n: b/n times the Gaussian's at
+        # sensitivity 2 (math.total_variation)
+        rate = reductions.gamma_upper(self.batch_size, self.dataset_size)
+        return tv.subsampled(rate, tv.gaussian(2.0, self.sigma))
+
     def pld_pairs(self, relation):
         rate = reductions.gamma_upper(self.batch_size, self.dataset_size)
         return _sampled_gaussian_replace_one_pairs(rate, self.sigma, poisson=False)
@@ -368,6 +396,10 @@ class Laplace(Mechanism):
 
     def rdp_exact(self, alpha, dps):
         return _precise().rdp_laplace(alpha, self.scale, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        # L1 sensitivity 1 (add/remove) or 2 (replace-one): 1 - e^{-d/(2b)}
+        return tv.laplace(1.0 if relation == "add_remove" else 2.0, self.scale)
 
     def pld_pairs(self, relation):
         at_one = pairs.LaplacePair(self.scale)
@@ -398,6 +430,9 @@ class RandomizedResponse(Mechanism):
 
     def rdp_exact(self, alpha, dps):
         return _precise().rdp_randomized_response(alpha, self.epsilon, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        return tv.randomized_response(self.epsilon)  # tanh(eps/2), under either relation
 
     def pld_pairs(self, relation):
         eps = self.epsilon
@@ -505,7 +540,7 @@ class _SampledLaplacePair:
     ``edge_ratio``)."""
 
     def __init__(self, q, b, direction):
-        self.b = float(b)
+        self.q, self.b = float(q), float(b)
         self.direction = direction
         if direction == "add":
             self.p_w, self.q_w = (1.0 - q, q), (1.0, 0.0)
@@ -513,10 +548,13 @@ class _SampledLaplacePair:
             self.p_w, self.q_w = (0.0, 1.0), (q, 1.0 - q)
         e = math.exp(-1.0 / self.b)
         # the two atoms: v <= 0 (L0 mass 1/2, L1 mass e^{-1/b}/2) and v >= 1 (L0 e^{-1/b}/2, L1 1/2)
-        below_p, below_q = self._mix(0.5, 0.5 * e)
-        above_p, above_q = self._mix(0.5 * e, 0.5)
-        self.min_loss = math.log(below_p / below_q)
-        self.max_loss = math.log(above_p / above_q)
+        below_p, _ = self._mix(0.5, 0.5 * e)
+        above_p, _ = self._mix(0.5 * e, 0.5)
+        # their losses, log(P/Q) in closed form: log(1 - q + q e^{-+1/b}), negated for "remove"
+        # (as the ratio of the masses above, P/Q was 0/0 or x/0 once e^{-1/b} underflows: b < 1/745)
+        near = math.log1p(q * math.expm1(-1.0 / self.b))
+        far = pairs._log_mixture(q, 1.0 / self.b)
+        self.min_loss, self.max_loss = (near, far) if direction == "add" else (-far, -near)
         self.atoms = ((self.min_loss, below_p), (self.max_loss, above_p))
 
     def _mix(self, m0, m1):
@@ -528,14 +566,14 @@ class _SampledLaplacePair:
     def positions(self, levels):
         """v in [0, 1] with loss(v) = level (levels clipped to the loss range)."""
         lev = np.clip(np.asarray(levels, dtype=np.float64), self.min_loss, self.max_loss)
-        p1, q0 = self.p_w[1], self.q_w[0]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            # (p0 + p1 r) = e^l (q0 + q1 r)  ->  r = (e^l q0 - p0) / (p1 - e^l q1)
+            # (p0 + p1 r) = e^l (q0 + q1 r)  ->  r = (e^l q0 - p0) / (p1 - e^l q1): add
+            # r = (e^l - (1-q)) / q, remove r = q / (e^{-l} - (1-q)); log r without overflow
             if self.direction == "add":
-                r = (np.expm1(lev) + p1) / p1          # (e^l - (1-q)) / q
+                log_r = pairs._log_excess_ratio(lev, self.q)
             else:
-                r = q0 * np.exp(lev) / (q0 * np.exp(lev) - np.expm1(lev))  # e^l q / (1 - e^l (1-q))
-            v = (self.b * np.log(r) + 1.0) / 2.0
+                log_r = -pairs._log_excess_ratio(-lev, self.q)
+            v = (self.b * log_r + 1.0) / 2.0
         v = np.nan_to_num(v, nan=0.0, posinf=1.0, neginf=0.0)
         return np.clip(v, 0.0, 1.0)
 
@@ -544,9 +582,9 @@ class _SampledLaplacePair:
         u = self.positions(edges)
         lo, hi = u[:-1], u[1:]
         m0 = np.exp(-lo / b) * -np.expm1(-(hi - lo) / b) / 2      # Lap(0, b) mass of [lo, hi]
-        m1 = np.exp((lo - 1) / b) * np.expm1((hi - lo) / b) / 2   # Lap(1, b) mass of [lo, hi]
+        m1 = np.exp((hi - 1) / b) * -np.expm1(-(hi - lo) / b) / 2  # Lap(1, b) mass (no overflow: as LaplacePair)
         p, q = self._mix(m0, m1)
-        ep, eq = 16 * pairs.UNIT * p, 16 * pairs.UNIT * q
+        ep, eq = 16 * pairs.UNIT * p + pairs.SUBNORMAL_ERROR, 16 * pairs.UNIT * q + pairs.SUBNORMAL_ERROR
         self.edge_ratio = pairs._edge_ratio(u)
         zero = (0.0, 0.0)
         return p, q, ep, eq, zero, zero
@@ -638,6 +676,10 @@ class SampledLaplace(Mechanism):
                 return mpmath.mpf(0)
             values = [sampled_laplace_divergence(a, q, b, direction) for direction in ("add", "remove")]
             return +max(values)
+
+    def total_variation(self, relation: str) -> float:
+        # the record is used with probability q: q times the Laplace's (math.total_variation)
+        return tv.subsampled(self.q, tv.laplace(1.0 if relation == "add_remove" else 2.0, self.scale))
 
     def pld_pairs(self, relation):
         if self.q == 0:

@@ -42,8 +42,9 @@ RELATIONS = ("add_remove", "replace_one")
 class Bounds(tuple):
     """``(lower, upper)``: the exact value lies in between. Attributes: ``lower``, ``upper``,
     ``source`` (``"pld"``: both ends from the tight computation; ``"rdp"``: the upper end is an RDP
-    bound (the RDP accountant's, or the PLD accountant's fallback); ``"exact"``: zero privacy
-    loss), ``grid_step`` (the finest PLD grid step used, or None)."""
+    bound (the RDP accountant's, or the PLD accountant's fallback); ``"exact"``: the exact value,
+    0, known without a grid: zero privacy loss, or a delta at least the composition's total variation
+    bound), ``grid_step`` (the finest PLD grid step used, or None)."""
 
     def __new__(cls, lower: float, upper: float, source: str, grid_step: float | None = None) -> "Bounds":
         self = super().__new__(cls, (float(lower), float(upper)))

@@ -17,6 +17,7 @@ from dpproofs import _validate
 from dpproofs.accountant import rdp as _rdp
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 from dpproofs.math import fast
+from dpproofs.math import total_variation
 from dpproofs.math import reductions as subsampling
 from dpproofs.math.reductions import RELATIONS, SAMPLINGS
 from dpproofs.math.roots import illinois
@@ -56,7 +57,8 @@ def calibrate_sigma(
     ``tolerance`` (relative, default 1e-3) to "pld" only. ``progress``: None or a callable taking
     one line of text, called after every PLD evaluation (the RDP search is fast and silent).
     Raises InvalidArgument naming the argument for bad input, an unsupported combination or an
-    unreachable target.
+    unreachable target, and for "pld" a rate ``q`` so small that every sigma meets the target
+    (``1 - (1 - q)^steps <= delta``: epsilon is 0 at every sigma, none is the smallest).
 
     "rdp": the returned sigma always satisfies ``Accountant(orders).compose(step(sigma),
     steps).epsilon(delta, conversion) <= epsilon`` and is at most ``1 + 1e-6`` times the smallest
@@ -230,9 +232,11 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
     if progress is not None and not callable(progress):
         raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
+    rate = q
     if sampling == "fixed":
         # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
-        batch, dataset = (q if q == 1 else math.nextafter(q, 1.0)).as_integer_ratio()
+        rate = q if q == 1 else math.nextafter(q, 1.0)
+        batch, dataset = rate.as_integer_ratio()
 
         def step(sigma):
             return FixedBatchGaussian(batch_size=batch, dataset_size=dataset, sigma=sigma)
@@ -243,6 +247,20 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     refused = step(1.0).refusal("pld", relation)
     if refused is not None:
         raise refused
+    # every step uses a given record with probability at most q (b/n: ``rate``), whatever sigma: its total
+    # variation is at most q, the composition's at most 1 - (1 - q)^steps (dpproofs.math.total_variation).
+    # Where that is <= delta, epsilon(delta) = 0 at every sigma > 0 (the PLD accountant answers 0
+    # exactly once its own bound, q erf(1/(2 sqrt 2 sigma)) per step, is below delta): no sigma is
+    # the smallest, and the search would only stop at its floor
+    bound = total_variation.composed([(rate, steps)])
+    if bound <= delta:
+        smallest = -math.expm1(math.log1p(-delta) / steps)
+        raise InvalidArgument(
+            f"q={q!r} is outside the range calibrate_sigma(accountant='pld') can answer for steps={steps!r} and "
+            f"delta={delta!r}: {steps} steps at rate q use a record with probability at most "
+            f"1 - (1 - q)^steps = {bound:.3g} <= delta, so epsilon(delta) = 0 at every sigma > 0 and no sigma is "
+            f"the smallest; allowed: q > {smallest:.6g}"
+        )
     started = time.perf_counter()
     count = [0]
 

@@ -15,13 +15,20 @@ import math
 import numpy as np
 from scipy import special
 
-__all__ = ["GaussianPair", "TwoSidedGaussianPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE"]
+__all__ = ["GaussianPair", "TwoSidedGaussianPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE",
+           "SUBNORMAL_ERROR"]
 
 #: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
 #: error 5.7e-14 for erfc on [0, 26.6] in IEEE double; we take twice it).
 NDTR_RELATIVE = 1.2e-13
 #: Unit round-off of float64.
 UNIT = 2.0**-53
+#: Absolute error allowance added to every cell mass's error bound: below 2.2e-308 (float64's
+#: subnormal range) a relative bound such as NDTR_RELATIVE fails, each rounding there being up to
+#: half of 2^-1074 (4.9e-324) absolute; 1e-320 is about 2000 such roundings. Elsewhere it changes
+#: nothing (it is below the rounding of any bound above 1e-304), and a mass that small moves delta
+#: by at most 1e-320 per cell.
+SUBNORMAL_ERROR = 1e-320
 
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
@@ -62,7 +69,7 @@ def _vec_normal_mass(a, b, mean, sigma):
                      * np.exp(-0.5 * near * near) / math.sqrt(2 * math.pi))
         mass[narrow] = values
         error[narrow] = values * UNIT * (tn * tn + 40) + remainder * 1.01
-    return mass, error
+    return mass, error + SUBNORMAL_ERROR
 
 
 def _edge_ratio(u):
@@ -76,6 +83,40 @@ def _edge_ratio(u):
         width = u[1:] - u[:-1]
         ratio = np.where(np.isfinite(width) & (width > 0), (err / width) ** 2, 0.0)
     return np.nan_to_num(ratio, nan=0.0, posinf=1.0)
+
+
+def _over(x, y):
+    """``x / y`` for ``y >= 0``, +-inf where it overflows or ``y`` underflowed to 0 (sigma below
+    ~1e-154: the losses are beyond float range, and the accountant falls back before any grid)."""
+    if y > 0:
+        return x / y  # a float quotient overflows to +-inf
+    return math.copysign(math.inf, x) if x != 0 else 0.0
+
+
+def _log_mixture(q, t):
+    """``log(1 - q + q e^t)`` (a float ``t``): ``log1p(q expm1(t))`` while ``e^t`` is finite, else in
+    log space, ``logaddexp(log(1 - q), log q + t)``. (``log q + t`` alone, the former large-``t``
+    form, is wrong unless ``q e^t >> 1``: at q = 5e-324 and t = 725 it gave a loss of -19 for one
+    of 6e-9, and a loss range whose bottom was above its top.)"""
+    if t < 700:
+        return math.log1p(q * math.expm1(t))
+    if t == math.inf:
+        return math.inf
+    return float(np.logaddexp(math.log1p(-q), math.log(q) + t))
+
+
+def _log_excess_ratio(x, q):
+    """``log((e^x - 1 + q) / q)`` for an array ``x`` (``-inf`` or nan where ``e^x <= 1 - q``), without
+    overflow: ``log1p(expm1(x) / q)`` where that quotient is finite and ``x <= 30``, else
+    ``x + log1p(-(1 - q) e^{-x}) - log q`` for ``x > 30`` and ``log(expm1(x) + q) - log q`` below
+    (``expm1(x) / q`` overflows for ``x > 709`` and, at tiny ``q``, already for small ``x``; the
+    former ``(expm1(x) + q) / q`` made every level above 709 an infinite position)."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ratio = np.expm1(np.minimum(x, 30.0)) / q
+        small = np.log1p(ratio)
+        large = x + np.log1p(-(1 - q) * np.exp(-np.maximum(x, 30.0))) - math.log(q)
+        middle = np.log(np.expm1(np.minimum(x, 30.0)) + q) - math.log(q)
+    return np.where(x > 30.0, large, np.where(np.isfinite(ratio), small, middle))
 
 
 class GaussianPair:
@@ -100,11 +141,11 @@ class GaussianPair:
             if self.direction == "add":
                 if q == 1:
                     return s2 * levels + 0.5
-                u = s2 * np.log((np.expm1(levels) + q) / q) + 0.5
+                u = s2 * _log_excess_ratio(levels, q) + 0.5
                 return np.where(levels <= self.min_loss, -np.inf, u)
             if q == 1:
                 return s2 * levels - 0.5
-            u = -s2 * np.log((np.expm1(-levels) + q) / q) - 0.5
+            u = -s2 * _log_excess_ratio(-levels, q) - 0.5
             return np.where(levels >= self.max_loss, np.inf, u)
 
     def loss_range(self, tail_z):
@@ -123,13 +164,11 @@ class GaussianPair:
         s2, q = self.sigma**2, self.q
         if self.direction == "add":
             if q == 1:
-                return (2 * u - 1) / (2 * s2)
-            t = (2 * u - 1) / (2 * s2)
-            return math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t
+                return _over(2 * u - 1, 2 * s2)
+            return _log_mixture(q, _over(2 * u - 1, 2 * s2))
         if q == 1:
-            return (2 * u + 1) / (2 * s2)
-        t = (-2 * u - 1) / (2 * s2)
-        return -(math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t)
+            return _over(2 * u + 1, 2 * s2)
+        return -_log_mixture(q, _over(-2 * u - 1, 2 * s2))
 
     def cell_masses(self, edges):
         """P- and Q-masses of {edges[i] <= L < edges[i+1]} and absolute error bounds; also the
@@ -143,7 +182,7 @@ class GaussianPair:
             for weight, mean in parts:
                 m, e = _vec_normal_mass(a, b, mean, self.sigma)
                 mass += weight * m
-                error += weight * e + 2 * UNIT * weight * m
+                error += weight * e + 2 * UNIT * weight * m + SUBNORMAL_ERROR
             out.append((mass, error))
         (p, ep), (q, eq) = out
         self.edge_ratio = _edge_ratio(u)
@@ -180,12 +219,8 @@ class TwoSidedGaussianPair(GaussianPair):
 
     def _loss(self, u):
         s2, q = self.sigma**2, self.q
-        up, down = (2 * u - 1) / (2 * s2), (-2 * u - 1) / (2 * s2)
-
-        def log_mix(t):
-            return math.log1p(q * math.expm1(t)) if t < 700 else math.log(q) + t
-
-        return log_mix(up) - log_mix(down)
+        up, down = _over(2 * u - 1, 2 * s2), _over(-2 * u - 1, 2 * s2)
+        return _log_mixture(q, up) - _log_mixture(q, down)
 
 
 class LaplacePair:
@@ -204,10 +239,13 @@ class LaplacePair:
         lev = np.clip(np.asarray(edges, dtype=np.float64), self.min_loss, self.max_loss)
         u = np.clip((lev * b + 1) / 2, 0.0, 1.0)
         lo, hi = u[:-1], u[1:]
-        p = np.exp((lo - 1) / b) * np.expm1((hi - lo) / b) / 2
+        # both as e^{(edge - mean) / b} (1 - e^{-width / b}) / 2 at the edge nearer the mean, whose
+        # exponent is <= 0 on [0, 1]: no overflow at any scale (e^{(lo-1)/b} (e^{width/b} - 1) / 2,
+        # the former form of p, was 0 * inf = nan at b = 1e-300)
+        p = np.exp((hi - 1) / b) * -np.expm1(-(hi - lo) / b) / 2
         q = np.exp(-lo / b) * -np.expm1(-(hi - lo) / b) / 2
         # closed forms: relative error a few ulp (the edges' own rounding: see _edge_ratio)
-        ep, eq = 16 * UNIT * p, 16 * UNIT * q
+        ep, eq = 16 * UNIT * p + SUBNORMAL_ERROR, 16 * UNIT * q + SUBNORMAL_ERROR
         self.edge_ratio = _edge_ratio(u)
         zero = (0.0, 0.0)
         return p, q, ep, eq, zero, zero

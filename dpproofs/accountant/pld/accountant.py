@@ -22,6 +22,12 @@ certified discretisation"):
   error is turned into a move of mass that keeps the bound's side;
 * ``h`` is chosen from the target relative width (default ``1e-3``): a coarse first pass, then
   refinement until the bracket is narrow enough; brackets from several passes are intersected;
+* trivial cases are answered exactly, before any grid: where the composition's total variation
+  bound ``1 - prod_i (1 - tv_i)^{n_i}`` (each mechanism's own
+  :meth:`~dpproofs.mechanisms.Mechanism.total_variation`, composed by
+  :func:`dpproofs.math.total_variation.composed`) is at most ``delta``, the privacy profile at 0 is
+  at most ``delta`` and the tight epsilon is exactly 0 (``Bounds(0, 0, "exact")``; docs/math.md,
+  "pld: trivial cases"); where the RDP bound is 0, so is the tight epsilon;
 * where the tight computation cannot meet its budget (too many grid cells, or a round-off bound
   too large, e.g. at extreme ``delta`` or very long runs) the answer falls back to the RDP bound
   of :class:`dpproofs.Accountant` (also an upper bound). The result's ``source`` says which:
@@ -40,6 +46,7 @@ from dpproofs.accountant.base import Bounds, PrivacyAccountant
 from dpproofs.accountant.rdp import Accountant
 from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
+from dpproofs.math import total_variation
 from dpproofs.mechanisms import Mechanism
 
 __all__ = ["PLDAccountant", "Bounds", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
@@ -135,6 +142,7 @@ class PLDAccountant(PrivacyAccountant):
         self._ledger = {}  # mechanism -> steps (in order of first compose)
         self._cache = {}   # (mechanism, direction, bound, h, tail_z) -> OneStep
         self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
+        self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
 
     # --- composition -------------------------------------------------------------------------
 
@@ -187,11 +195,27 @@ class PLDAccountant(PrivacyAccountant):
     def _epsilon_search(self, delta, upper_only):
         delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
         active = self._active()
-        if not active:
+        if not active or self.total_variation_bound() <= delta:
+            # the profile at 0 is at most the total variation bound, and the profile is
+            # non-increasing: epsilon(delta) = 0 exactly (docs/math.md, "pld: trivial cases")
             return _exact_zero()
         rdp_eps = self._rdp().epsilon(delta)
+        if rdp_eps == 0:
+            result = Bounds(0.0, 0.0, "rdp")  # an upper bound of 0 is the exact value
+            result.target_met = True
+            return result
         self._hint = rdp_eps / 2
         return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only)
+
+    def total_variation_bound(self) -> float:
+        """An upper bound on the total variation distance of the composition (its privacy profile at
+        epsilon = 0): ``1 - prod_i (1 - tv_i)^{n_i}`` over the ledger, ``tv_i`` the mechanism's own
+        :meth:`~dpproofs.mechanisms.Mechanism.total_variation` under the accountant's relation
+        (:func:`dpproofs.math.total_variation.composed`: a coupling argument, valid for adaptive
+        composition; rounded up). At any ``delta`` at least this bound, :meth:`epsilon_bounds` is
+        ``Bounds(0, 0, "exact")`` without building a grid."""
+        return total_variation.composed(
+            (mechanism.total_variation(self._relation), steps) for mechanism, steps in self._ledger.items())
 
     def delta(self, epsilon: float | Sequence[float]) -> float | list[float]:
         """A certified upper bound on the tight delta at ``epsilon`` (``>= 0``; or a list)."""
@@ -253,15 +277,22 @@ class PLDAccountant(PrivacyAccountant):
             low, high = pair.loss_range(6.0)
             span = max(high - low, 1e-12)
             one = _pld.discretise(pair, span / 256, "upper", 6.0)
-            l, w = one.losses(), one.masses
-            m = float(np.sum(w * l) / np.sum(w))
-            var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
-        return math.sqrt(max(var, 1e-300))
+            keep = one.masses > 0  # empty cells: their (l - m)^2 may overflow (losses of 1e300)
+            l, w = one.losses()[keep], one.masses[keep]
+            with np.errstate(over="ignore", invalid="ignore"):
+                m = float(np.sum(w * l) / np.sum(w))
+                var += steps * float(np.sum(w * (l - m) ** 2) / np.sum(w))
+        # +inf when the losses are beyond float range squared (Laplace(1e-300)): the grid is then
+        # far over budget, and the search falls back to the RDP bound
+        return math.sqrt(max(var, 1e-300)) if math.isfinite(var) else math.inf
 
-    def _initial_step(self, active, cells_per_sd=None):
-        """The first grid step: the composed loss's standard deviation / ``cells_per_sd`` (default
-        INITIAL_CELLS_PER_SD), within [1e-9, 0.05]."""
-        sd = self._composed_sd(active)
+    def _initial_step(self, active, cells_per_sd=None, sd=None):
+        """The first grid step: the composed loss's standard deviation (``sd``, else from a probe)
+        / ``cells_per_sd`` (default INITIAL_CELLS_PER_SD), within [1e-9, 0.05] (0.05 if the
+        standard deviation is not finite)."""
+        sd = self._composed_sd(active) if sd is None else sd
+        if not math.isfinite(sd):
+            return 0.05
         return min(max(sd / (cells_per_sd or INITIAL_CELLS_PER_SD), 1e-9), 0.05)
 
     def _align(self, active, step):
@@ -272,6 +303,10 @@ class PLDAccountant(PrivacyAccountant):
             spans = [pair.max_loss - pair.min_loss for pair in self._all_pairs(mechanism) if pair.atoms]
             if spans:
                 span = min(spans)  # the atoms of the other pairs are a whole number of these apart
+                if not span / step <= 2.0**62:
+                    # atoms further apart than any budget allows (RandomizedResponse(1e300)): the cell
+                    # count (_cells) exceeds the budget at this step anyway, and the search stops
+                    return step
                 return span / math.ceil(span / step)
         return step
 
@@ -293,6 +328,7 @@ class PLDAccountant(PrivacyAccountant):
         directions = ("add", "remove") if any(
             (lambda d: d["add"] is not d["remove"])(_pairs(m)) for m, _ in active) else ("add",)
         target = self._relative_width if delta is not None else self._delta_relative_width
+        self._only_constant = epsilon is not None
         for direction in directions:
             values = {}
             theta = None
@@ -310,6 +346,8 @@ class PLDAccountant(PrivacyAccountant):
                 composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
+                if epsilon is not None and bound == "upper":
+                    self._only_constant &= composed is not None and composed.only_constant(epsilon)
             low, up = values.get("lower", 0.0), values["upper"]
             if upper_only and up is not None:
                 pass  # the single-tilt upper end is all that is asked
@@ -355,9 +393,12 @@ class PLDAccountant(PrivacyAccountant):
         items = [(self._one_step(m, "sym", "upper", step, tail_z), n) for m, n in active]
         if any(one is None for one, _ in items):
             return None
-        upper = self._value(items, delta, epsilon)
-        if upper is None:
+        theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
+        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
+        if composed is None:
             return None
+        upper = composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
+        self._only_constant = epsilon is not None and composed.only_constant(epsilon)
         lows = []
         for realisation in ("R0", "R1"):
             if any(_replace_one_plan(m)[1][realisation] is None for m, _ in active):
@@ -391,11 +432,21 @@ class PLDAccountant(PrivacyAccountant):
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         seen = []  # (step, relative width) of the finished passes
-        step = self._grid_step or self._initial_step(active)
-        passes = 1 if self._grid_step else MAX_PASSES
-        if not self._grid_step:
-            while step < 0.05 and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
-                step *= 10  # long one-step loss ranges (small T): start coarser
+        if not math.isfinite(self._cells(active, 1.0, tail_z)):
+            # a one-step loss beyond float range (Gaussian noise below sigma ~ 1e-154, whose loss
+            # 1/(2 sigma^2) overflows): no grid holds it, the answer is the RDP bound
+            step, passes = None, 0
+        elif self._grid_step:
+            step, passes = self._grid_step, 1
+        else:
+            sd = self._composed_sd(active)
+            step, passes = self._initial_step(active, sd=sd), MAX_PASSES
+            # long one-step loss ranges (small T): start coarser, up to 0.05 or, for losses spread
+            # over more than 0.75 (small noise), up to a fifteenth of their standard deviation (at
+            # Gaussian(1e-3) the loss is N(5e5, 1e6): step 5 instead of no grid within the budget)
+            coarsest = max(0.05, sd / 15) if math.isfinite(sd) else 0.05
+            while step < coarsest and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
+                step *= 10
         for _ in range(passes):
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
@@ -412,6 +463,10 @@ class PLDAccountant(PrivacyAccountant):
                 # the upper end's infinite-loss mass (one-step tails and the composition's window,
                 # both sized from delta, not from the grid step) is above delta: a finer grid cannot
                 # make it finite (at delta = 1e-300 three passes took 29 s for nothing)
+                break
+            if delta is None and self._only_constant and not found[1] < rdp_value:
+                # likewise for delta at an epsilon beyond every cell (epsilon = 1e300): the upper end
+                # is that mass alone, above the RDP bound, and a finer grid does not lower it
                 break
             width = (upper - lower) / upper if upper > 0 and math.isfinite(upper) else math.inf
             if upper_only or width <= target:  # upper_only: calibration's one pass at a fixed step

@@ -59,6 +59,7 @@ __all__ = [
 # (dpproofs.math.pairs): the mechanisms build them, this module discretises them.
 from dpproofs.math.pairs import (  # noqa: F401 (re-exported: the pairs' public home is dpproofs.math.pairs)
     NDTR_RELATIVE,
+    SUBNORMAL_ERROR,
     UNIT,
     FinitePair,
     GaussianPair,
@@ -132,15 +133,28 @@ def symmetrised(one):
     return OneStep(one.step, -top, 0.0, masses, one.infinity, "upper")
 
 
+#: Atoms of P-mass below this are not put into cells (their Q-mass ``P e^{-l}`` may overflow, and a
+#: subnormal P-mass has no relative accuracy): the upper bound sends them to +inf, the lower drops
+#: them (module docstring: both moves keep their side). An atom of P-mass > 0 at a loss below -700
+#: has P-mass < e^{-700} (its Q-mass is at most 1), so every such atom is below this floor.
+ATOM_FLOOR = 1e-300
+
+
 def _atoms_into_cells(pair, grid, p, q, ep, eq):
-    """Add the pair's atoms to the cells [grid[i], grid[i+1]) (exact P, Q = P e^{-l})."""
+    """Add the pair's atoms to the cells [grid[i], grid[i+1]) (exact P, Q = P e^{-l}); returns an
+    upper bound on the P-mass of the atoms left out (below :data:`ATOM_FLOOR`)."""
+    left_out = 0.0
     for loss, weight in pair.atoms:
+        if weight < ATOM_FLOOR:
+            left_out += weight * (1 + 4 * UNIT) + SUBNORMAL_ERROR if weight > 0 else 0.0
+            continue
         i = int(np.searchsorted(grid, loss, side="right")) - 1
         i = min(max(i, 0), len(p) - 1)
         p[i] += weight
         q[i] += weight * math.exp(-loss)
         ep[i] += 4 * UNIT * weight
         eq[i] += 4 * UNIT * weight * math.exp(-loss)
+    return left_out
 
 
 def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
@@ -161,33 +175,45 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     grid = ks * step
     p, q, ep, eq, below, above = pair.cell_masses(grid)
     p, q, ep, eq = p.copy(), q.copy(), ep.copy(), eq.copy()
-    _atoms_into_cells(pair, grid, p, q, ep, eq)
-    em1 = math.expm1(step)
-    eh = math.exp(step)
+    left_out = _atoms_into_cells(pair, grid, p, q, ep, eq)
+    # 1 - e^{-h}: the split below is written with e^{-h} (e^h / (e^h - 1) = 1 / (1 - e^{-h})), so
+    # that a coarse grid (h > 709, e.g. the probe of a loss range of 1e6 at sigma = 1e-3) does not
+    # overflow
+    spread = -math.expm1(-step)
     if bound == "upper":
-        x = np.exp(grid[:-1])
-        qx, eqx = x * q, x * eq * (1 + 4 * UNIT) + 4 * UNIT * x * q
-        # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses
         ratio = getattr(pair, "edge_ratio", None)
-        margin = 0.0 if ratio is None or len(ratio) != len(p) else 4 * np.minimum(ratio, 1.0) * (p + qx) * eh / em1
+        ratio = np.zeros(len(p)) if ratio is None or len(ratio) != len(p) else np.minimum(ratio, 1.0)
+        # Q'_i = e^{l_i} Q_i, from the float masses where e^{l_i} is finite (l_i <= 700); elsewhere
+        # (and wherever it is smaller) the lower bound that the cell's losses give: they lie below
+        # l_{i+1} plus the edge's overshoot (a fraction ~ sqrt(ratio) of h, _edge_ratio; twice it
+        # here), so Q_i >= e^{-l_{i+1} - 2 sqrt(ratio) h} P_i and Q'_i >= e^{-h (1 + 2 sqrt(ratio))} P_i
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = np.exp(np.minimum(grid[:-1], 700.0))
+            finite = grid[:-1] <= 700.0
+            qx = np.where(finite, x * q, 0.0)
+            eqx = np.where(finite, x * eq * (1 + 4 * UNIT) + 4 * UNIT * x * q, 0.0)
+        floor = np.exp(-step * (1 + 2 * np.sqrt(ratio))) * np.maximum(p - ep, 0.0) * (1 - 4 * UNIT)
+        qx_low = np.maximum(qx - eqx, floor)
+        # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses
+        margin = 4 * ratio * (p + np.maximum(qx, qx_low)) / spread
         # the right part at its largest, the left part the rest of the cell's largest P-mass: the
         # exact split moved UP (right grows) plus extra mass (the cell's mass error), both keep an
         # upper bound; the cell's total is then P + its error, not P + 2 error / h as when each
         # part carries the error of the cancelling difference (that made T-fold masses drift)
-        right_core = np.maximum(eh * ((p + ep) - (qx - eqx)), 0.0) / em1 * (1 + 8 * UNIT)
+        right_core = np.maximum((p + ep) - qx_low, 0.0) / spread * (1 + 8 * UNIT)
         left = np.maximum((p + ep) * (1 + 4 * UNIT) - right_core, 0.0) + margin
         right = right_core + margin
         masses = np.zeros(len(grid))
         masses[:-1] += left
         masses[1:] += right
         masses[0] += (below[0] + below[1]) * (1 + 4 * UNIT)  # rounded up to the bottom
-        infinity = (above[0] + above[1]) * (1 + 4 * UNIT)
+        infinity = (above[0] + above[1]) * (1 + 4 * UNIT) + left_out
         return OneStep(step, k0, 0.0, masses, infinity, "upper")
     # lower: cells whose own loss sits near the middle of [l_i, l_{i+1}): one correction pass moves
     # each inner edge by the mean deviation (own loss - cell middle) of its two neighbours, which
     # leaves deviations of second order; any edges give a valid lower bound (only the size of the
     # downward moves depends on them)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         own0 = np.log(p / q)
     dev = np.where(np.isfinite(own0), own0 - (grid[:-1] + step / 2), 0.0)
     dev = np.clip(dev, -step / 4, step / 4)
@@ -199,9 +225,20 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     _atoms_into_cells(pair, edges, p, q, ep, eq)
     p_low = p - ep
     q_high = q + eq
-    ok = (p_low > 0) & (q_high > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        own = np.where(ok, np.log(p_low / q_high), -np.inf)
+    ok = p_low > 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        own = np.where(ok & (q_high > 0), np.log(p_low / q_high), -np.inf)
+        own = np.where(np.isfinite(own), own, -np.inf)  # P/Q overflowed: no bound from it
+        # the cell's own loss is also at least its bottom edge less the edge's overshoot (2 sqrt(ratio)
+        # of the cell's width, as in the upper bound): the bound that counts where Q is not resolved
+        # (huge losses: at sigma = 1e-3 the loss is 5e5, Q underflows and log(p_low / q_high) is
+        # only about log(p_low) + 735) or P/Q overflows; such a cell moves down by at most a cell
+        ratio = getattr(pair, "edge_ratio", None)
+        ratio = np.zeros(len(p)) if ratio is None or len(ratio) != len(p) else np.minimum(ratio, 1.0)
+        bottom = edges[:-1] - 2 * np.sqrt(ratio) * (edges[1:] - edges[:-1])
+        bottom = bottom - 4 * UNIT * (np.abs(bottom) + 1)
+        own = np.where(ok, np.fmax(own, np.where(np.isfinite(bottom), bottom, -np.inf)), -np.inf)
+    ok = ok & np.isfinite(own)
     # true own loss >= log(p_low / q_high) >= the float value minus 4 ulp (log of a ratio)
     rel = own - grid[:-1] - 4 * UNIT * (np.abs(own) + np.abs(grid[:-1]) + 1)
     # an own loss lies below the cell's top edge, which is below l_{i+1} + step/4
