@@ -248,3 +248,11 @@ def test_noise_so_small_that_the_loss_overflows_falls_back_to_the_rdp_bound_with
     bounds = dp.PLDAccountant().compose(dp.SampledGaussian(0.5, 1e-170), 2).epsilon_bounds(DELTA)
     assert bounds.source == "rdp" and bounds.lower == 0 and bounds.upper == math.inf
     assert counted["discretise"] == 0
+
+
+@pytest.mark.parametrize("argument", [dict(steps=10**400), dict(relative_width=[1]), dict(relative_width=float("nan"))])
+def test_pld_calibration_refuses_steps_beyond_the_limit_and_a_width_that_is_not_a_number(argument):
+    arguments = {**dict(epsilon=1.0, delta=1e-5, q=0.01, steps=100, accountant="pld"), **argument}
+    name = next(iter(argument))
+    with pytest.raises((dp.InvalidArgument, dp.errors.InvalidArgumentType), match=name):
+        dp.calibrate_sigma(**arguments)

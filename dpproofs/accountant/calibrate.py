@@ -223,10 +223,11 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     from dpproofs.accountant.pld import accountant as _pld
 
     relative_width = _pld.DEFAULT_RELATIVE_WIDTH if relative_width is None else relative_width
+    relative_width = _validate.real("relative_width", relative_width, 1e-6, 0.5)  # PLDAccountant's range
     epsilon = _validate.real("epsilon", epsilon, 0, low_open=True)
     delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
     q = _validate.real("q", q, 0, 1, low_open=True)
-    steps = _validate.integer("steps", steps, 1)
+    steps = _rdp._check_steps(steps, 1)
     tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
     relation = _validate.choice("relation", relation, _pld.RELATIONS)
     sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
