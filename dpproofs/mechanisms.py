@@ -30,6 +30,7 @@ sound answer from the accountant in bounded time (``+inf`` at absurdly small ``s
 import dataclasses
 import fractions
 import math
+import types
 
 import numpy as np
 
@@ -473,8 +474,9 @@ class RandomizedResponse(Mechanism):
 def _sampled_laplace_log_moment_bound(alpha, q, b, ops):
     """``(K, log_w)``: the upper bound on ``K(alpha) = (alpha - 1) D_alpha`` of both directions of
     the Poisson-sampled Laplace pair (the section comment) and its ``log w``, written once for a
-    backend ``ops`` (float or arb). ``chi2 = (e^t - 1)^2 (2 e^t + 1) / (3 e^{2t})``, ``t = 1/b``: the
-    same number as ``(2/3) e^t + (1/3) e^{-2t} - 1`` without its cancellation."""
+    backend ``ops`` (Python floats, or :func:`dpproofs.math.reductions.backend`'s arb).
+    ``chi2 = (e^t - 1)^2 (2 e^t + 1) / (3 e^{2t})``, ``t = 1/b``: the same number as
+    ``(2/3) e^t + (1/3) e^{-2t} - 1`` without its cancellation."""
     t = 1 / b
     log_c_plus = ops.log1p(q * ops.expm1(t))
     log_c_minus = ops.log1p(q * ops.expm1(-t))  # < 0
@@ -483,32 +485,10 @@ def _sampled_laplace_log_moment_bound(alpha, q, b, ops):
     return ops.log1p(alpha * (alpha - 1) / 2 * q * q * chi2 * ops.exp(log_w)), log_w
 
 
-class _FloatOps:
-    log1p = staticmethod(math.log1p)
-    expm1 = staticmethod(math.expm1)
-    exp = staticmethod(math.exp)
-    maximum = staticmethod(max)
-
-
-class _ArbOps:
-    @staticmethod
-    def log1p(x):
-        return x.log1p()
-
-    @staticmethod
-    def expm1(x):
-        return x.expm1()
-
-    @staticmethod
-    def exp(x):
-        return x.exp()
-
-    @staticmethod
-    def maximum(x, y):
-        return x.max(y)
-
-
 _ULP = 2.0**-52
+#: Python floats through the C library's correctly rounded or 1-ulp functions (numpy's vectorised
+#: ones may be a few ulp off, which the rounding allowance below does not cover)
+_PYTHON_FLOATS = types.SimpleNamespace(log1p=math.log1p, expm1=math.expm1, exp=math.exp, maximum=max)
 
 
 def _sampled_laplace_rdp_float(alpha, q, b):
@@ -521,7 +501,7 @@ def _sampled_laplace_rdp_float(alpha, q, b):
     ``(32 + 4 (|log_w| + 1)) ulp`` relative, and so is ``K`` (``log1p`` is sub-linear); we add twice
     that, and one ulp per division."""
     try:
-        k, log_w = _sampled_laplace_log_moment_bound(alpha, q, b, _FloatOps)
+        k, log_w = _sampled_laplace_log_moment_bound(alpha, q, b, _PYTHON_FLOATS)
     except OverflowError:
         return math.inf
     if not math.isfinite(k):
@@ -658,7 +638,8 @@ class SampledLaplace(Mechanism):
             laplace = ball.rdp_laplace(a, self.scale, prec=prec)
             if self.q == 1:
                 return laplace
-            return (_sampled_laplace_log_moment_bound(arb(a), q, b, _ArbOps)[0] / (a - 1)).min(laplace)
+            bound = _sampled_laplace_log_moment_bound(arb(a), q, b, reductions.backend("arb"))[0]
+            return (bound / (a - 1)).min(laplace)
 
         if relation == "add_remove":
             return add_remove(order)

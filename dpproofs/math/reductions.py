@@ -152,7 +152,9 @@ class _NumpyOps:
     log = staticmethod(np.log)
     log1p = staticmethod(np.log1p)
     expm1 = staticmethod(np.expm1)
+    exp = staticmethod(np.exp)
     minimum = staticmethod(np.minimum)
+    maximum = staticmethod(np.maximum)
 
     @staticmethod
     def scalar(x):
@@ -183,9 +185,16 @@ class _MpmathOps:
     def expm1(self, x):
         return self.mp.expm1(x)
 
+    def exp(self, x):
+        return self.mp.exp(x)
+
     @staticmethod
     def minimum(a, b):
         return min(a, b)
+
+    @staticmethod
+    def maximum(a, b):
+        return max(a, b)
 
     def scalar(self, x):
         return self.mp.mpf(x)
@@ -219,8 +228,16 @@ class _ArbOps:
         return x.expm1()
 
     @staticmethod
+    def exp(x):
+        return x.exp()
+
+    @staticmethod
     def minimum(a, b):
         return a.min(b)
+
+    @staticmethod
+    def maximum(a, b):
+        return a.max(b)
 
     def scalar(self, x):
         from dpproofs.math import ball
@@ -229,6 +246,12 @@ class _ArbOps:
 
 
 _OPS = {}
+
+
+def backend(name):
+    """The arithmetic ``name`` ("numpy", "mpmath" or "arb") that formulas here are written against:
+    ``log``, ``log1p``, ``expm1``, ``exp``, ``minimum``, ``maximum``, ``scalar`` (one instance each)."""
+    return _ops(name)
 
 
 def _ops(backend):
