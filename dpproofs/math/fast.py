@@ -51,6 +51,7 @@ __all__ = [
     "log_a",
     "rdp_sampled_gaussian",
     "log_erfc",
+    "delta_gaussian_bounds",
 ]
 
 #: Relative tolerance of every function here against its twin in ``precise``.
@@ -968,3 +969,45 @@ def rdp_sampled_gaussian(orders, q, sigma):
         return np.zeros_like(alpha)
     values = log_a(alpha, q, sigma) / (alpha - 1.0)
     return _floor_positive(values)
+
+
+# --- the Gaussian privacy profile (for the privacy curve's GDP bracket) ----------------------
+
+
+def delta_gaussian_bounds(epsilon, sigma):
+    """A float64 enclosure ``(lower, upper)`` of the exact Gaussian privacy profile
+    ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)`` (twin of ``precise.delta_gaussian``; Balle &
+    Wang 2018, arXiv 1805.06530v2, Thm 8), vectorised over ``epsilon >= 0`` (an array) at one
+    ``sigma > 0``. With ``sigma = 1/mu`` it is the mu-GDP profile of Dong, Roth & Su 2022
+    (arXiv 1905.02383v3, Cor. 2.13).
+
+    Evaluated in log space as ``log Phi(a) + log(-expm1(x))``, ``x = eps + log Phi(b) - log Phi(a)``
+    (no cancellation in the difference). Error: each ``log Phi`` is within ``_ERFC_RTOL max(1, |.|)``
+    absolute (tests/math/test_fast.py), the sum ``x`` adds ``4 u (|eps| + |log Phi(a)| + |log Phi(b)|)``;
+    ``|d log(-expm1(x)) / dx| <= max(1, 1/|x|)`` for ``x < 0``. The enclosure is the value times
+    ``exp(-+r)`` with ``r`` that bound (plus 8 ulp), so the exact value lies inside; where ``r`` exceeds
+    ``1e-6`` (``x`` near 0: sigma above ~1e6) the precise evaluator at 30 digits gives the value and
+    ``1e-20`` relative is allowed. Values below ``TINY`` give lower ``0`` and upper ``TINY``.
+    """
+    eps = np.atleast_1d(np.asarray(epsilon, dtype=np.float64))
+    sigma = float(sigma)
+    a = 1.0 / (2.0 * sigma) - eps * sigma
+    b = -1.0 / (2.0 * sigma) - eps * sigma
+    la, lb = _log_ndtr(a), _log_ndtr(b)
+    x = eps + lb - la
+    err_x = _ERFC_RTOL * (np.maximum(1.0, np.abs(la)) + np.maximum(1.0, np.abs(lb))) + 4 * 2.0**-53 * (
+        np.abs(eps) + np.abs(la) + np.abs(lb))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        log_value = la + np.log(-np.expm1(np.minimum(x, 0.0)))
+        r = err_x * np.maximum(1.0, 1.0 / np.abs(x)) + _ERFC_RTOL * np.maximum(1.0, np.abs(la)) + 8 * 2.0**-53
+        value = np.exp(log_value)
+        lower = np.where(r < 1e-6, value * np.exp(-r), 0.0)
+        upper = np.where(r < 1e-6, value * np.exp(r), 1.0)
+    for i in np.flatnonzero(~(r < 1e-6) | ~np.isfinite(value)):
+        from dpproofs.math import precise  # rare (sigma above ~1e6): the reference at 30 digits
+
+        exact = float(precise.delta_gaussian(float(eps[i]), sigma, dps=30))
+        lower[i], upper[i] = exact * (1 - 1e-15), exact * (1 + 1e-15)
+    lower = np.clip(np.nan_to_num(lower, nan=0.0), 0.0, 1.0)
+    upper = np.clip(np.maximum(np.nan_to_num(upper, nan=1.0), TINY), 0.0, 1.0)
+    return lower, upper
