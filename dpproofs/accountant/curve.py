@@ -36,7 +36,7 @@ SCAN_START = 1.0 / 32
 SCAN_DOUBLINGS = 16
 #: Golden-section steps that refine the best scanned epsilon (the bracket shrinks to 0.618**n of
 #: two scan steps; the envelope's error is quadratic in it).
-GOLDEN_STEPS = 24
+GOLDEN_STEPS = 20
 #: The GDP grid's epsilon step is mu / GDP_CELLS_PER_MU (mu as guessed from delta(0)).
 GDP_CELLS_PER_MU = 16
 #: Most epsilon points of the GDP grid (beyond, the step doubles).
@@ -135,7 +135,7 @@ def _profile(grid, mu):
     ``t_{i+1} - t_i`` on each cell (the slope scaled to the cell's width, in log space)."""
     low, up = fast.delta_gaussian_bounds(grid, 1.0 / mu)
     log_slope = special.log_ndtr(-grid / mu - mu / 2)
-    slack = 2e-15 * np.maximum(1.0, np.abs(log_slope)) + 4 * _U
+    slack = np.where(np.isfinite(log_slope), 2e-15 * np.maximum(1.0, np.abs(log_slope)) + 4 * _U, 0.0)
     return low, up, log_slope - slack, log_slope + slack
 
 
@@ -150,18 +150,21 @@ def _passes(grid, up, mu, min_delta):
     d_low, _, log_slope_low, log_slope_up = _profile(grid, mu)
     h = np.diff(grid)
     log_width = grid[:-1] + np.log(np.expm1(h))  # log(t_{i+1} - t_i)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         a = np.exp(log_slope_up[:-1] + log_width)  # left tangent's fall over the cell (upper bound)
         b = np.exp(log_slope_low[1:] + log_width)  # right tangent's rise back over the cell (lower bound)
+    a = np.where(np.isnan(a), np.inf, a)  # 0 * inf (slope below float range, cell beyond it): no bound
+    b = np.where(np.isnan(b) | np.isinf(b), 0.0, b)
     shrink = 1 - _MARGIN
     up_i, up_j = up[:-1], up[1:]
     left_ok = up_i <= d_low[:-1] * shrink
     right_ok = up_j <= np.maximum(d_low[1:] * shrink, min_delta)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        u = (d_low[:-1] - d_low[1:] - b) / (a - b)
-        inside = (a > b) & (u > 0) & (u < 1) & np.isfinite(a)
-        u = np.where(inside, u, 0.0)
-        tangent = d_low[:-1] - a * u
+        rise = d_low[:-1] - d_low[1:] - b  # L_i - L_j at u = 0; the tangents cross inside iff 0 < rise < a - b
+        u = np.where(np.isfinite(a), rise / (a - b), 0.0)
+        inside = (a > b) & (rise > 0) & (u < 1)
+        u = np.where(inside, np.clip(u, 0.0, 1.0), 0.0)
+        tangent = d_low[1:] + b * (1 - u)  # both tangents' value where they cross (L_j there)
         chord = up_i + (up_j - up_i) * u
         kink_ok = ~inside | (chord <= tangent * shrink - 4 * _U * (np.abs(up_i) + np.abs(up_j)))
     ok = (up_i <= min_delta) | (left_ok & right_ok & kink_ok)

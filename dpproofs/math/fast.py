@@ -994,16 +994,22 @@ def delta_gaussian_bounds(epsilon, sigma):
     a = 1.0 / (2.0 * sigma) - eps * sigma
     b = -1.0 / (2.0 * sigma) - eps * sigma
     la, lb = _log_ndtr(a), _log_ndtr(b)
-    x = eps + lb - la
-    err_x = _ERFC_RTOL * (np.maximum(1.0, np.abs(la)) + np.maximum(1.0, np.abs(lb))) + 4 * 2.0**-53 * (
-        np.abs(eps) + np.abs(la) + np.abs(lb))
+    # log Phi(b) = -inf (|b| beyond 1e154): the second term is 0 and x = -inf, exactly
+    lb_finite = np.isfinite(lb)
+    lb_used = np.where(lb_finite, lb, 0.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        x = np.where(lb_finite, eps + lb_used - la, -np.inf)
+        err_x = np.where(lb_finite, _ERFC_RTOL * (np.maximum(1.0, np.abs(la)) + np.maximum(1.0, np.abs(lb_used)))
+                         + 4 * 2.0**-53 * (np.abs(eps) + np.abs(la) + np.abs(lb_used)), 0.0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         log_value = la + np.log(-np.expm1(np.minimum(x, 0.0)))
         r = err_x * np.maximum(1.0, 1.0 / np.abs(x)) + _ERFC_RTOL * np.maximum(1.0, np.abs(la)) + 8 * 2.0**-53
         value = np.exp(log_value)
         lower = np.where(r < 1e-6, value * np.exp(-r), 0.0)
         upper = np.where(r < 1e-6, value * np.exp(r), 1.0)
-    for i in np.flatnonzero(~(r < 1e-6) | ~np.isfinite(value)):
+    underflow = la == -np.inf  # Phi(a) below float range: 0 <= delta <= Phi(a) < TINY
+    lower, upper, r = np.where(underflow, 0.0, lower), np.where(underflow, TINY, upper), np.where(underflow, 0.0, r)
+    for i in np.flatnonzero(~(r < 1e-6) | ~np.isfinite(lower) | ~np.isfinite(upper)):
         from dpproofs.math import precise  # rare (sigma above ~1e6): the reference at 30 digits
 
         exact = float(precise.delta_gaussian(float(eps[i]), sigma, dps=30))
