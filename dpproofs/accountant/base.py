@@ -11,6 +11,7 @@ The interface::
     acc.delta(epsilon)                   -> float, or a list
     acc.delta_bounds(epsilon)            -> (lower, upper), or a list
     acc.tpr_at_fpr(fpr)                  -> float, or a list: an upper bound on a test's power
+    acc.tpr_at_fpr_bounds(fpr)           -> (lower, upper) around the exact profile's power bound
     acc.gdp_mu_bounds(min_delta=1e-10)   -> (lower, upper) around the composition's GDP mu
     acc.ledger                           -> [(mechanism, steps), ...] (a copy)
     acc.relation                         -> "add_remove" | "replace_one"
@@ -46,7 +47,8 @@ class Bounds(tuple):
     ``source`` (``"pld"``: both ends from the tight computation; ``"rdp"``: the upper end is an RDP
     bound (the RDP accountant's, or the PLD accountant's fallback); ``"exact"``: the exact value,
     0, known without a grid: zero privacy loss, or a delta at least the composition's total variation
-    bound), ``grid_step`` (the finest PLD grid step used, or None)."""
+    bound; ``"gdp"``: a Gaussian-DP mu bracket; ``"profile"``: a power bracket of
+    :meth:`PrivacyAccountant.tpr_at_fpr_bounds`), ``grid_step`` (the finest PLD grid step used, or None)."""
 
     def __new__(cls, lower: float, upper: float, source: str, grid_step: float | None = None) -> "Bounds":
         self = super().__new__(cls, (float(lower), float(upper)))
@@ -212,6 +214,35 @@ class PrivacyAccountant(abc.ABC):
         from dpproofs.accountant import curve
 
         return self._each("fpr", fpr, check_fpr, lambda value: curve.tpr_upper(self._delta_one, value))
+
+    def tpr_at_fpr_bounds(self, fpr: float | Sequence[float]) -> "Bounds | list[Bounds]":
+        """:class:`Bounds` ``(lower, upper)`` around ``V(fpr)``, the power bound that the composition's
+        EXACT privacy profile gives at type-I error ``fpr`` (the infimum of :meth:`tpr_at_fpr`'s
+        expression with the exact delta); ``upper`` is :meth:`tpr_at_fpr`.
+
+        For a symmetric pair (Gaussian, Laplace, randomized response) ``V`` is the largest power of a
+        test; for a sampled mechanism, whose two orders differ, the profile is the maximum over both
+        and the largest power may be below ``V``: then ``lower`` bounds ``V``, not the power. The
+        lower end bounds an infimum over every epsilon, so it needs the lower delta on every cell
+        between the points asked (monotonicity: :func:`dpproofs.accountant.curve.tpr_bounds`), not
+        only at the best one. The RDP accountant's lower delta is 0: its lower end is ``fpr``.
+
+        Args:
+            fpr: a type-I error in ``[0, 1]``, or a sequence of them.
+
+        Returns:
+            :class:`Bounds` (``source="profile"``), ``fpr <= lower <= upper <= 1``, or a list.
+
+        Raises:
+            InvalidArgument: ``fpr`` (or an item, named ``fpr[i]``) is nan or outside ``[0, 1]``.
+            InvalidArgumentType: ``fpr`` is not a real number (nor a sequence of them).
+        """
+        from dpproofs.accountant import curve
+
+        def one(value):
+            return Bounds(*curve.tpr_bounds(self._delta_bounds_one, value), "profile")
+
+        return self._each("fpr", fpr, check_fpr, one)
 
     def gdp_mu_bounds(self, min_delta: float = 1e-10) -> "Bounds":
         """:class:`Bounds` ``(lower, upper)`` around the smallest Gaussian-DP ``mu`` of the

@@ -29,7 +29,7 @@ from scipy import special
 
 from dpproofs.math import fast
 
-__all__ = ["tpr_upper", "gdp_mu_bounds", "SCAN_START", "SCAN_DOUBLINGS", "GOLDEN_STEPS", "GDP_CELLS_PER_MU"]
+__all__ = ["tpr_upper", "tpr_bounds", "gdp_mu_bounds", "SCAN_START", "SCAN_DOUBLINGS", "GOLDEN_STEPS", "GDP_CELLS_PER_MU"]
 
 #: The first positive epsilon of the scan, and how many doublings it may take (up to 2048).
 SCAN_START = 1.0 / 32
@@ -37,6 +37,9 @@ SCAN_DOUBLINGS = 16
 #: Golden-section steps that refine the best scanned epsilon (the bracket shrinks to 0.618**n of
 #: two scan steps; the envelope's error is quadratic in it).
 GOLDEN_STEPS = 20
+#: Most further deltas the lower end of :func:`tpr_bounds` may ask for, and its relative target.
+BOUNDS_CALLS = 40
+BOUNDS_TARGET = 1e-2
 #: The GDP grid's epsilon step is mu / GDP_CELLS_PER_MU (mu as guessed from delta(0)).
 GDP_CELLS_PER_MU = 16
 #: Most epsilon points of the GDP grid (beyond, the step doubles).
@@ -124,6 +127,76 @@ def tpr_upper(delta_at, fpr):
             fd = bound(d)
         best = min(best, fc, fd)
     return max(best, fpr)
+
+
+def _cell_floor(left, right_low, fpr):
+    """A lower bound of ``min(1, A(eps), B(eps))`` (module docstring) over ``eps`` in ``[left, right]``
+    from a lower bound ``right_low`` on ``delta*(right)``: ``delta*`` is non-increasing, so on the cell
+    ``delta* >= right_low``, ``e^eps >= e^left`` and ``e^-eps <= e^-left`` (rounded down)."""
+    first = right_low + (math.exp(min(left + math.log(fpr), 709.0)) if fpr > 0 else 0.0)
+    rest = max(0.0, 1.0 - right_low - fpr)
+    second = 1.0 - math.exp(-left) * rest
+    return max(0.0, min(1.0, first, second) * (1 - 1e-15) - 2 * _U)
+
+
+def tpr_bounds(delta_bounds_at, fpr):
+    """``(lower, upper)`` around ``V(fpr) = inf over eps >= 0 of min(1, A(eps), B(eps))`` with the
+    EXACT profile ``delta*`` (module docstring): the power bound the composition's exact privacy
+    profile gives. For a symmetric pair (Gaussian, Laplace, randomized response) ``V`` is the
+    largest power of a test at type-I error ``fpr``; for a sampled mechanism, whose two orders
+    differ, the largest power may be below ``V`` (the profile is the maximum over both orders).
+
+    Upper end: :func:`tpr_upper` with the upper deltas. Lower end: an infimum over ALL ``eps`` needs
+    a lower bound on every cell between the evaluated points, not a value at the best one: on
+    ``[e_i, e_{i+1}]`` the terms are at least :func:`_cell_floor` (the lower delta at the right end,
+    monotonicity), and beyond the last point ``e_n`` at least ``min(e^e_n fpr, 1 - e^-e_n (1 - fpr))``
+    (``delta* >= 0``), ``e_n`` extended until that is above the upper end (or 2048). The cell with the
+    lowest floor is halved (``BOUNDS_CALLS`` more deltas at most) until the bracket's relative width
+    is ``BOUNDS_TARGET``. A lower delta of 0 (the RDP accountant) gives the lower end ``fpr``.
+
+    Args:
+        delta_bounds_at: ``eps -> (lower, upper)`` on ``delta*(eps)``.
+        fpr: the type-I error in [0, 1] (validated by the caller).
+
+    Returns:
+        ``(lower, upper)``, ``fpr <= lower <= upper <= 1``.
+    """
+    if fpr >= 1.0:
+        return 1.0, 1.0
+    memo = {}
+
+    def ask(epsilon):
+        if epsilon not in memo:
+            low, up = delta_bounds_at(epsilon)
+            memo[epsilon] = (min(max(float(low), 0.0), 1.0), min(max(float(up), 0.0), 1.0))
+        return memo[epsilon]
+
+    upper = tpr_upper(lambda epsilon: ask(epsilon)[1], fpr)
+    last = max(memo)
+    log_fpr = math.log(fpr) if fpr > 0 else -math.inf
+
+    def tail(epsilon):
+        return min(math.exp(min(epsilon + log_fpr, 0.0)), -math.expm1(-epsilon) + math.exp(-epsilon) * fpr)
+
+    while tail(last) < upper and last < SCAN_START * 2**SCAN_DOUBLINGS:
+        last *= 2
+        upper = min(upper, _power_bound(last, ask(last)[1], fpr, 1), _power_bound(last, ask(last)[1], fpr, -1))
+    lower = fpr
+    for _ in range(BOUNDS_CALLS + 1):
+        points = sorted(memo)
+        floors = [_cell_floor(points[i], memo[points[i + 1]][0], fpr) for i in range(len(points) - 1)]
+        lower = max(fpr, min(floors + [tail(points[-1]) * (1 - 1e-15)]))
+        if upper - lower <= BOUNDS_TARGET * upper or not floors:
+            break
+        worst = min(range(len(floors)), key=floors.__getitem__)
+        if floors[worst] > tail(points[-1]):
+            break  # the tail (all eps beyond the last point) is the lowest: halving cells cannot help
+        middle = (points[worst] + points[worst + 1]) / 2
+        if not points[worst] < middle < points[worst + 1]:
+            break
+        up = ask(middle)[1]
+        upper = min(upper, _power_bound(middle, up, fpr, 1), _power_bound(middle, up, fpr, -1))
+    return min(lower, upper), upper
 
 
 # --- Gaussian DP ------------------------------------------------------------------------------
