@@ -24,6 +24,10 @@ float64 input (any ``sigma > 0``, ``q`` in ``[0, 1]``, ``alpha`` in ``(1, 1e4]``
 bounded time and memory (the size caps are listed there too). A returned value is never
 negative, never nan, never lower than the tolerance allows, and no order is ever dropped.
 
+:func:`delta_gaussian_bounds` (the Gaussian privacy profile, for the privacy curve's GDP bracket)
+is not a value within ``RTOL`` but an enclosure ``(lower, upper)`` of the exact value, with its own
+error bound stated beside it (tests: tests/math/test_fast.py, tests/test_privacy_curve.py).
+
 Why one module of about 960 lines (over the project's 700): it is the hot path, and most of it is
 one quantity, the sampled Gaussian's ``log A_alpha``, computed by four methods that hand orders to
 each other (integer binomial sums, the signed series in rounds, the self-checked quadrature, the
