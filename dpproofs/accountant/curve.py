@@ -29,7 +29,8 @@ from scipy import special
 
 from dpproofs.math import fast
 
-__all__ = ["tpr_upper", "tpr_bounds", "gdp_mu_bounds", "SCAN_START", "SCAN_DOUBLINGS", "GOLDEN_STEPS", "GDP_CELLS_PER_MU"]
+__all__ = ["tpr_upper", "tpr_bounds", "gdp_mu_bounds", "SCAN_START", "SCAN_DOUBLINGS", "GOLDEN_STEPS", "GDP_CELLS_PER_MU",
+           "GDP_REFINEMENTS"]
 
 #: The first positive epsilon of the scan, and how many doublings it may take (up to 2048).
 SCAN_START = 1.0 / 32
@@ -40,8 +41,12 @@ GOLDEN_STEPS = 20
 #: Most further deltas the lower end of :func:`tpr_bounds` may ask for, and its relative target.
 BOUNDS_CALLS = 40
 BOUNDS_TARGET = 1e-2
-#: The GDP grid's epsilon step is mu / GDP_CELLS_PER_MU (mu as guessed from delta(0)).
-GDP_CELLS_PER_MU = 16
+#: The GDP grid's first epsilon step is mu / GDP_CELLS_PER_MU (mu as guessed from delta(0)); then
+#: the cells that bind (fail at the lower end * (1 + GDP_REFINE_TARGET)) are halved, at most
+#: GDP_REFINEMENTS times (the upper end's slack, (h/mu)^2/4 on a binding cell, falls 4x each time).
+GDP_CELLS_PER_MU = 4
+GDP_REFINEMENTS = 2
+GDP_REFINE_TARGET = 1e-4
 #: Most epsilon points of the GDP grid (beyond, the step doubles).
 GDP_MAX_POINTS = 160
 #: Relative float margin of the GDP upper end's comparisons (values are below 1, inputs enclosed).
@@ -214,7 +219,12 @@ def _profile(grid, mu):
 
 def _passes(grid, up, mu, min_delta):
     """Whether ``delta*(eps) <= max(delta_mu(eps), min_delta)`` is proved for every ``eps`` in
-    ``[0, grid[-1]]`` from ``up`` (upper bounds on ``delta*`` at ``grid``). On a cell
+    ``[0, grid[-1]]`` from ``up``: :func:`_cells_pass` on every cell."""
+    return bool(np.all(_cells_pass(grid, up, mu, min_delta)))
+
+
+def _cells_pass(grid, up, mu, min_delta):
+    """Per cell ``[grid[i], grid[i+1]]``: whether the inequality is proved on it from ``up`` (upper bounds on ``delta*`` at ``grid``). On a cell
     ``[t_i, t_{i+1}]`` (``t = e^eps``), ``delta*`` lies below the chord of ``up`` (convexity) and below
     ``up_i`` (monotonicity); ``delta_mu`` lies above its two end tangents (convexity). A cell passes
     if ``up_i <= min_delta``, or if the chord is below the larger tangent at both ends and where the
@@ -240,8 +250,7 @@ def _passes(grid, up, mu, min_delta):
         tangent = d_low[1:] + b * (1 - u)  # both tangents' value where they cross (L_j there)
         chord = up_i + (up_j - up_i) * u
         kink_ok = ~inside | (chord <= tangent * shrink - 4 * _U * (np.abs(up_i) + np.abs(up_j)))
-    ok = (up_i <= min_delta) | (left_ok & right_ok & kink_ok)
-    return bool(np.all(ok))
+    return (up_i <= min_delta) | (left_ok & right_ok & kink_ok)
 
 
 def _largest_mu_below(grid, lows):
@@ -252,11 +261,10 @@ def _largest_mu_below(grid, lows):
     hi = np.full(grid.shape, math.log(1e6))
     for _ in range(80):
         mid = (lo + hi) / 2
-        mus = np.exp(mid)
-        fine = np.array([fast.delta_gaussian_bounds(e, 1.0 / m)[1][0] <= w for e, m, w in zip(grid, mus, lows)], dtype=bool)
+        fine = fast.delta_gaussian_bounds(grid, np.exp(-mid))[1] <= lows
         lo, hi = np.where(fine, mid, lo), np.where(fine, hi, mid)
     found = np.exp(lo)
-    fine = np.array([fast.delta_gaussian_bounds(e, 1.0 / m)[1][0] <= w for e, m, w in zip(grid, found, lows)], dtype=bool)
+    fine = fast.delta_gaussian_bounds(grid, 1.0 / found)[1] <= lows if len(grid) else np.zeros(0, dtype=bool)
     return np.where(fine & (lows > 0), found, 0.0)
 
 
@@ -269,7 +277,9 @@ def gdp_mu_bounds(delta_bounds_at, min_delta):
     The grid: ``eps_i = i h`` (``h = mu0 / GDP_CELLS_PER_MU``, ``mu0`` the mu whose
     ``delta_mu(0)`` is the composition's ``delta(0)``), up to the first ``eps`` whose upper
     ``delta`` is at most ``min_delta`` (beyond it ``delta* <= min_delta`` by monotonicity), the step
-    doubling after every ``GDP_MAX_POINTS / 4`` points past ``GDP_MAX_POINTS``.
+    doubling after every ``GDP_MAX_POINTS / 4`` points past ``GDP_MAX_POINTS``; then the cells that
+    bind are halved ``GDP_REFINEMENTS`` times (a Gaussian composition binds everywhere; a sampled
+    one on a few cells).
 
     Upper end: the smallest ``mu`` (bisection on ``log mu``) for which :func:`_passes` proves the
     inequality on the whole of ``[0, eps_n]`` from the upper deltas: a proof, not a check at
@@ -301,17 +311,40 @@ def gdp_mu_bounds(delta_bounds_at, min_delta):
         lows.append(float(low))
         ups.append(float(up))
     grid, lows, ups = np.array(grid), np.array(lows), np.array(ups)
+    if ups[-1] > min_delta or not _passes(grid, ups, 1e6, min_delta):
+        keep = lows > min_delta
+        return float(np.max(_largest_mu_below(grid[keep], lows[keep]), initial=0.0)), math.inf, "gdp"
+    upper = _smallest_passing_mu(grid, ups, mu0, min_delta)
+    for _ in range(GDP_REFINEMENTS):
+        keep = lows > min_delta
+        lower = float(np.max(_largest_mu_below(grid[keep], lows[keep]), initial=0.0))
+        # the cells that keep the upper end from the lower one (all of them when the lower end is 0)
+        binding = ~_cells_pass(grid, ups, max(lower, 1e-12) * (1 + GDP_REFINE_TARGET), min_delta)
+        if not binding.any() or upper <= lower * (1 + GDP_REFINE_TARGET):
+            break
+        middles = (grid[:-1][binding] + grid[1:][binding]) / 2
+        found = [delta_bounds_at(float(e)) for e in middles]
+        grid = np.concatenate([grid, middles])
+        lows = np.concatenate([lows, [float(b[0]) for b in found]])
+        ups = np.concatenate([ups, [float(b[1]) for b in found]])
+        order = np.argsort(grid, kind="stable")
+        grid, lows, ups = grid[order], lows[order], ups[order]
+        upper = min(upper, _smallest_passing_mu(grid, ups, upper, min_delta))
     keep = lows > min_delta
     lower = float(np.max(_largest_mu_below(grid[keep], lows[keep]), initial=0.0))
-    if ups[-1] > min_delta or not _passes(grid, ups, 1e6, min_delta):
-        return lower, math.inf, "gdp"
-    lo, hi = math.log(max(lower, 1e-12)), math.log(max(mu0, 1e-12))
+    return min(lower, upper), upper, "gdp"
+
+
+def _smallest_passing_mu(grid, ups, start, min_delta):
+    """The smallest ``mu`` (to 2^-60 in ``log mu``, bisection) that :func:`_passes`; the grid passes
+    at ``mu = 1e6``. Returns a ``mu`` that passes."""
+    lo, hi = math.log(1e-12), math.log(min(max(start, 1e-12), 1e6))
     while not _passes(grid, ups, math.exp(hi), min_delta):
-        lo, hi = hi, hi + math.log(2)
+        lo, hi = hi, min(hi + math.log(2), math.log(1e6))
     for _ in range(60):
         mid = (lo + hi) / 2
         if _passes(grid, ups, math.exp(mid), min_delta):
             hi = mid
         else:
             lo = mid
-    return lower, math.exp(hi), "gdp"
+    return math.exp(hi)

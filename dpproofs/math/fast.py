@@ -981,8 +981,8 @@ def rdp_sampled_gaussian(orders, q, sigma):
 def delta_gaussian_bounds(epsilon, sigma):
     """A float64 enclosure ``(lower, upper)`` of the exact Gaussian privacy profile
     ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)`` (twin of ``precise.delta_gaussian``; Balle &
-    Wang 2018, arXiv 1805.06530v2, Thm 8), vectorised over ``epsilon >= 0`` (an array) at one
-    ``sigma > 0``. With ``sigma = 1/mu`` it is the mu-GDP profile of Dong, Roth & Su 2022
+    Wang 2018, arXiv 1805.06530v2, Thm 8), vectorised over ``epsilon >= 0`` and ``sigma > 0``
+    (arrays that broadcast together). With ``sigma = 1/mu`` it is the mu-GDP profile of Dong, Roth & Su 2022
     (arXiv 1905.02383v3, Cor. 2.13).
 
     Evaluated in log space as ``log Phi(a) + log(-expm1(x))``, ``x = eps + log Phi(b) - log Phi(a)``
@@ -993,8 +993,8 @@ def delta_gaussian_bounds(epsilon, sigma):
     ``1e-6`` (``x`` near 0: sigma above ~1e6) the precise evaluator at 30 digits gives the value and
     ``1e-20`` relative is allowed. Values below ``TINY`` give lower ``0`` and upper ``TINY``.
     """
-    eps = np.atleast_1d(np.asarray(epsilon, dtype=np.float64))
-    sigma = float(sigma)
+    eps, sigma = np.broadcast_arrays(np.atleast_1d(np.asarray(epsilon, dtype=np.float64)),
+                                     np.asarray(sigma, dtype=np.float64))
     a = 1.0 / (2.0 * sigma) - eps * sigma
     b = -1.0 / (2.0 * sigma) - eps * sigma
     la, lb = _log_ndtr(a), _log_ndtr(b)
@@ -1016,7 +1016,7 @@ def delta_gaussian_bounds(epsilon, sigma):
     for i in np.flatnonzero(~(r < 1e-6) | ~np.isfinite(lower) | ~np.isfinite(upper)):
         from dpproofs.math import precise  # rare (sigma above ~1e6): the reference at 30 digits
 
-        exact = float(precise.delta_gaussian(float(eps[i]), sigma, dps=30))
+        exact = float(precise.delta_gaussian(float(eps[i]), float(sigma[i]), dps=30))
         lower[i], upper[i] = exact * (1 - 1e-15), exact * (1 + 1e-15)
     lower = np.clip(np.nan_to_num(lower, nan=0.0), 0.0, 1.0)
     upper = np.clip(np.maximum(np.nan_to_num(upper, nan=1.0), TINY), 0.0, 1.0)
