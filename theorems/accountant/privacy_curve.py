@@ -1,8 +1,9 @@
 """The privacy curve of the shipped accountants never understates (ids ``accountant.privacy_curve.*``).
 
 For T applications of the Gaussian mechanism of noise sigma (sensitivity 1), the composition is
-exactly mu-GDP with ``mu = sqrt(T)/sigma`` (Dong, Roth & Su 2022, arXiv 1905.02383v3, Def. 2.6 and
-Cor. 3.3), so the most powerful test at type-I error ``a`` has power ``Phi(Phi^-1(a) + mu)`` and the
+exactly mu-GDP with ``mu = sqrt(T)/sigma`` (the T outputs' sufficient statistic is their sum, a
+Gaussian of noise ``sigma sqrt(T)`` and shift ``T``, i.e. shift 1 at noise ``sigma/sqrt(T)``; Dong,
+Roth & Su 2022, arXiv 1905.02383v3, Def. 2.6 for mu-GDP), so the most powerful test at type-I error ``a`` has power ``Phi(Phi^-1(a) + mu)`` and the
 smallest GDP ``mu`` is ``sqrt(T)/sigma``. The statements are what a user calls:
 
 * ``.tpr_pld`` / ``.tpr_rdp``: ``Phi(Phi^-1(fpr) + sqrt(T)/sigma) <= acc.tpr_at_fpr(fpr)`` for
