@@ -10,6 +10,9 @@ The interface::
     acc.epsilon_bounds(delta)            -> (lower, upper), or a list of them
     acc.delta(epsilon)                   -> float, or a list
     acc.delta_bounds(epsilon)            -> (lower, upper), or a list
+    acc.tpr_at_fpr(fpr)                  -> float, or a list: an upper bound on a test's power
+    acc.tpr_at_fpr_bounds(fpr)           -> (lower, upper) around the exact profile's power bound
+    acc.gdp_mu_bounds(min_delta=1e-10)   -> (lower, upper) around the composition's GDP mu
     acc.ledger                           -> [(mechanism, steps), ...] (a copy)
     acc.relation                         -> "add_remove" | "replace_one"
     acc.to_dict() / Class.from_dict(data)
@@ -44,7 +47,8 @@ class Bounds(tuple):
     ``source`` (``"pld"``: both ends from the tight computation; ``"rdp"``: the upper end is an RDP
     bound (the RDP accountant's, or the PLD accountant's fallback); ``"exact"``: the exact value,
     0, known without a grid: zero privacy loss, or a delta at least the composition's total variation
-    bound), ``grid_step`` (the finest PLD grid step used, or None)."""
+    bound; ``"gdp"``: a Gaussian-DP mu bracket; ``"profile"``: a power bracket of
+    :meth:`PrivacyAccountant.tpr_at_fpr_bounds`), ``grid_step`` (the finest PLD grid step used, or None)."""
 
     def __new__(cls, lower: float, upper: float, source: str, grid_step: float | None = None) -> "Bounds":
         self = super().__new__(cls, (float(lower), float(upper)))
@@ -87,6 +91,11 @@ def check_delta(value, name="delta"):
 def check_epsilon(value, name="epsilon"):
     """``epsilon >= 0``."""
     return _validate.real(name, value, 0)
+
+
+def check_fpr(value, name="fpr"):
+    """``fpr`` in ``[0, 1]``."""
+    return _validate.real(name, value, 0, 1)
 
 
 class PrivacyAccountant(abc.ABC):
@@ -173,6 +182,100 @@ class PrivacyAccountant(abc.ABC):
     def delta_bounds(self, epsilon: float | Sequence[float]) -> "Bounds | list[Bounds]":
         """``(lower, upper)`` around the exact delta of the composition at ``epsilon``, or a list."""
         return self._each("epsilon", epsilon, check_epsilon, self._delta_bounds_one)
+
+    # --- the privacy curve (dpproofs.accountant.curve): from delta, so every accountant has it ---
+
+    def tpr_at_fpr(self, fpr: float | Sequence[float]) -> float | list[float]:
+        """A certified upper bound on the power (true-positive rate, ``1 - beta``) of any test at
+        type-I error ``fpr`` between the composition's neighbouring output distributions, in
+        either order: the f-DP trade-off of the composition read as an auditor's power bound.
+
+        It is ``inf over eps >= 0 of min(1, delta(eps) + e^eps fpr, 1 - e^-eps (1 - delta(eps) - fpr))``
+        (Dong, Roth & Su 2022, arXiv 1905.02383v3, Prop. 2.12, the f-DP / (eps, delta) duality),
+        with this accountant's own :meth:`delta` (an upper bound on the exact profile). Why it stays
+        an upper bound: ``(eps, delta)``-DP with a larger delta still holds, every term increases with
+        delta, and an infimum over a finite set of ``eps`` is at least the infimum over all of them.
+        The set is chosen by :func:`dpproofs.accountant.curve.tpr_upper` (a scan and a golden-section
+        refinement): with the exact Gaussian profile it is within 1e-9 of the closed form
+        ``Phi(Phi^-1(fpr) + mu)``; with the PLD accountant the gap is that of its delta bracket
+        (``delta_relative_width``, 1e-2 relative by default), with the RDP accountant that of the
+        RDP conversion.
+
+        Args:
+            fpr: a type-I error in ``[0, 1]``, or a sequence of them.
+
+        Returns:
+            A float in ``[fpr, 1]`` (1 at ``fpr = 1``), or a list for a sequence.
+
+        Raises:
+            InvalidArgument: ``fpr`` (or an item, named ``fpr[i]``) is nan or outside ``[0, 1]``.
+            InvalidArgumentType: ``fpr`` is not a real number (nor a sequence of them).
+        """
+        from dpproofs.accountant import curve
+
+        return self._each("fpr", fpr, check_fpr, lambda value: curve.tpr_upper(self._delta_one, value))
+
+    def tpr_at_fpr_bounds(self, fpr: float | Sequence[float]) -> "Bounds | list[Bounds]":
+        """:class:`Bounds` ``(lower, upper)`` around ``V(fpr)``, the power bound that the composition's
+        EXACT privacy profile gives at type-I error ``fpr`` (the infimum of :meth:`tpr_at_fpr`'s
+        expression with the exact delta); ``upper`` is :meth:`tpr_at_fpr`.
+
+        For a symmetric pair (Gaussian, Laplace, randomized response) ``V`` is the largest power of a
+        test; for a sampled mechanism, whose two orders differ, the profile is the maximum over both
+        and the largest power may be below ``V``: then ``lower`` bounds ``V``, not the power. The
+        lower end bounds an infimum over every epsilon, so it needs the lower delta on every cell
+        between the points asked (monotonicity: :func:`dpproofs.accountant.curve.tpr_bounds`), not
+        only at the best one. The RDP accountant's lower delta is 0: its lower end is ``fpr``.
+
+        Args:
+            fpr: a type-I error in ``[0, 1]``, or a sequence of them.
+
+        Returns:
+            :class:`Bounds` (``source="profile"``), ``fpr <= lower <= upper <= 1``, or a list.
+
+        Raises:
+            InvalidArgument: ``fpr`` (or an item, named ``fpr[i]``) is nan or outside ``[0, 1]``.
+            InvalidArgumentType: ``fpr`` is not a real number (nor a sequence of them).
+        """
+        from dpproofs.accountant import curve
+
+        def one(value):
+            return Bounds(*curve.tpr_bounds(self._delta_bounds_one, value), "profile")
+
+        return self._each("fpr", fpr, check_fpr, one)
+
+    def gdp_mu_bounds(self, min_delta: float = 1e-10) -> "Bounds":
+        """:class:`Bounds` ``(lower, upper)`` around the smallest Gaussian-DP ``mu`` of the
+        composition "down to ``min_delta``": the smallest ``mu`` with ``delta(eps) <= max(delta_mu(eps),
+        min_delta)`` at every ``eps >= 0``, ``delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps
+        Phi(-eps/mu - mu/2)`` (Dong, Roth & Su 2022, arXiv 1905.02383v3, Def. 2.6 and Cor. 2.13:
+        with ``min_delta`` 0 this is exactly mu-GDP). For a composition of T Gaussians of noise
+        sigma it is ``sqrt(T)/sigma``; a non-Gaussian composition is not exactly GDP, and ``mu`` is
+        then the smallest one whose curve dominates its profile (above ``min_delta``).
+
+        The upper end is proved for every ``eps``, not only at the grid points the profile is asked
+        at (convexity in ``e^eps`` and monotonicity of both curves:
+        :func:`dpproofs.accountant.curve.gdp_mu_bounds`); for ``eps`` where the composition's delta
+        is below ``min_delta`` nothing beyond that is claimed (no finite computation certifies the
+        profile's far tail). The lower end comes from the accountant's lower delta (0 for the RDP
+        accountant). ``source`` is ``"gdp"`` (``"exact"``: ``Bounds(0, 0)``, the profile is below
+        ``min_delta`` everywhere); ``upper`` is ``inf`` when no ``mu <= 1e6`` can be proved.
+
+        Args:
+            min_delta: the floor, in ``(0, 1)``; default ``1e-10``.
+
+        Returns:
+            :class:`Bounds` ``(lower, upper)``.
+
+        Raises:
+            InvalidArgument: ``min_delta`` is nan or outside ``(0, 1)``.
+            InvalidArgumentType: ``min_delta`` is not a real number.
+        """
+        from dpproofs.accountant import curve
+
+        min_delta = _validate.real("min_delta", min_delta, 0, 1, low_open=True, high_open=True)
+        lower, upper, source = curve.gdp_mu_bounds(self._delta_bounds_one, min_delta)
+        return Bounds(lower, upper, source)
 
     @abc.abstractmethod
     def _epsilon_one(self, delta): ...

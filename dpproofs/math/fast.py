@@ -24,6 +24,10 @@ float64 input (any ``sigma > 0``, ``q`` in ``[0, 1]``, ``alpha`` in ``(1, 1e4]``
 bounded time and memory (the size caps are listed there too). A returned value is never
 negative, never nan, never lower than the tolerance allows, and no order is ever dropped.
 
+:func:`delta_gaussian_bounds` (the Gaussian privacy profile, for the privacy curve's GDP bracket)
+is not a value within ``RTOL`` but an enclosure ``(lower, upper)`` of the exact value, with its own
+error bound stated beside it (tests: tests/math/test_fast.py, tests/test_privacy_curve.py).
+
 Why one module of about 960 lines (over the project's 700): it is the hot path, and most of it is
 one quantity, the sampled Gaussian's ``log A_alpha``, computed by four methods that hand orders to
 each other (integer binomial sums, the signed series in rounds, the self-checked quadrature, the
@@ -51,6 +55,7 @@ __all__ = [
     "log_a",
     "rdp_sampled_gaussian",
     "log_erfc",
+    "delta_gaussian_bounds",
 ]
 
 #: Relative tolerance of every function here against its twin in ``precise``.
@@ -968,3 +973,51 @@ def rdp_sampled_gaussian(orders, q, sigma):
         return np.zeros_like(alpha)
     values = log_a(alpha, q, sigma) / (alpha - 1.0)
     return _floor_positive(values)
+
+
+# --- the Gaussian privacy profile (for the privacy curve's GDP bracket) ----------------------
+
+
+def delta_gaussian_bounds(epsilon, sigma):
+    """A float64 enclosure ``(lower, upper)`` of the exact Gaussian privacy profile
+    ``Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s)`` (twin of ``precise.delta_gaussian``; Balle &
+    Wang 2018, arXiv 1805.06530v2, Thm 8), vectorised over ``epsilon >= 0`` and ``sigma > 0``
+    (arrays that broadcast together). With ``sigma = 1/mu`` it is the mu-GDP profile of Dong, Roth & Su 2022
+    (arXiv 1905.02383v3, Cor. 2.13).
+
+    Evaluated in log space as ``log Phi(a) + log(-expm1(x))``, ``x = eps + log Phi(b) - log Phi(a)``
+    (no cancellation in the difference). Error: each ``log Phi`` is within ``_ERFC_RTOL max(1, |.|)``
+    absolute (tests/math/test_fast.py), the sum ``x`` adds ``4 u (|eps| + |log Phi(a)| + |log Phi(b)|)``;
+    ``|d log(-expm1(x)) / dx| <= max(1, 1/|x|)`` for ``x < 0``. The enclosure is the value times
+    ``exp(-+r)`` with ``r`` that bound (plus 8 ulp), so the exact value lies inside; where ``r`` exceeds
+    ``1e-6`` (``x`` near 0: sigma above ~1e6) the precise evaluator at 30 digits gives the value and
+    ``1e-20`` relative is allowed. Values below ``TINY`` give lower ``0`` and upper ``TINY``.
+    """
+    eps, sigma = np.broadcast_arrays(np.atleast_1d(np.asarray(epsilon, dtype=np.float64)),
+                                     np.asarray(sigma, dtype=np.float64))
+    a = 1.0 / (2.0 * sigma) - eps * sigma
+    b = -1.0 / (2.0 * sigma) - eps * sigma
+    la, lb = _log_ndtr(a), _log_ndtr(b)
+    # log Phi(b) = -inf (|b| beyond 1e154): the second term is 0 and x = -inf, exactly
+    lb_finite = np.isfinite(lb)
+    lb_used = np.where(lb_finite, lb, 0.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        x = np.where(lb_finite, eps + lb_used - la, -np.inf)
+        err_x = np.where(lb_finite, _ERFC_RTOL * (np.maximum(1.0, np.abs(la)) + np.maximum(1.0, np.abs(lb_used)))
+                         + 4 * 2.0**-53 * (np.abs(eps) + np.abs(la) + np.abs(lb_used)), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        log_value = la + np.log(-np.expm1(np.minimum(x, 0.0)))
+        r = err_x * np.maximum(1.0, 1.0 / np.abs(x)) + _ERFC_RTOL * np.maximum(1.0, np.abs(la)) + 8 * 2.0**-53
+        value = np.exp(log_value)
+        lower = np.where(r < 1e-6, value * np.exp(-r), 0.0)
+        upper = np.where(r < 1e-6, value * np.exp(r), 1.0)
+    underflow = la == -np.inf  # Phi(a) below float range: 0 <= delta <= Phi(a) < TINY
+    lower, upper, r = np.where(underflow, 0.0, lower), np.where(underflow, TINY, upper), np.where(underflow, 0.0, r)
+    for i in np.flatnonzero(~(r < 1e-6) | ~np.isfinite(lower) | ~np.isfinite(upper)):
+        from dpproofs.math import precise  # rare (sigma above ~1e6): the reference at 30 digits
+
+        exact = float(precise.delta_gaussian(float(eps[i]), float(sigma[i]), dps=30))
+        lower[i], upper[i] = exact * (1 - 1e-15), exact * (1 + 1e-15)
+    lower = np.clip(np.nan_to_num(lower, nan=0.0), 0.0, 1.0)
+    upper = np.clip(np.maximum(np.nan_to_num(upper, nan=1.0), TINY), 0.0, 1.0)
+    return lower, upper

@@ -296,3 +296,13 @@ def test_a_large_grid_of_large_fractional_orders_stays_within_bounded_memory():
         tracemalloc.stop()
     assert np.all(np.isfinite(values)) and np.all(values > 0)
     assert peak < 600 * 2**20, f"peak {peak / 2**20:.0f} MiB"
+
+
+@given(epsilon=st.one_of(st.just(0.0), log_uniform(1e-10, 1e3)), sigma=log_uniform(1e-3, 1e7))
+@settings(max_examples=60)
+def test_the_gaussian_profile_enclosure_contains_the_precise_profile(epsilon, sigma):
+    low, up = fast.delta_gaussian_bounds(epsilon, sigma)
+    exact = precise.delta_gaussian(epsilon, sigma, dps=40)
+    assert 0.0 <= low[0] <= exact <= up[0] <= 1.0
+    if exact >= 1e-300:  # above the subnormal range the enclosure is narrow (its stated r < 1e-6)
+        assert up[0] - low[0] <= 3e-6 * float(exact)
