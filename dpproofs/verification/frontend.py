@@ -24,7 +24,7 @@ from dpproofs.checker.decide import Outcome, normalised_margin
 from dpproofs.errors import POINT_ERRORS, InvalidArgument, InvalidArgumentType, reraise_internal
 from dpproofs.checker.verdicts import Verdict
 from dpproofs.math.stop import safety_stop
-from dpproofs.verification import exact, prove
+from dpproofs.verification import boundary, exact, prove
 from dpproofs.verification.domain import Problem, derive
 from dpproofs.verification.evaluation import (
     DomainViolation,
@@ -416,6 +416,9 @@ def _verify(claim, where, integers, samples, seed, dps, time_budget, started):
     # the search's share of the budget counts from the start of the verification
     search_budget = max(0.0, time_budget * SEARCH_SHARE - (time.perf_counter() - started))
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
+    if user_claim.variables:  # the edges of the coupled conditions, where thin violations hide
+        pinned += tuple(p for p in boundary.edge_points(user_claim, seed, lambda point: _valid(user_claim, point))
+                        if p not in pinned)
     searched = dataclasses.replace(user_claim, pinned=pinned, certify=False)  # proved by .prove below
     plan = pipeline.Plan(
         examples=samples if user_claim.variables else 1, seed=seed, dps=dps,
