@@ -68,3 +68,17 @@ def test_a_stop_nested_inside_an_earlier_one_does_not_extend_it():
         with stop.safety_stop(clock.now + 3600):
             assert stop.stopped()
     assert not stop.stopped()
+
+
+def test_a_search_stopped_before_its_first_point_says_the_budget_stopped_it():
+    import dataclasses
+
+    from dpproofs.checker import pipeline
+    from dpproofs.verification import build_claim
+
+    claim, _, _ = build_claim("x <= 2", ["0 <= x <= 1"])
+    claim = dataclasses.replace(claim, pinned=(), certify=False)
+    verdict = pipeline.run(claim, pipeline.Plan(examples=10, search_seconds=0.0, expectation=False))
+    assert verdict.status == "undecided" and verdict.examples == 0
+    assert "the time budget stopped the search before any point was evaluated" in verdict.evidence
+    assert "no drawn point satisfied the hypotheses" not in verdict.evidence
