@@ -8,7 +8,8 @@ the seed, and solves ``lhs - rhs = 0`` for ``x`` on its range (sign changes on a
 :data:`GRID` cells, then bisection at :data:`DPS` digits); the root, rounded to a float and stepped
 into the domain (a few ``nextafter`` steps) where the rounding left it, is a point of the domain
 on that edge. The work is counted (:data:`MAX_POINTS` points, :data:`MAX_EVALUATIONS`
-evaluations of the conditions), never timed; the same claim and seed give the same points.
+evaluations of the conditions), never timed; an integer variable of a small range is taken at
+each of its values; the same claim and seed give the same points.
 """
 
 import math
@@ -24,7 +25,7 @@ __all__ = ["edge_points", "MAX_POINTS", "MAX_EVALUATIONS", "GRID", "DPS"]
 #: Most edge points returned (they are evaluated as pinned points of the search).
 MAX_POINTS = 48
 #: Most evaluations of a condition's two sides spent finding them.
-MAX_EVALUATIONS = 3000
+MAX_EVALUATIONS = 6000
 #: Cells of the sign-change grid along the solved variable.
 GRID = 16
 #: Digits of the evaluations of the conditions.
@@ -33,6 +34,8 @@ DPS = 30
 BISECTIONS = 60
 #: Points drawn from the seed for the other variables, besides the corners of their box.
 DRAWS = 4
+#: Integer variables of at most this range are taken at each of their values.
+SMALL_INTEGER_RANGE = 16
 #: ``nextafter`` steps tried to bring a rounded root into the domain.
 NUDGES = 8
 
@@ -84,6 +87,14 @@ def edge_points(claim, seed, valid):
                 if len(others) <= 4:
                     for mask in range(2 ** len(others)):
                         bases.append({o.name: _inside(o, "high" if mask >> i & 1 else "low") for i, o in enumerate(others)})
+                    # an integer variable of a small range at each of its values (the others at corners)
+                    for o in others:
+                        if o.integer and int(o.high) - int(o.low) <= SMALL_INTEGER_RANGE:
+                            rest = [r for r in others if r is not o]
+                            for k in range(int(o.low) + 1, int(o.high)):
+                                for mask in range(2 ** len(rest)):
+                                    bases.append(dict({r.name: _inside(r, "high" if mask >> i & 1 else "low")
+                                                       for i, r in enumerate(rest)}, **{o.name: k}))
                 for _ in range(DRAWS):
                     bases.append({o.name: (rng.randint(int(o.low), int(o.high)) if o.integer
                                            else rng.uniform(_inside(o, "low"), _inside(o, "high"))) for o in others})
