@@ -106,10 +106,14 @@ def _sampled(q, at_zero, at_one):
     return None
 
 
+#: Largest n for which ``delta_composed_pure`` is written out as its sum (n + 1 terms).
+MAX_COMPOSED_TERMS = 6
+
+
 def _composed_pure(eps_prime, eps, n):
     """Kairouz, Oh & Viswanath 2015 (arXiv 1311.0776v4), Thm 3.3, at an exact integer n >= 1."""
-    if not (n.is_Integer and n >= 1):
-        return None
+    if not (n.is_Integer and 1 <= n <= MAX_COMPOSED_TERMS):
+        return None  # a larger sum of exponentials makes sympy's expand run for minutes
     total = sum(sympy.binomial(n, l) * sympy.Max(0, sympy.exp((n - l) * eps) - sympy.exp(eps_prime + l * eps))
                 for l in range(int(n) + 1))
     return total / (1 + sympy.exp(eps)) ** n
@@ -278,11 +282,14 @@ def _relation_outcome(lhs, rhs, relation, point):
     """``(Outcome, how, left ball, right ball)`` of ``lhs relation rhs`` at an exact point."""
     # balls at low precision; where they overlap, the exact decision first (a tie of two sampled
     # Gaussian integrals would otherwise be escalated to 4096 bits, 40 s an integral), then higher bits
-    left, right = _balls(lhs, rhs, point, high_bits=EARLY_EXACT_BITS)
+    # (only for claims with a sampled-Gaussian or composition call: elsewhere balls are cheap and
+    # sympy's expand can run for minutes on, e.g., powers with exponent 1 + 2^-52)
+    early = any(getattr(f.func, "__name__", None) in POINT_FORMS for side in (lhs, rhs) for f in side.atoms(sympy.Function))
+    left, right = _balls(lhs, rhs, point, high_bits=EARLY_EXACT_BITS if early else EXACT_MAX_BITS)
     if left is not None and not left.overlaps(right):
         return compare(left, right, relation), "ball", left, right
     sign = _exact_sign(lhs, rhs, point)
-    if sign is None:
+    if sign is None and early:
         higher = _balls(lhs, rhs, point, low_bits=2 * EARLY_EXACT_BITS)
         if higher[0] is not None:
             left, right = higher
