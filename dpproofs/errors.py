@@ -12,6 +12,7 @@ __all__ = [
     "OutsideDomain",
     "NumericalError",
     "POINT_ERRORS",
+    "SafetyStop",
     "BOX_ERRORS",
     "reraise_internal",
 ]
@@ -44,6 +45,11 @@ class NumericalError(DPProofsError, ArithmeticError):
 
     Raised instead of returning a silently wrong number.
     """
+
+
+class SafetyStop(NumericalError):
+    """A long evaluation (e.g. an arb integral) was ended by the safety stop of a time budget
+    (:func:`dpproofs.math.ball.safety_stop`): no value, as for any unevaluable point."""
 
 
 #: What one evaluation of a claim at one point may raise because of the point, caught by the

@@ -86,3 +86,43 @@ def test_a_claim_false_only_beyond_every_float_near_an_open_bound_is_refuted_ins
     assert exact.hypotheses_hold(user_claim.hypotheses, {name: fractions.Fraction(value)})
     lhs = arithmetic.evaluate_mp(user_claim.lhs, {name: fractions.Fraction(value)}, 60)
     assert lhs > arithmetic.evaluate_mp(user_claim.rhs, {}, 60) * mpmath.mpf("1.1")
+
+
+@pytest.mark.parametrize("claim, where, integers", [
+    # log_moment is lam times the sampled Gaussian's RDP at lam + 1 by definition (an identity)
+    ("log_moment(lam, q, sigma) < lam*rdp_sampled_gaussian(lam + 1, q, sigma)",
+     ["1 <= lam <= 3", "0.01 <= q <= 0.1", "1 <= sigma <= 2"], ["lam"]),
+    # one eps-DP mechanism: the optimal composition of n = 1 is randomized response
+    ("delta_composed_pure(eps_prime, eps, n) < delta_randomized_response(eps_prime, eps)",
+     ["0 <= eps_prime <= 1", "0.5 <= eps <= 2", "1 <= n <= 1"], ["n"]),
+    # at q = 1 the sampled Gaussian is the Gaussian
+    ("rdp_sampled_gaussian(alpha, q, sigma) < rdp_gaussian(alpha, sigma)",
+     ["2 <= alpha <= 6", "0.5 <= q <= 1", "1 <= sigma <= 4"], ["alpha"]),
+])
+def test_an_exact_tie_under_a_strict_relation_is_refuted_exactly(claim, where, integers):
+    verdict = dp.verify(claim, where, integers=integers)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+    assert verdict.sides["exact"] == "lhs - rhs = 0 exactly"
+
+
+def test_a_rewritten_vocabulary_call_decides_only_when_the_opaque_calls_cancel():
+    ns = vocabulary.namespace()
+    lam, q, sigma = sympy.symbols("lam q sigma")
+    point = {"lam": 1, "q": fractions.Fraction(1, 100), "sigma": 1}
+    same = lam * ns["rdp_sampled_gaussian"](lam + 1, q, sigma)
+    assert exact._exact_sign(ns["log_moment"](lam, q, sigma), same, point) == 0
+    assert exact._exact_sign(ns["log_moment"](lam, q, sigma), 2 * same, point) is None
+
+
+@pytest.mark.parametrize("name, args", [
+    ("rdp_sampled_gaussian", (3, 1, sympy.Rational(3, 2))), ("rdp_sampled_gaussian", (sympy.Rational(5, 2), 0, 2)),
+    ("log_moment", (2, 1, sympy.Rational(3, 2))), ("log_moment", (3, sympy.Rational(1, 10), 2)),
+    ("delta_sampled_gaussian", (sympy.Rational(1, 3), 1, 2)), ("delta_sampled_gaussian", (1, 0, 2)),
+    ("delta_composed_pure", (sympy.Rational(1, 2), sympy.Rational(1, 3), 3)),
+])
+def test_each_point_form_agrees_with_the_shared_evaluator(name, args):
+    args = tuple(sympy.sympify(a) for a in args)
+    form = exact.exact_value(vocabulary.NAMESPACE[name](*args), {})
+    reference = arithmetic.evaluate_mp(vocabulary.NAMESPACE[name](*args), {}, 40)
+    value = arithmetic.evaluate_mp(form, {}, 40)
+    assert compare(reference, value, "==", dps=30) is Outcome.HOLDS, (name, args, reference, value)

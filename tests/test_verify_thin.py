@@ -26,3 +26,32 @@ SLIVERS = [
 def test_a_thin_violation_is_refuted_with_every_seed(claim, where, seed):
     verdict = dp.verify(claim, where, seed=seed)
     assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+
+
+COUPLED_EDGES = [
+    # the kind: false only next to the edge n eps - 0.001 = eps_prime (at n = 1, eps = 1/2),
+    # by relative 1e-6: delta there is (1 - e^-0.001) e^eps/(1 + e^eps), its sup on the domain
+    ("delta_composed_pure(eps_prime, eps, n) <= (1 - 1e-6)*(1 - exp(-0.001))*exp(0.5)/(1 + exp(0.5))",
+     ["0.01 <= eps <= 0.5", "1 <= n <= 4", "0 <= eps_prime <= 3", "n*eps - 0.001 <= eps_prime"], ["n"]),
+    # false only within relative 1e-6 of the curve alpha = 2 sigma^2 (inside the box)
+    ("rdp_gaussian(alpha, sigma) <= 1 - 1e-6", ["1 < alpha <= 16", "0.5 <= sigma <= 4", "alpha <= 2*sigma**2"], []),
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("claim, where, integers", COUPLED_EDGES)
+def test_a_violation_on_the_edge_of_a_coupled_condition_is_refuted_with_every_seed(claim, where, integers, seed):
+    verdict = dp.verify(claim, where, integers=integers, seed=seed)
+    assert verdict.status == "refuted" and verdict.certified, verdict.evidence
+
+
+def test_the_edge_points_of_a_coupled_condition_lie_on_it_and_in_the_domain():
+    from dpproofs.verification import boundary, build_claim
+    from dpproofs.verification.frontend import _valid
+
+    claim, _, _ = build_claim("q*sigma <= 1", ["1 <= sigma <= 4", "0 < q < 1", "q <= 1/(16*sigma)"])
+    points = boundary.edge_points(claim, 0, lambda point: _valid(claim, point))
+    assert points and len(points) <= boundary.MAX_POINTS
+    for point in points:
+        assert _valid(claim, point)
+        assert abs(point["q"] * point["sigma"] - 1 / 16) < 1e-12 or point["q"] in (0.0, 1.0)

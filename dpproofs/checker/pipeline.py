@@ -134,7 +134,10 @@ def _decide(claim, plan, found, closest, deadline):
         if evidence:
             return _Result("proved", True, f"sympy: {evidence}; and {_count(found)} hold")
     if found.examples == 0:
-        reason = found.last_error or "no drawn point satisfied the hypotheses"
+        if found.stopped:  # the budget ran out before the first point: say so, not a wrong reason
+            reason = "the time budget stopped the search before any point was evaluated"
+        else:
+            reason = found.last_error or "no drawn point satisfied the hypotheses"
         return _Result("undecided", False, f"nothing evaluated: {reason}")
     holds = (f"no counterexample in {_count(found)} at {dps} digits; closest margin "
              f"{closest['margin']:.3g} at {closest['point']}")

@@ -82,6 +82,13 @@ def number_text(value):
     return mpmath.nstr(value, 17) if isinstance(value, mpmath.mpf) else str(value)
 
 
+class _Stop(BaseException):
+    """Ends a Hypothesis search at once (its deadline has passed). A BaseException, not an
+    Exception, so that Hypothesis neither counts it as a failure nor shrinks or replays it:
+    without it, Hypothesis kept calling the test (which returned at once) until ``max_examples``
+    calls, 10^7 of them for ``--samples 10000000``, minutes after the deadline."""
+
+
 class _Violation(Exception):
     def __init__(self, point, lhs, rhs):
         super().__init__("violation")
@@ -322,7 +329,7 @@ def _hypothesis_search(claim, tracker, draws, seed, deadline):
         if tracker.violation is not None:
             raise tracker.violation  # Hypothesis replaying the failing call: the same outcome
         if deadline is not None and time.perf_counter() > deadline:
-            return
+            raise _Stop
         if tracker.examples - tracker.pinned >= draws:
             return  # the budget is spent (Hypothesis also counts calls the hypotheses rejected)
         margin = tracker.evaluate(point)
@@ -335,6 +342,8 @@ def _hypothesis_search(claim, tracker, draws, seed, deadline):
     except _Violation as found:
         return found
     except hypothesis.errors.Unsatisfiable:
+        return None
+    except _Stop:
         return None
     return None
 

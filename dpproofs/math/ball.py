@@ -19,6 +19,7 @@ from flint import acb, arb, ctx
 
 from dpproofs.errors import NumericalError
 from dpproofs.math import formulas
+from dpproofs.math.stop import check, stopped
 
 __all__ = [
     "DEFAULT_PREC",
@@ -238,16 +239,19 @@ def _log_integral(power, q, sigma, centre, half_width, prec):
     peak = arb(0)
 
     def integrand(z, analytic):
+        if stopped():
+            return acb(0)  # converges at once (a nan ball makes flint subdivide to its limits); discarded: SafetyStop below
         return (-(z**2) / scale + power * _log_r(z, acb(q), acb(sigma), analytic) - peak).exp()
 
     # find the peak of the log-integrand on a coarse real grid so the integral is O(1)
     grid = [low + (high - low) * i / 400 for i in range(401)]
-    values = [
-        (-(arb(z) ** 2) / scale + power * _log_r(acb(z), acb(q), acb(sigma), False).real).mid()
-        for z in grid
-    ]
+    values = []
+    for z in grid:
+        check("the peak search of an arb integral")
+        values.append((-(arb(z) ** 2) / scale + power * _log_r(acb(z), acb(q), acb(sigma), False).real).mid())
     peak = arb(max(values))
     core = acb.integral(integrand, arb(low), arb(high), rel_tol=arb(2) ** (-prec + 20))
+    check(f"an arb integral (power={power}, q={q}, sigma={sigma})")
     core = core.real
     sqrt_2pi_sigma = sigma * (2 * arb.pi()).sqrt()
     left_factor = arb(1).union((1 - q) ** power) if power.upper() > 0 else (1 - q) ** power

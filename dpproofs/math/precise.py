@@ -26,6 +26,7 @@ from mpmath import mp
 
 from dpproofs.errors import NumericalError
 from dpproofs.math import formulas
+from dpproofs.math.stop import check
 
 __all__ = [
     "DEFAULT_DPS",
@@ -285,6 +286,7 @@ def _log_integral_of_r_power(power, q, sigma, dps):
     points = [-mp.inf, *sorted(points), mp.inf]
 
     def integrand(z):
+        check("an mpmath integral")
         return mp.exp(log_integrand(z) - peak)
 
     value, error = mp.quad(integrand, points, error=True, maxdegree=10)
@@ -349,6 +351,7 @@ def _excess_of_r_power(power, q, sigma, points, dps, estimate):
             return mp.expm1(power * mp.log1p(u)) - power * u
 
     def integrand(z):
+        check("an mpmath integral")
         u = q * mp.expm1((2 * z - 1) / two_s2)
         return norm * mp.exp(-(z**2) / two_s2) * remainder(u)
 

@@ -82,10 +82,14 @@ The work, in order:
    with exact rational coordinates (``x = 1/10`` for ``x <= 0.1``), and at exact points just
    inside its open bounds (``q = 1 - 2^-64`` for ``q < 1``): ball arithmetic with the exact
    coordinates at doubling precision, and where the sides agree to every bit, exact arithmetic
-   (sympy on the closed forms of the vocabulary functions that have one). A counterexample's
+   (sympy on the closed forms of the vocabulary functions that have one, and on the forms that
+   hold at exact points: the sampled Gaussian at q = 0 and q = 1, ``delta_composed_pure`` at an
+   integer n, ``log_moment`` as ``lam rdp_sampled_gaussian(lam + 1, ...)``). A counterexample's
    coordinates are printed exactly (``"1/10"``).
-2. **Search**: the pinned float corners, a Hypothesis search steered by the margin (the bounds
-   drawn often) and a local refinement from the closest approaches.
+2. **Search**: the pinned float corners and points on the edges of the coupled conditions
+   (:mod:`.boundary`: each condition solved to equality for one variable, the others at the box
+   corners and at seeded draws), a Hypothesis search steered by the margin (the bounds drawn
+   often) and a local refinement from the closest approaches.
 3. **Proof** (:mod:`.prove`): subdivision of the exact domain into boxes with exact corners,
    each closed by interval evaluation, by the mean-value form with ball derivatives (sympy
    differentiates the closed form of the margin), or reduced to a face by monotonicity (the sign
@@ -113,8 +117,9 @@ mpmath is used (at most ``FALLBACK_EVALUATIONS`` times per search), accepted onl
 and ``2 dps`` digits agree. Every budget counts work (examples, corners, bits, boxes: at most
 :data:`~dpproofs.verification.prove.MAX_PROOF_BOXES`), never seconds, so the same claim and seed
 give the same JSON on any machine and under any load (the ``seconds`` field aside);
-:data:`TIME_BUDGET` (60 s by default, the ``time_budget`` argument) is a safety stop, and a
-verdict it cut short says so.
+:data:`TIME_BUDGET` (60 s by default, the ``time_budget`` argument) is a safety stop, read also
+inside long evaluations (the arb and mpmath integrals of the sampled Gaussian, through
+:mod:`dpproofs.math.stop`), and a verdict it cut short says so.
 """
 
 from dpproofs.checker.precision import MAX_BALL_BITS

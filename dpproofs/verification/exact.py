@@ -38,6 +38,9 @@ __all__ = ["EXACT_FORMS", "EXACT_MAX_BITS", "MAX_EXACT_CANDIDATES", "candidates"
 
 #: Highest ball precision (bits) tried at an exact point before calling the sides a tie.
 EXACT_MAX_BITS = 4096
+#: Bits of the first ball evaluations at an exact point; past them the exact decision is tried
+#: before the precision is doubled further.
+EARLY_EXACT_BITS = 256
 #: Most exact corners decided before the search (all of them up to 6 variables).
 MAX_EXACT_CANDIDATES = 64
 #: Largest number of operations of an exact expression sympy is asked to reduce (a bound on the
@@ -88,6 +91,65 @@ def exact_form(expr):
         name = getattr(node.func, "__name__", None)
         if isinstance(node, sympy.Function) and name in EXACT_FORMS:
             return EXACT_FORMS[name](*args)
+        return node.func(*args) if args != list(node.args) else node
+
+    return rebuild(expr)
+
+
+def _sampled(q, at_zero, at_one):
+    """A sampled-Gaussian quantity at an exact sampling rate: its value at q = 0 or q = 1 (the
+    unsampled Gaussian), else None (kept opaque)."""
+    if q == 0:
+        return at_zero
+    if q == 1:
+        return at_one
+    return None
+
+
+#: Largest n for which ``delta_composed_pure`` is written out as its sum (n + 1 terms).
+MAX_COMPOSED_TERMS = 6
+
+
+def _composed_pure(eps_prime, eps, n):
+    """Kairouz, Oh & Viswanath 2015 (arXiv 1311.0776v4), Thm 3.3, at an exact integer n >= 1."""
+    if not (n.is_Integer and 1 <= n <= MAX_COMPOSED_TERMS):
+        return None  # a larger sum of exponentials makes sympy's expand run for minutes
+    total = sum(sympy.binomial(n, l) * sympy.Max(0, sympy.exp((n - l) * eps) - sympy.exp(eps_prime + l * eps))
+                for l in range(int(n) + 1))
+    return total / (1 + sympy.exp(eps)) ** n
+
+
+#: Closed forms that hold at some exact points only, or that rewrite a vocabulary function in
+#: terms of another (name -> function of the substituted sympy arguments, None where it has no
+#: form there: the call stays opaque, and a tie is decided only if the opaque calls cancel).
+#: ``log_moment(lam, q, sigma) = lam rdp_sampled_gaussian(lam + 1, q, sigma)`` is its definition
+#: (Abadi et al. 2016, arXiv 1607.00133v2, Eqs. 3-4); at q = 1 the sampled Gaussian is the
+#: Gaussian (Mironov 2017 Prop. 7: alpha/(2 sigma^2)), at q = 0 both distributions are equal.
+POINT_FORMS = {
+    "rdp_sampled_gaussian": lambda alpha, q, sigma: _sampled(q, sympy.Integer(0), alpha / (2 * sigma**2)),
+    "log_moment": lambda lam, q, sigma: _sampled(q, sympy.Integer(0), lam * (lam + 1) / (2 * sigma**2))
+    if q in (0, 1) else lam * vocabulary.namespace()["rdp_sampled_gaussian"](lam + 1, q, sigma),
+    "delta_sampled_gaussian": lambda eps, q, sigma: _sampled(q, sympy.Integer(0), EXACT_FORMS["delta_gaussian"](eps, sigma)),
+    "delta_composed_pure": _composed_pure,
+}
+
+
+def exact_value(expr, values):
+    """``expr`` at the exact point ``values`` (symbol -> sympy Rational) with the closed forms of
+    :data:`EXACT_FORMS` and :data:`POINT_FORMS` substituted; the vocabulary calls without a form
+    there are kept as opaque calls (sympy cancels identical ones, nothing else)."""
+    expr = expr.xreplace(values)
+
+    def rebuild(node):
+        if not node.args:
+            return node
+        args = [rebuild(a) for a in node.args]
+        name = getattr(node.func, "__name__", None)
+        if isinstance(node, sympy.Function) and name in (EXACT_FORMS.keys() | POINT_FORMS.keys()):
+            form = EXACT_FORMS.get(name) or POINT_FORMS.get(name)
+            value = form(*args) if form is not None else None
+            if value is not None:
+                return rebuild(value) if value.has(sympy.Function) and value != node else value
         return node.func(*args) if args != list(node.args) else node
 
     return rebuild(expr)
@@ -172,11 +234,11 @@ def candidates(variables, bounds):
     return found
 
 
-def _balls(lhs, rhs, point, low_bits=128):
-    """Ball enclosures of both sides, doubling the precision until they separate (or to
-    :data:`EXACT_MAX_BITS`): ``(outcome of lhs - rhs against 0 for each relation, lhs, rhs)``."""
+def _balls(lhs, rhs, point, low_bits=128, high_bits=EXACT_MAX_BITS):
+    """Ball enclosures of both sides, doubling the precision from ``low_bits`` until they
+    separate (or to ``high_bits``): ``(lhs, rhs)`` (None, None when nothing was enclosed)."""
     last = (None, None)
-    for bits in precision.doubling(low_bits, EXACT_MAX_BITS):
+    for bits in precision.doubling(low_bits, high_bits):
         try:
             left = arithmetic.evaluate_ball(lhs, point, bits)
             right = arithmetic.evaluate_ball(rhs, point, bits)
@@ -194,14 +256,12 @@ def _balls(lhs, rhs, point, low_bits=128):
 
 def _exact_sign(lhs, rhs, point):
     """The sign (-1, 0, 1) of ``lhs - rhs`` at the rational ``point`` decided exactly, or None."""
-    left, right = exact_form(lhs), exact_form(rhs)
-    if left is None or right is None:
-        return None
-    if sympy.count_ops(left) + sympy.count_ops(right) > MAX_EXACT_OPS:
-        return None
-    values = {s: to_rational(point[s.name]) for s in (left.free_symbols | right.free_symbols) if s.name in point}
+    values = {s: to_rational(point[s.name]) for s in (lhs.free_symbols | rhs.free_symbols) if s.name in point}
     try:
-        difference = left.xreplace(values) - right.xreplace(values)
+        left, right = exact_value(lhs, values), exact_value(rhs, values)
+        if sympy.count_ops(left) + sympy.count_ops(right) > MAX_EXACT_OPS:
+            return None
+        difference = left - right
         if difference.free_symbols:
             return None
         if not difference.is_Rational:
@@ -220,10 +280,21 @@ _HOLDS_BY_SIGN = {"<=": (-1, 0), "<": (-1,), ">=": (1, 0), ">": (1,)}
 
 def _relation_outcome(lhs, rhs, relation, point):
     """``(Outcome, how, left ball, right ball)`` of ``lhs relation rhs`` at an exact point."""
-    left, right = _balls(lhs, rhs, point)
+    # balls at low precision; where they overlap, the exact decision first (a tie of two sampled
+    # Gaussian integrals would otherwise be escalated to 4096 bits, 40 s an integral), then higher bits
+    # (only for claims with a sampled-Gaussian or composition call: elsewhere balls are cheap and
+    # sympy's expand can run for minutes on, e.g., powers with exponent 1 + 2^-52)
+    early = any(getattr(f.func, "__name__", None) in POINT_FORMS for side in (lhs, rhs) for f in side.atoms(sympy.Function))
+    left, right = _balls(lhs, rhs, point, high_bits=EARLY_EXACT_BITS if early else EXACT_MAX_BITS)
     if left is not None and not left.overlaps(right):
         return compare(left, right, relation), "ball", left, right
     sign = _exact_sign(lhs, rhs, point)
+    if sign is None and early:
+        higher = _balls(lhs, rhs, point, low_bits=2 * EARLY_EXACT_BITS)
+        if higher[0] is not None:
+            left, right = higher
+            if not left.overlaps(right):
+                return compare(left, right, relation), "ball", left, right
     if sign is None and left is not None and left.rad().is_zero() and right.rad().is_zero():
         sign = 0  # two exact balls that overlap are the same number
     if sign is None:

@@ -23,7 +23,8 @@ from dpproofs.checker.claims import Claim
 from dpproofs.checker.decide import Outcome, normalised_margin
 from dpproofs.errors import POINT_ERRORS, InvalidArgument, InvalidArgumentType, reraise_internal
 from dpproofs.checker.verdicts import Verdict
-from dpproofs.verification import exact, prove
+from dpproofs.math.stop import safety_stop
+from dpproofs.verification import boundary, exact, prove
 from dpproofs.verification.domain import Problem, derive
 from dpproofs.verification.evaluation import (
     DomainViolation,
@@ -250,7 +251,8 @@ def exact_corners(claim, problem, dps, started, deadline=None):
     for index, point in enumerate(points):
         if deadline is not None and time.perf_counter() > deadline:
             return None, True
-        outcome, how, details = exact.decide_at(claim, point)
+        with safety_stop(deadline):  # also inside an evaluation (an arb integral at 4096 bits takes 40 s)
+            outcome, how, details = exact.decide_at(claim, point)
         if outcome is Outcome.VIOLATED:
             verdict = _exact_verdict(claim, point, dps, started, how, details, index + 1,
                                      f"an exact corner of the domain ({index + 1} of {len(points)} tried)")
@@ -381,6 +383,12 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     dps = _validate.integer("dps", dps, 20, 1000)
     time_budget = _validate.real("time_budget", time_budget, 0, 3600, low_open=True)
     started = time.perf_counter()
+    # the safety stop, read inside long evaluations too (arb and mpmath integrals)
+    with safety_stop(started + FINISH_SHARE * time_budget):
+        return _verify(claim, where, integers, samples, seed, dps, time_budget, started)
+
+
+def _verify(claim, where, integers, samples, seed, dps, time_budget, started):
     user_claim, problem, pending, evaluation = _build(claim, where, integers)
     inside = [point for point in exact.candidates(user_claim.variables, problem.bounds)
               if exact.hypotheses_hold(user_claim.hypotheses, point)] if user_claim.variables else [{}]
@@ -408,6 +416,9 @@ def verify(claim: str, where: str | Iterable[str] = (), *, integers: str | Itera
     # the search's share of the budget counts from the start of the verification
     search_budget = max(0.0, time_budget * SEARCH_SHARE - (time.perf_counter() - started))
     pinned = tuple(corners[:MAX_PINNED_CORNERS]) if user_claim.variables else ({},)
+    if user_claim.variables:  # the edges of the coupled conditions, where thin violations hide
+        pinned += tuple(p for p in boundary.edge_points(user_claim, seed, lambda point: _valid(user_claim, point))
+                        if p not in pinned)
     searched = dataclasses.replace(user_claim, pinned=pinned, certify=False)  # proved by .prove below
     plan = pipeline.Plan(
         examples=samples if user_claim.variables else 1, seed=seed, dps=dps,
