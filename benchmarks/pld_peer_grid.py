@@ -81,7 +81,7 @@ def _ours(row):
         if kind == "sg":
             mechanism = dp.SampledGaussian(args[0], args[1])
         elif kind == "fb":
-            mechanism = dp.FixedBatchGaussian(args[0], args[1], args[2])
+            mechanism = dp.FixedBatchGaussian(args[1], args[0], args[2])  # (batch_size, dataset_size, sigma)
         elif kind == "g":
             mechanism = dp.Gaussian(args[0])
         else:

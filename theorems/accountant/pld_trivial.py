@@ -126,3 +126,35 @@ zero_half_rate = zero.mutant(
 )
 
 CLAIMS = [one_step_total_variation, one_step_total_variation_half, zero, zero_half_rate]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen).
+
+
+def _figure_one_step_total_variation(path):
+    """One sampled-Gaussian step's exact delta(0) against q, beside the bound q (the statement)."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    rates = [10 ** (-4 + 4 * i / 24) for i in range(25)]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.loglog(rates, rates, "k--", label="bound q (the short-circuit's)")
+    for sigma_value, marker in ((0.1, "o"), (1.0, "s"), (4.0, "^")):
+        values = [float(precise.delta_sampled_gaussian(0, rate, sigma_value, dps=30)) for rate in rates]
+        ax.loglog(rates, values, marker + "-", ms=3, label=f"exact delta(0), sigma = {sigma_value}")
+    ax.set_xlabel("sampling rate q")
+    ax.set_ylabel("total variation delta(0)")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_pld_trivial_total_variation.png", "One sampled-Gaussian step's exact delta(0) "
+                   "(its total variation) against q, below the bound q the short-circuit uses",
+                   _figure_one_step_total_variation),)
+
+
+FIGURES = _figures()

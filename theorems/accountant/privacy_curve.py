@@ -240,3 +240,34 @@ CLAIMS = [tpr_pld, tpr_rdp, mutant_without_delta, mutant_mu_halved, tpr_lower_cl
           gdp_upper_claim, gdp_lower_claim,
           mutant_gdp_twice_the_noise]
 
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+# Drawn by `dpproofs report` (dpproofs.docgen).
+
+
+def _figure_trade_off(path):
+    """The power bound of 10 Gaussian steps at sigma = 2 (PLD and RDP) beside the exact mu-GDP curve."""
+    from dpproofs.docgen import pyplot, save
+
+    plt = pyplot()
+    rates = [10 ** (-4 + 4 * i / 8) for i in range(9)]
+    exact = [float(_exact_tpr_precise({"sigma": 2.0, "T": 10, "fpr": a})) for a in rates]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.semilogx(rates, exact, "k-", label="exact: Phi(Phi^-1(fpr) + sqrt(10)/2)")
+    ax.semilogx(rates, [tpr("pld", 2.0, 10, a) for a in rates], "o", ms=4, label="PLDAccountant.tpr_at_fpr")
+    ax.semilogx(rates, [tpr("rdp", 2.0, 10, a) for a in rates], "s--", ms=3, label="Accountant.tpr_at_fpr (RDP)")
+    ax.set_xlabel("false-positive rate (type-I error)")
+    ax.set_ylabel("power bound (TPR)")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("accountant_privacy_curve_trade_off.png", "The power bound (TPR at FPR) of 10 Gaussian steps "
+                   "at sigma = 2, PLD and RDP, beside the exact mu-GDP trade-off curve", _figure_trade_off),)
+
+
+FIGURES = _figures()
