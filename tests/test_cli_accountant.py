@@ -183,3 +183,22 @@ def test_a_slow_step_prints_progress_on_stderr_and_a_quick_one_prints_nothing(mo
     with _progress.slow_notice("tight epsilon", stream=slow):
         time.sleep(0.3)  # a busy machine only makes the step slower: still at least one notice
     assert slow.getvalue().startswith("tight epsilon: still working (") and quick.getvalue() == ""
+
+
+@pytest.mark.parametrize("command, extra, option", [
+    (["epsilon", "--delta", "1e-5"], ["--conversion", "classic"], "--conversion classic"),
+    (["epsilon", "--delta", "1e-5"], ["--refine"], "--refine"),
+    (["delta", "--epsilon", "1"], ["--conversion", "classic"], "--conversion classic"),
+])
+def test_an_rdp_option_given_with_the_pld_accountant_is_refused_not_ignored(capsys, command, extra, option):
+    argv = [*command, "--q", "0.01", "--sigma", "4", "--steps", "1000", "--accountant", "pld", *extra]
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2 and out == ""
+    assert option in err and "--accountant rdp" in err and err.count("\n") == 1
+
+
+def test_the_default_conversion_is_accepted_with_the_pld_accountant(capsys):
+    argv = ["epsilon", "--delta", "1e-5", "--q", "0.01", "--sigma", "4", "--steps", "1000", "--accountant", "pld",
+            "--conversion", "improved"]
+    status, out, _ = run_cli(capsys, *argv)
+    assert status == 0 and "tight epsilon in" in out

@@ -121,11 +121,16 @@ def accountant_of(args):
 
 def options_for(method, args):
     """The command-line options (``--conversion``, ``--refine``) that ``method`` takes as keywords:
-    an accountant's query accepts its own options (the RDP accountant's ``conversion``), and the
-    others are not passed to it."""
+    an accountant's query accepts its own options (the RDP accountant's ``conversion``). An option
+    the user set away from its default that ``method`` does not take raises InvalidArgument."""
     parameters = inspect.signature(method).parameters
-    return {name: getattr(args, name) for name in parameters
-            if name in ("conversion", "refine") and getattr(args, name, None) is not None}
+    given = {name: getattr(args, name) for name in ("conversion", "refine") if getattr(args, name, None) is not None}
+    ignored = [f"--{name.replace('_', '-')} {value}" if value is not True else f"--{name}"
+               for name, value in given.items() if name not in parameters and value not in (False, "improved")]
+    if ignored:  # silently dropping an option the user typed would answer a different question
+        raise InvalidArgument(f"{', '.join(ignored)} applies to --accountant rdp only (the PLD accountant's "
+                              "bracket has no conversion and no order)")
+    return {name: value for name, value in given.items() if name in parameters}
 
 
 def mechanism_of(args, description, sigma):
