@@ -27,7 +27,7 @@ import math
 import numpy as np
 from scipy import special
 
-from dpproofs.math import fast
+from dpproofs.math import fast, roots
 
 __all__ = ["tpr_upper", "tpr_bounds", "gdp_mu_bounds", "SCAN_START", "SCAN_DOUBLINGS", "GOLDEN_STEPS", "GDP_CELLS_PER_MU",
            "GDP_REFINEMENTS"]
@@ -118,20 +118,8 @@ def tpr_upper(delta_at, fpr):
     where = min(range(len(ordered)), key=lambda i: (points[ordered[i]], abs(ordered[i])))
     low, high = ordered[max(where - 1, 0)], ordered[min(where + 1, len(ordered) - 1)]
     # golden-section search of the bracket (low, high) around the best scanned point
-    ratio = (math.sqrt(5) - 1) / 2
-    c, d = high - ratio * (high - low), low + ratio * (high - low)
-    fc, fd = bound(c), bound(d)
-    for _ in range(GOLDEN_STEPS):
-        if fc <= fd:
-            high, d, fd = d, c, fc
-            c = high - ratio * (high - low)
-            fc = bound(c)
-        else:
-            low, c, fc = c, d, fd
-            d = low + ratio * (high - low)
-            fd = bound(d)
-        best = min(best, fc, fd)
-    return max(best, fpr)
+    refined, _, _, _ = roots.golden_section(bound, low, high, steps=GOLDEN_STEPS)
+    return max(min(best, refined), fpr)
 
 
 def _cell_floor(left, right_low, fpr):

@@ -89,7 +89,7 @@ from dpproofs.accountant.base import Bounds, PrivacyAccountant, check_delta, seq
 from dpproofs.math import conversions
 from dpproofs.math import reductions as subsampling
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
-from dpproofs.math import fast
+from dpproofs.math import fast, roots
 from dpproofs.mechanisms import FAST_MAX_ORDER, Mechanism
 
 __all__ = [
@@ -610,21 +610,9 @@ class Accountant(PrivacyAccountant):
             step *= 2
             right = min(x_high, x0 + step)
             f_right = bound(right)
-        ratio = (math.sqrt(5.0) - 1.0) / 2.0
-        a, b = left, right
-        c, d = b - ratio * (b - a), a + ratio * (b - a)
-        fc, fd = bound(c), bound(d)
-        best = min((f0, x0), (f_left, left), (f_right, right))
-        while b - a > 1e-6:  # in log(alpha - 1): alpha to about 1e-6 relative, epsilon to ~1e-12
-            if fc < fd:
-                b, d, fd = d, c, fc
-                c = b - ratio * (b - a)
-                fc = bound(c)
-            else:
-                a, c, fc = c, d, fd
-                d = a + ratio * (b - a)
-                fd = bound(d)
-            best = min(best, (fc, c), (fd, d))
+        # in log(alpha - 1): alpha to about 1e-6 relative, epsilon to ~1e-12
+        refined = roots.golden_section(bound, left, right, tolerance=1e-6)[:2]
+        best = min((f0, x0), (f_left, left), (f_right, right), refined)
         value, x = best
         return value, 1.0 + math.exp(x)
 

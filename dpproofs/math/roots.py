@@ -7,7 +7,7 @@ are points where the function WAS evaluated, with their signs (a certified side)
 arithmetic is the caller's.
 """
 
-__all__ = ["illinois", "bisect_predicate", "golden_section_on_log"]
+__all__ = ["illinois", "bisect_predicate", "golden_section", "golden_section_on_log"]
 
 
 def illinois(g, low, high, g_low, g_high, *, converged, clamp=0.01, max_steps=1000):
@@ -52,22 +52,46 @@ def bisect_predicate(holds, inside, outside, *, relative=1e-13, max_steps=200):
     return inside
 
 
-def golden_section_on_log(f, low, high, *, exp, steps, tolerance=0):
-    """The ``c`` in ``[exp(low), exp(high)]`` minimising ``f`` (unimodal in ``log c``) by golden
-    section on ``log c``: ``steps`` reductions by 0.618, or fewer once the ``log c`` bracket is
-    narrower than ``tolerance``. Returns the midpoint of the final bracket, as ``exp(mid)``."""
+def golden_section(f, low, high, *, steps=None, tolerance=0):
+    """Golden-section search of ``f`` (unimodal on ``[low, high]``) for its minimum.
+
+    ``steps`` reductions of the bracket by 0.618 (``None``: no cap), or fewer once the bracket is
+    narrower than ``tolerance``; at least one of them must bound the loop. Ties move the bracket
+    to the left. Returns ``(value, x, low, high)``: the smallest value of ``f`` at any point
+    evaluated, that point, and the final bracket. Written once for any arithmetic whose numbers
+    support ``+ - * <`` (floats, mpmath).
+
+    Raises:
+        ValueError: neither ``steps`` nor a positive ``tolerance`` bounds the search.
+    """
+    if steps is None and not tolerance > 0:
+        raise ValueError("golden_section needs steps or a positive tolerance to stop")
     ratio = (5**0.5 - 1) / 2
     a, b = high - ratio * (high - low), low + ratio * (high - low)
-    fa, fb = f(exp(a)), f(exp(b))
-    for _ in range(steps):
-        if fa < fb:
+    fa, fb = f(a), f(b)
+    best = min((fa, a), (fb, b), key=lambda pair: pair[0])
+    done = 0
+    while (steps is None or done < steps) and not high - low < tolerance:
+        if fa <= fb:
             high, b, fb = b, a, fa
             a = high - ratio * (high - low)
-            fa = f(exp(a))
+            fa = f(a)
+            if fa < best[0]:
+                best = (fa, a)
         else:
             low, a, fa = a, b, fb
             b = low + ratio * (high - low)
-            fb = f(exp(b))
-        if high - low < tolerance:
-            break
+            fb = f(b)
+            if fb < best[0]:
+                best = (fb, b)
+        done += 1
+    return best[0], best[1], low, high
+
+
+def golden_section_on_log(f, low, high, *, exp, steps, tolerance=0):
+    """The ``c`` in ``[exp(low), exp(high)]`` minimising ``f`` (unimodal in ``log c``) by golden
+    section on ``log c`` (:func:`golden_section`): ``steps`` reductions by 0.618, or fewer once the
+    ``log c`` bracket is narrower than ``tolerance``. Returns the midpoint of the final bracket, as
+    ``exp(mid)``."""
+    _, _, low, high = golden_section(lambda x: f(exp(x)), low, high, steps=steps, tolerance=tolerance)
     return exp((low + high) / 2)

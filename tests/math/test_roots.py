@@ -4,7 +4,9 @@ import math
 
 from mpmath import mp
 
-from dpproofs.math.roots import bisect_predicate, golden_section_on_log, illinois
+import pytest
+
+from dpproofs.math.roots import bisect_predicate, golden_section, golden_section_on_log, illinois
 
 
 def test_illinois_returns_an_evaluated_bracket_with_its_signs_around_the_root():
@@ -42,3 +44,23 @@ def test_golden_section_finds_the_minimum_in_floats_and_in_mpmath():
         c = golden_section_on_log(lambda c: (mp.log(c) - 1.5) ** 2, mp.log(mp.mpf("1e-3")), mp.log(mp.mpf(1000)),
                                   exp=mp.exp, steps=90)
         assert isinstance(c, mp.mpf) and abs(mp.log(c) - 1.5) <= 1e-15
+
+
+def test_golden_section_returns_the_best_point_it_evaluated_and_needs_a_stop():
+    calls = []
+
+    def f(x):
+        calls.append(x)
+        return (x - 0.3) ** 2
+
+    value, x, low, high = golden_section(f, 0.0, 1.0, steps=40)
+    evaluated = list(calls)
+    assert value == min((c - 0.3) ** 2 for c in evaluated)
+    assert abs(x - 0.3) < 1e-6 and low <= 0.3 <= high
+    with pytest.raises(ValueError):
+        golden_section(f, 0.0, 1.0)
+
+
+def test_golden_section_stops_at_the_tolerance():
+    _, _, low, high = golden_section(lambda x: abs(x - 2), 0.0, 10.0, tolerance=1e-3)
+    assert high - low < 1e-3
