@@ -344,12 +344,13 @@ def _batched(stream, batch_size, drop_last, source):
             f"the {stream.dataset_size} records sampled from"
         )
     if not drop_last and stream.draws % batch_size:
-        notes += (f"the last batch of each pass has {stream.draws % batch_size} records (drop_last=False)",)
+        replica = " per replica" if stream.replicas > 1 else ""
+        notes += (f"the last batch of each pass has {stream.draws % batch_size} records{replica} (drop_last=False)",)
     return Sampling(
         scheme=stream.scheme, dataset_size=stream.dataset_size, batch_size=total,
         rate=total / stream.dataset_size, steps_per_epoch=steps, drop_last=drop_last,
         records_per_epoch=stream.draws * stream.replicas, replicas=stream.replicas, rank=stream.rank,
-        source=f"{source}({stream.source})", notes=notes,
+        source=stream.source if source is None else f"{source}({stream.source})", notes=notes,
     )
 
 
@@ -402,7 +403,7 @@ def _loader(obj, path, dataset_size):
                 "DistributedUniformWithReplacementSampler"
             )
     else:  # batch_size=None: every index is a step of its own
-        sampling = _batched(_stream(_attribute(obj, path, "sampler"), f"{path}.sampler", None), 1, False, "one per step")
+        sampling = _batched(_stream(_attribute(obj, path, "sampler"), f"{path}.sampler", None), 1, False, None)
     notes = sampling.notes
     if sampling.dataset_size > size:
         raise InvalidArgument(
@@ -509,7 +510,7 @@ def sampling_of(obj: Any, dataset_size: int | None = None) -> Sampling:
     if sampling is None:
         sampling = _strategy(obj, "obj", dataset_size)
     if sampling is None and type(obj).__name__ in _INDEX_SAMPLERS:
-        sampling = _batched(_stream(obj, "obj", dataset_size), 1, False, "one per step")
+        sampling = _batched(_stream(obj, "obj", dataset_size), 1, False, None)
     if sampling is None:
         _only(obj, _INDEX_SAMPLERS)  # a subclass of an index sampler: refused by name
         raise InvalidArgumentType(
