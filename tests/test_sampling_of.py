@@ -142,10 +142,14 @@ def test_opacus_distributed_poisson_sampler_is_poisson_over_the_whole_dataset():
 def test_jax_privacy_strategies_need_the_dataset_size_and_give_their_scheme():
     with pytest.raises(dp.InvalidArgument, match="dataset_size=None.*pass dataset_size"):
         sampling_of(s.BallsInBinsSampling(iterations=300, cycle_length=100))
-    bins = sampling_of(s.BallsInBinsSampling(iterations=300, cycle_length=100), dataset_size=1000)
+    bins = sampling_of(s.BallsInBinsSampling(iterations=100, cycle_length=100), dataset_size=1000)
     assert (bins.scheme, bins.rate, bins.batch_size, bins.cycle_length, bins.steps_per_epoch) == (
-        "balls-in-bins", 0.01, 10.0, 100, 300)
-    assert dp.training.steps_and_rate(1000, 10, 3, sampling="balls-in-bins") == (300, bins.rate)
+        "balls-in-bins", 0.01, 10.0, 100, 100)
+    assert dp.training.steps_and_rate(1000, 10, 1, sampling="balls-in-bins") == (100, bins.rate)
+    # jax_privacy draws the bins once: three cycles reuse each record's bin, not three allocations
+    persistent = sampling_of(s.BallsInBinsSampling(iterations=300, cycle_length=100), dataset_size=1000)
+    assert (persistent.scheme, persistent.rate, persistent.steps_per_epoch) == ("persistent-balls-in-bins", 0.01, 300)
+    assert "not accounted" in persistent.accounting
     poisson = sampling_of(s.CyclicPoissonSampling(sampling_prob=0.01, iterations=50), dataset_size=1000)
     assert (poisson.scheme, poisson.rate, poisson.steps_per_epoch) == ("poisson", 0.01, 50)
     truncated = sampling_of(s.CyclicPoissonSampling(0.01, 50, truncated_batch_size=12), dataset_size=1000)

@@ -10,43 +10,46 @@ class name (a subclass may sample differently and is refused); a data loader by 
 ``DataLoader`` in its MRO (its sampling is its ``batch_sampler``, or ``sampler`` when
 ``batch_size=None``).
 
-=========================================================  =====================  ===================================================
-loader (as configured)                                     scheme                 what dpproofs says
-=========================================================  =====================  ===================================================
-``DataLoader(ds, batch_size=B, shuffle=True)``             ``shuffle``            no upper bound exists (Chua et al. 2024, arXiv
-(``RandomSampler``, ``replacement=False``)                                        2403.17673): accountants refuse; Poisson numbers
-                                                                                  for it can understate epsilon
-``DataLoader(ds, batch_size=B)`` (``SequentialSampler``)   ``sequential``         deterministic: no amplification by sampling
-``RandomSampler(ds, replacement=True, num_samples=M)``     ``with-replacement``   not accounted (a record may be drawn several
-                                                                                  times in one batch)
-``BatchSampler(sampler, B, drop_last)``                    that of ``sampler``    batch ``B``; ``drop_last`` sets steps per epoch
-``SubsetRandomSampler(indices)``                           ``shuffle``            over the ``len(indices)`` records it draws from
-``WeightedRandomSampler(w, M, replacement)``               refused, unless ``w``  non-uniform weights: refused (no accountant);
-                                                           is uniform: then       uniform weights: as ``RandomSampler`` with
-                                                           ``with-replacement``   ``num_samples=M`` (Opacus #813: ``M=128`` on
-                                                           or ``shuffle``         100 000 records, ``B=16``: rate 0.00016)
-``DistributedSampler(ds, R, rank, shuffle)`` in a loader   ``shuffle`` or         global batch ``R * B``; ``set_epoch`` decides
-of batch ``B``                                             ``sequential``         whether the order changes per epoch
-Opacus ``UniformWithReplacementSampler(N, q, steps)``      ``poisson``            ``SampledGaussian(q, sigma)``: ``Accountant``,
-                                                                                  ``PLDAccountant``, the Opacus drop-in
-Opacus ``DPDataLoader`` (``poisson_sampling=True``)        ``poisson``            as above (its ``batch_sampler``)
-Opacus ``DistributedUniformWithReplacementSampler``        ``poisson``            as above: the union of the ranks' batches is
-                                                                                  Poisson at ``q`` over ``total_size``
-jax_privacy ``CyclicPoissonSampling(p, T)``                ``poisson``            ``SampledGaussian(p, sigma)``, ``T`` steps
-... with ``truncated_batch_size``                          ``truncated-poisson``  not accounted by dpproofs
-... with ``cycle_length > 1``                              ``cyclic-poisson``     not accounted by dpproofs
-jax_privacy ``FixedBatchSampling(B, T, replace=False)``    ``fixed``              ``FixedBatchGaussian(B, N, sigma)``, replace-one
-... ``replace=True``                                       ``with-replacement``   not accounted
-jax_privacy ``BallsInBinsSampling(T, t)``                  ``balls-in-bins``      random allocation, 1 of ``t`` steps per epoch
-                                                                                  (``steps_and_rate(sampling="balls-in-bins")``)
-jax_privacy ``BMinSepSampling``, ``UserSelectionStrategy``  refused                no accountant (Monte Carlo only; user level)
-=========================================================  =====================  ===================================================
+==========================================================  ============================  ================================================
+loader (as configured)                                      scheme                        what dpproofs says
+==========================================================  ============================  ================================================
+``DataLoader(ds, batch_size=B, shuffle=True)``              ``shuffle``                   no upper bound exists (Chua et al. 2024, arXiv
+                                                                                          2403.17673): accountants refuse; Poisson numbers
+                                                                                          for it can understate epsilon
+``DataLoader(ds, batch_size=B)`` (``SequentialSampler``)    ``sequential``                deterministic: no amplification by sampling
+``RandomSampler(ds, replacement=True, num_samples=M)``      ``with-replacement``          not accounted (a record may be drawn several
+                                                                                          times into one batch)
+``BatchSampler(sampler, B, drop_last)``                     that of ``sampler``           batch ``B``; ``drop_last`` sets steps per epoch
+``SubsetRandomSampler(indices)``                            ``shuffle``                   over the ``len(indices)`` records it draws from
+``WeightedRandomSampler(w, M, replacement)``                refused, unless ``w`` is      non-uniform weights: refused (no accountant);
+                                                            uniform: then                 uniform weights: as ``RandomSampler`` with
+                                                            ``with-replacement`` or       ``num_samples=M`` (Opacus #813: ``M=128`` on
+                                                            ``shuffle``                   100 000 records, ``B=16``: rate 0.00016)
+``DistributedSampler(ds, R, rank, shuffle)``, batch ``B``   ``shuffle`` or                global batch ``R * B``; ``set_epoch`` decides
+                                                            ``sequential``                whether the order changes per epoch
+Opacus ``UniformWithReplacementSampler(N, q, steps)``       ``poisson``                   ``SampledGaussian(q, sigma)``: ``Accountant``,
+                                                                                          ``PLDAccountant``, the Opacus drop-in
+Opacus ``DPDataLoader`` (``poisson_sampling=True``)         ``poisson``                   as above (its ``batch_sampler``)
+Opacus ``DistributedUniformWithReplacementSampler``         ``poisson``                   as above: the union of the ranks' batches is
+                                                                                          Poisson at ``q`` over ``total_size``
+jax_privacy ``CyclicPoissonSampling(p, T)``                 ``poisson``                   ``SampledGaussian(p, sigma)``, ``T`` steps
+... with ``truncated_batch_size``                           ``truncated-poisson``         not accounted by dpproofs
+... with ``cycle_length > 1``                               ``cyclic-poisson``            not accounted by dpproofs
+jax_privacy ``FixedBatchSampling(B, T, replace=False)``     ``fixed``                     ``FixedBatchGaussian(B, N, sigma)``, replace-one
+... ``replace=True``                                        ``with-replacement``          not accounted
+jax_privacy ``BallsInBinsSampling(T, t)``, ``T <= t``       ``balls-in-bins``             random allocation, 1 of ``t`` steps per epoch
+                                                                                          (``steps_and_rate(sampling="balls-in-bins")``)
+... ``T > t`` (more than one cycle)                         ``persistent-balls-in-bins``  not accounted: jax_privacy draws the bins once,
+                                                                                          so every cycle reuses a record's bin; not an
+                                                                                          independent allocation per epoch
+jax_privacy ``BMinSepSampling``, ``UserSelectionStrategy``  refused                       no accountant (Monte Carlo only; user level)
+==========================================================  ============================  ================================================
 
 ``rate`` is the per-step quantity an accountant takes: each record's probability of joining a
 batch (``poisson``: ``q``; ``cyclic-poisson``: ``p`` in the steps its group is eligible), the
 batch's fraction ``B / N`` of the records (``fixed``, ``shuffle``, ``sequential``,
-``with-replacement``), or ``1 / t`` (``balls-in-bins``: each record in exactly one of ``t``
-consecutive steps).
+``with-replacement``), or ``1 / t`` (``balls-in-bins``, ``persistent-balls-in-bins``: each
+record in exactly one of ``t`` consecutive steps).
 """
 
 import dataclasses
@@ -62,7 +65,7 @@ __all__ = ["Sampling", "sampling_of", "SCHEMES", "ACCOUNTING"]
 #: The schemes :func:`sampling_of` reports.
 SCHEMES = (
     "poisson", "truncated-poisson", "cyclic-poisson", "fixed", "with-replacement", "shuffle", "sequential",
-    "balls-in-bins",
+    "balls-in-bins", "persistent-balls-in-bins",
 )
 
 #: What dpproofs says about each scheme (the table of the module docstring, one line each).
@@ -75,7 +78,14 @@ ACCOUNTING = {
     "shuffle": "no upper bound exists (Chua et al. 2024, arXiv 2403.17673); Poisson numbers can understate epsilon",
     "sequential": "deterministic batches: no amplification by sampling",
     "balls-in-bins": "random allocation, each record in one of 1/rate steps per epoch (issue 23)",
+    "persistent-balls-in-bins": (
+        "not accounted: the bins are drawn once, so a record's steps in every cycle share its one bin; "
+        "not an independent allocation per epoch, which is what balls-in-bins accounting counts"),
 }
+
+
+#: Schemes whose batch size varies: ``Sampling.batch_size`` is its expectation.
+_EXPECTED = ("poisson", "truncated-poisson", "cyclic-poisson", "balls-in-bins", "persistent-balls-in-bins")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +94,7 @@ class Sampling:
 
     ``scheme``: one of :data:`SCHEMES`. ``dataset_size``: the records the scheme draws from (N).
     ``batch_size``: records per step, summed over ``replicas`` (expected for ``poisson``,
-    ``cyclic-poisson`` and ``balls-in-bins``; for ``truncated-poisson`` the expected size before
+    ``cyclic-poisson`` and the balls-in-bins schemes; for ``truncated-poisson`` the expected size before
     truncation). ``rate``: see the module docstring. ``steps_per_epoch``: steps one pass over the
     object yields (``len`` of a loader; a jax_privacy strategy's ``iterations``; None if unknown).
     ``drop_last``: a short last batch is dropped. ``records_per_epoch``: indices one pass draws
@@ -116,7 +126,7 @@ class Sampling:
     def describe(self) -> str:
         """One line: scheme, rate, batch and dataset size, steps per pass."""
         batch = f"{self.batch_size:g}" if isinstance(self.batch_size, float) else str(self.batch_size)
-        expected = "expected " if self.scheme in ("poisson", "cyclic-poisson", "balls-in-bins", "truncated-poisson") else ""
+        expected = "expected " if self.scheme in _EXPECTED else ""
         steps = "" if self.steps_per_epoch is None else f", {self.steps_per_epoch} steps per pass"
         return f"{self.scheme} at rate {self.rate:.6g} ({expected}batch {batch} of {self.dataset_size} records{steps})"
 
@@ -442,9 +452,12 @@ def _strategy(obj, path, dataset_size):
         cycle = _integer(obj, path, "cycle_length")
         if cycle > size:
             raise InvalidArgument(f"{path}.cycle_length={cycle} is above dataset_size={size}: empty bins")
-        return Sampling("balls-in-bins", size, size / cycle, 1 / cycle, iterations, cycle_length=cycle, source=name,
+        # jax_privacy 2.0 draws the bins once (_independent_partition before the loop) and cycles through
+        # them: over more than one cycle a record's bin is the same every cycle
+        scheme = "balls-in-bins" if iterations <= cycle else "persistent-balls-in-bins"
+        return Sampling(scheme, size, size / cycle, 1 / cycle, iterations, cycle_length=cycle, source=name,
                         notes=("each record in one uniformly random bin of cycle_length steps, the same bin "
-                               "every cycle",))
+                               "in every cycle (jax_privacy draws the bins once)",))
     if name == "FixedBatchSampling":
         batch = _integer(obj, path, "batch_size")
         replace = _flag(obj, path, "replace")
