@@ -203,8 +203,14 @@ def test_bad_attributes_and_dataset_sizes_are_named():
         sampling_of(s.SequentialSampler(DATA), dataset_size=0)
     with pytest.raises(dp.InvalidArgument, match=r"has no len\(\).*IterableDataset"):
         sampling_of(_with(s.DataLoader(DATA, batch_size=10), dataset=s.IterableDataset()))
-    with pytest.raises(dp.InvalidArgument, match=r"batch_size=2000 is above the 1000 records"):
-        sampling_of(s.DataLoader(DATA, batch_size=2000))
+    whole = sampling_of(s.DataLoader(DATA, batch_size=2000))  # legal in torch: one batch of all the records
+    assert (whole.batch_size, whole.rate, whole.steps_per_epoch) == (1000, 1.0, 1)
+    with pytest.raises(dp.InvalidArgument, match=r"batch_size=2000 is above the 1000 indices .* no batch"):
+        sampling_of(s.DataLoader(DATA, batch_size=2000, drop_last=True))
+    with pytest.raises(dp.InvalidArgument, match=r"batch_size=1500 is above the 1000 records .* more than once"):
+        sampling_of(s.BatchSampler(s.RandomSampler(DATA, replacement=True, num_samples=3000), 1500, False))
+    with pytest.raises(dp.InvalidArgument, match=r"num_samples=5 is above the 2 weights with replacement=False"):
+        sampling_of(s.WeightedRandomSampler([1.0, 1.0], num_samples=5, replacement=False))
     with pytest.raises(dp.InvalidArgument, match="built for another dataset"):
         sampling_of(s.DataLoader(DATA[:10], batch_size=2, sampler=s.SequentialSampler(DATA)))
 

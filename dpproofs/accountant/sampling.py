@@ -292,6 +292,11 @@ def _weighted(obj, path, dataset_size):
             f"(num_samples={draws} draws per epoch from dataset_size={size}; a Poisson accountant given "
             f"1/len(loader) accounts for another sampler, Opacus #813)"
         )
+    if not replacement and draws > size:
+        raise InvalidArgument(
+            f"{path}.num_samples={draws} is above the {size} weights with replacement=False: torch cannot draw "
+            "that many distinct records"
+        )
     size = _population(size, f"{path}.weights", dataset_size)
     note = (f"uniform weights: the same as RandomSampler(replacement={replacement}, num_samples={draws}) over "
             f"{size} records",)
@@ -342,6 +347,13 @@ def _distributed(obj, path, dataset_size):
 
 def _batched(stream, batch_size, drop_last, source):
     """A stream cut into consecutive batches of ``batch_size`` (per replica)."""
+    if batch_size > stream.draws:
+        if drop_last:
+            raise InvalidArgument(
+                f"batch_size={batch_size} is above the {stream.draws} indices one pass draws, with drop_last=True: "
+                "the loader yields no batch"
+            )
+        batch_size = stream.draws  # one batch of everything the pass draws
     if drop_last:
         steps = stream.draws // batch_size
     else:
@@ -351,7 +363,7 @@ def _batched(stream, batch_size, drop_last, source):
     if total > stream.dataset_size:
         raise InvalidArgument(
             f"batch_size={batch_size}{f' x {stream.replicas} replicas' if stream.replicas > 1 else ''} is above "
-            f"the {stream.dataset_size} records sampled from"
+            f"the {stream.dataset_size} records sampled from: a batch holds some record more than once"
         )
     if not drop_last and stream.draws % batch_size:
         replica = " per replica" if stream.replicas > 1 else ""
