@@ -15,6 +15,7 @@ __all__ = [
     "SafetyStop",
     "BOX_ERRORS",
     "reraise_internal",
+    "SamplerMismatchWarning",
 ]
 
 
@@ -38,6 +39,12 @@ class OutsideDomain(InvalidArgument):
 
 class InvalidArgumentType(DPProofsError, TypeError):
     """An argument has the wrong type."""
+
+
+class SamplerMismatchWarning(UserWarning):
+    """The data loader a training runs does not sample the way its accountant assumes (see
+    :func:`dpproofs.training.sampling_of` and ``dpproofs.integrations.opacus``): the epsilon
+    reported is for another loader. The message names both schemes and rates."""
 
 
 class NumericalError(DPProofsError, ArithmeticError):

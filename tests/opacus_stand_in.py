@@ -2,7 +2,8 @@
 accountant, without torch.
 
 Reproduced from Opacus 1.6.0's sources (``opacus/accountants/{accountant,registry,utils}.py``,
-``opacus/privacy_engine.py``, ``opacus/optimizers/optimizer.py``), each function as Opacus writes it
+``opacus/privacy_engine.py``, ``opacus/optimizers/optimizer.py``; ``opacus/data_loader.py``'s
+``DPDataLoader`` from ``tests/sampler_stand_in.py``), each function as Opacus writes it
 where it touches an accountant, and the modules bound the way Opacus binds them: in particular
 ``opacus.privacy_engine`` does ``from opacus.accountants.utils import get_noise_multiplier`` at
 import time and ``make_private_with_epsilon`` looks that name up in its own module, calling it with
@@ -17,6 +18,8 @@ the ``opacus`` package.
 
 import sys
 import types
+
+from tests import sampler_stand_in
 
 # --- opacus/optimizers/optimizer.py: the parts that touch the accountant ---------------------------
 OPTIMIZERS = '''
@@ -236,10 +239,16 @@ def get_noise_multiplier(
 '''
 
 # --- opacus/privacy_engine.py: the accountant's part, as Opacus writes it -------------------------
+# --- opacus/data_loader.py: DPDataLoader (tests/sampler_stand_in.py) --------------------------------
+DATA_LOADER = '''
+from tests.sampler_stand_in import DPDataLoader
+'''
+
 PRIVACY_ENGINE = '''
 import pickle
 import warnings
 
+from opacus.data_loader import DPDataLoader
 from opacus.accountants import create_accountant
 from opacus.accountants.utils import get_noise_multiplier
 from opacus.optimizers import DPOptimizer
@@ -252,6 +261,8 @@ class PrivacyEngine:
 
     def make_private(self, *, module, optimizer, data_loader, noise_multiplier, max_grad_norm,
                      criterion=None, poisson_sampling=True, **kwargs):
+        if poisson_sampling:  # Opacus: self._prepare_data_loader(...)
+            data_loader = DPDataLoader.from_data_loader(data_loader)
         sample_rate = 1 / len(data_loader)
         expected_batch_size = int(len(data_loader.dataset) * sample_rate)
         optimizer = DPOptimizer(optimizer, noise_multiplier=noise_multiplier, max_grad_norm=max_grad_norm,
@@ -323,6 +334,7 @@ MODULES = (
     ("opacus.accountants.registry", REGISTRY),
     ("opacus.accountants.__init__", ACCOUNTANTS),
     ("opacus.accountants.utils", UTILS),
+    ("opacus.data_loader", DATA_LOADER),
     ("opacus.privacy_engine", PRIVACY_ENGINE),
 )
 
@@ -361,15 +373,13 @@ class Module:
         self.state = {"weight": 0.0}
 
 
-class Loader:
-    """A data loader of ``batches`` batches over a dataset of ``size`` records."""
+class Loader(sampler_stand_in.DataLoader):
+    """A data loader of ``batches`` batches over a dataset of ``size`` records (a torch
+    ``DataLoader`` with ``shuffle=True`` and a batch size that makes ``batches`` batches)."""
 
-    def __init__(self, size, batches):
-        self.dataset = list(range(size))
-        self.batches = batches
-
-    def __len__(self):
-        return self.batches
+    def __init__(self, size, batches, **kwargs):
+        super().__init__(list(range(size)), batch_size=-(-size // batches), shuffle=True, **kwargs)
+        assert len(self) == batches, (size, batches)
 
 
 def train(optimizer, steps):

@@ -143,3 +143,69 @@ def test_an_accountant_assigned_after_make_private_raises_instead_of_reporting_z
     train(model, optimizer, loader, 1)
     with pytest.raises(dpo.DetachedAccountant):
         engine.get_epsilon(DELTA)
+
+
+# --- the real samplers read by sampling_of, and the drop-in's loader check ------------------------
+
+
+def test_sampling_of_reads_the_real_torch_samplers():
+    data = torch.utils.data
+    dataset = data.TensorDataset(torch.zeros(1000, 1))
+    loader = data.DataLoader(dataset, batch_size=64, shuffle=True)
+    found = dp.training.sampling_of(loader)
+    assert (found.scheme, found.rate, found.steps_per_epoch) == ("shuffle", 0.064, len(loader))
+    assert dp.training.sampling_of(data.DataLoader(dataset, batch_size=100)).scheme == "sequential"
+    replaced = data.DataLoader(dataset, batch_size=10, sampler=data.RandomSampler(dataset, True, num_samples=200))
+    assert (dp.training.sampling_of(replaced).scheme, dp.training.sampling_of(replaced).steps_per_epoch) == (
+        "with-replacement", len(replaced))
+    subset = data.DataLoader(dataset, batch_size=10, sampler=data.SubsetRandomSampler(list(range(300))))
+    assert dp.training.sampling_of(subset).dataset_size == 300
+    batches = data.BatchSampler(data.SequentialSampler(dataset), 30, drop_last=True)
+    assert dp.training.sampling_of(data.DataLoader(dataset, batch_sampler=batches)).steps_per_epoch == len(batches)
+    distributed = data.DataLoader(dataset, batch_size=50, sampler=data.DistributedSampler(dataset, 4, 3))
+    found = dp.training.sampling_of(distributed)
+    assert (found.replicas, found.rank, found.batch_size, found.steps_per_epoch) == (4, 3, 200, len(distributed))
+    with pytest.raises(dp.InvalidArgument, match="weights are not uniform"):
+        dp.training.sampling_of(data.WeightedRandomSampler(torch.arange(1.0, 11.0), num_samples=5))
+
+
+def test_sampling_of_reads_the_real_opacus_samplers(monkeypatch):
+    from opacus.data_loader import DPDataLoader
+    from opacus.utils.uniform_sampler import DistributedUniformWithReplacementSampler, UniformWithReplacementSampler
+
+    dataset = torch.utils.data.TensorDataset(torch.zeros(1000, 1))
+    found = dp.training.sampling_of(UniformWithReplacementSampler(num_samples=1000, sample_rate=0.01))
+    assert (found.scheme, found.rate, found.steps_per_epoch) == ("poisson", 0.01, 100)
+    loader = DPDataLoader.from_data_loader(torch.utils.data.DataLoader(dataset, batch_size=50))
+    assert dp.training.sampling_of(loader).describe() == (
+        "poisson at rate 0.05 (expected batch 50 of 1000 records, 20 steps per pass)")
+    monkeypatch.setattr(torch.distributed, "get_world_size", lambda: 2)  # no process group needed
+    monkeypatch.setattr(torch.distributed, "get_rank", lambda: 1)
+    found = dp.training.sampling_of(DistributedUniformWithReplacementSampler(total_size=1000, sample_rate=0.02))
+    assert (found.scheme, found.rate, found.replicas, found.rank) == ("poisson", 0.02, 2, 1)
+
+
+def opacus_813():
+    """Opacus #813's loader: 100 000 records, WeightedRandomSampler(torch.ones, num_samples=128), batch 16."""
+    dataset = torch.utils.data.TensorDataset(torch.randn(100_000, 4), torch.randint(0, 2, (100_000,)))
+    sampler = torch.utils.data.WeightedRandomSampler(torch.ones(100_000), num_samples=128, replacement=True)
+    return torch.utils.data.DataLoader(dataset, batch_size=16, sampler=sampler)
+
+
+def test_opacus_813_is_read_as_sampling_with_replacement_and_refused_or_warned_by_a_real_engine():
+    from dpproofs.errors import SamplerMismatchWarning
+
+    loader = opacus_813()
+    found = dp.training.sampling_of(loader)
+    assert (found.scheme, found.rate, found.batch_size, found.steps_per_epoch) == ("with-replacement", 0.00016, 16, 8)
+    engine = opacus.PrivacyEngine(accountant="dpproofs")
+    model, optimizer, _ = setup()
+    with pytest.raises(dpo.SamplerMismatch, match=r"with-replacement at rate 0.00016.* = 0.125"):
+        engine.make_private_with_epsilon(module=model, optimizer=optimizer, data_loader=loader, target_epsilon=1.0,
+                                         target_delta=DELTA, epochs=1, max_grad_norm=1.0, poisson_sampling=False)
+    engine = opacus.PrivacyEngine(accountant="dpproofs")
+    model, optimizer, _ = setup()
+    with pytest.warns(SamplerMismatchWarning, match=r"rate 1/len\(data_loader\) = 0.125 over all 100000 records"):
+        _, _, private_loader = engine.make_private(module=model, optimizer=optimizer, data_loader=loader,
+                                                   noise_multiplier=1.0, max_grad_norm=1.0)
+    assert dp.training.sampling_of(private_loader).rate == 0.125  # what Opacus runs, and accounts

@@ -82,7 +82,32 @@ def test_bad_types_are_named(args, match):
         steps_and_rate(*args)
 
 
-def test_only_poisson_sampling_is_known():
+def test_a_sampling_scheme_it_does_not_know_is_refused_by_name():
     assert steps_and_rate(100, 10, 1, sampling="poisson") == (10, 0.1)
-    with pytest.raises(dp.InvalidArgument, match="sampling"):
-        steps_and_rate(100, 10, 1, sampling="shuffle")
+    with pytest.raises(dp.InvalidArgument, match="sampling='weighted'"):
+        steps_and_rate(100, 10, 1, sampling="weighted")
+
+
+def test_shuffling_counts_each_epochs_short_last_batch_as_a_step():
+    # 10 records in batches of 3: 3 + 3 + 3 + 1 per epoch, so 2 epochs are 8 steps (Poisson: ceil(20/3) = 7)
+    assert steps_and_rate(10, 3, 2, sampling="shuffle") == (8, 0.3)
+    assert steps_and_rate(10, 3, 2, sampling="poisson") == (7, 0.3)
+    assert steps_and_rate(60000, 256, 15, sampling="shuffle") == (15 * 235, 256 / 60000)
+    assert steps_and_rate(10, 3, 0.5, sampling="shuffle") == (2, 0.3)  # half of 4 steps
+
+
+def test_balls_in_bins_is_one_of_t_steps_per_epoch_at_rate_one_over_t():
+    # t = ceil(N / B) bins; each record in exactly one: rate 1/t, E * t steps
+    assert steps_and_rate(10, 3, 2, sampling="balls-in-bins") == (8, 0.25)
+    assert steps_and_rate(60000, 256, 15, sampling="balls-in-bins") == (15 * 235, 1 / 235)
+    assert steps_and_rate(1000, 100, 3, sampling="balls-in-bins") == (30, 0.1)
+    assert steps_and_rate(1000, 100, 0.1, sampling="balls-in-bins") == (1, 0.1)  # a float epoch read as its decimal
+
+
+@given(n=st.integers(1, 10**7), b=st.integers(1, 10**7), epochs=st.integers(1, 1000))
+def test_shuffle_and_balls_in_bins_steps_are_whole_epochs_of_ceil_n_over_b(n, b, epochs):
+    b = min(b, n)
+    per_epoch = -(-n // b)
+    assert steps_and_rate(n, b, epochs, sampling="shuffle") == (epochs * per_epoch, b / n)
+    steps, rate = steps_and_rate(n, b, epochs, sampling="balls-in-bins")
+    assert steps == epochs * per_epoch and rate == 1 / per_epoch and n <= b * per_epoch

@@ -20,6 +20,19 @@ same way and the rate is the fraction ``B / N`` of the dataset in each batch. Sh
 (one pass over a random permutation per epoch, the usual data loader) are neither scheme: no
 tight analysis of them exists, and Poisson numbers for them can understate epsilon (Chua et al.
 2024, "How private are DP-SGD implementations?").
+
+``sampling="shuffle"`` counts the steps of that loader: every epoch is ``ceil(N / B)`` consecutive
+batches of a permutation (the last one short when ``B`` does not divide ``N``), so ``E`` epochs
+are ``ceil(E * ceil(N / B))`` steps, and the rate is the batch's fraction ``B / N``; the count is
+for the ``ShuffledGaussian``-style lower bounds, no accountant upper-bounds it.
+``sampling="balls-in-bins"`` (random allocation with one step per record and epoch, jax_privacy's
+``BallsInBinsSampling``): every epoch is ``t = ceil(N / B)`` steps and each record joins exactly
+one of them, uniformly at random; ``E`` epochs are ``ceil(E * t)`` steps (a partial epoch counted
+as whole steps, conservative), and the rate is ``1 / t``, each record's chance to be in a given
+step (the expected batch is ``N / t <= B``).
+
+:func:`sampling_of` (from :mod:`dpproofs.accountant.sampling`) reads these settings off a
+configured PyTorch / Opacus loader or a jax_privacy strategy.
 """
 
 import math
@@ -27,12 +40,13 @@ import numbers
 from fractions import Fraction
 
 from dpproofs import _validate
+from dpproofs.accountant.sampling import Sampling, sampling_of
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 
-__all__ = ["steps_and_rate", "SAMPLINGS"]
+__all__ = ["steps_and_rate", "SAMPLINGS", "sampling_of", "Sampling"]
 
 #: Sampling schemes ``steps_and_rate`` knows.
-SAMPLINGS = ("poisson", "fixed")
+SAMPLINGS = ("poisson", "fixed", "shuffle", "balls-in-bins")
 
 
 def _exact(name, value):
@@ -52,8 +66,10 @@ def steps_and_rate(dataset_size: int, batch_size: int, epochs: float, sampling: 
 
     ``dataset_size``: integer >= 1; ``batch_size``: integer in ``[1, dataset_size]``; ``epochs``:
     real > 0 (fractional allowed); ``sampling``: ``"poisson"`` (q is each record's probability of
-    joining a batch) or ``"fixed"`` (q is the batch's fraction B/N of the dataset). Raises
-    :class:`dpproofs.InvalidArgument` naming the argument otherwise.
+    joining a batch), ``"fixed"`` (q is the batch's fraction B/N of the dataset), ``"shuffle"``
+    (``ceil(epochs * ceil(N / B))`` steps: each epoch's short last batch is a step; q = B/N) or
+    ``"balls-in-bins"`` (``t = ceil(N / B)`` steps per epoch, ``ceil(epochs * t)`` steps, q =
+    1/t). Raises :class:`dpproofs.InvalidArgument` naming the argument otherwise.
     """
     dataset_size = _validate.integer("dataset_size", dataset_size, 1)
     batch_size = _validate.integer("batch_size", batch_size, 1)
@@ -65,5 +81,9 @@ def steps_and_rate(dataset_size: int, batch_size: int, epochs: float, sampling: 
         raise InvalidArgumentType(f"epochs={epochs!r} must be a real number in (0, inf), not {type(epochs).__name__}")
     exact_epochs = _exact("epochs", epochs)
     _validate.choice("sampling", sampling, SAMPLINGS)
+    if sampling in ("shuffle", "balls-in-bins"):
+        per_epoch = -(-dataset_size // batch_size)  # ceil(N / B), exact in integers
+        steps = math.ceil(exact_epochs * per_epoch)
+        return int(steps), (1 / per_epoch if sampling == "balls-in-bins" else batch_size / dataset_size)
     steps = math.ceil(exact_epochs * dataset_size / batch_size)
     return int(steps), batch_size / dataset_size

@@ -21,6 +21,7 @@ MODULES = (
     "dpproofs.math.conversions",
     "dpproofs.accountant.exact",
     "dpproofs.accountant.training",
+    "dpproofs.accountant.sampling",
     "dpproofs.errors",
     "dpproofs.checker.verdicts",
     "dpproofs.checker.claims",

@@ -19,7 +19,7 @@ Using it with Opacus' ``PrivacyEngine``::
     # resume: a new engine with the same accountant name, make_private(...), then
     # engine.load_checkpoint(path="ckpt.pt", module=model, optimizer=optimizer)
 
-:func:`register` does two things, both idempotent (there is no unregistering):
+:func:`register` does three things, all idempotent (there is no unregistering):
 
 * it registers :class:`DPProofsRDP` as ``"dpproofs"`` and :class:`DPProofsPLD` as
   ``"dpproofs-pld"`` with ``opacus.accountants.register_accountant`` (and as virtual subclasses of
@@ -34,6 +34,31 @@ Using it with Opacus' ``PrivacyEngine``::
   ``accountant=engine.accountant.mechanism()``; without the replacement it would run Opacus'
   bisection, which stops anywhere within ``epsilon_tolerance`` (0.01) below the target.
   A ``get_noise_multiplier`` imported from Opacus before ``register()`` is Opacus' own loop.
+
+* it wraps ``PrivacyEngine.make_private`` and ``make_private_with_epsilon`` so that, when the
+  engine's accountant is one of this module's, the data loader is checked against it (below);
+  with any other accountant they run unchanged.
+
+The loader checked against the accountant. Opacus' accountant steps Poisson sampling at
+``sample_rate = 1 / len(data_loader)``. :func:`loader_mismatch` reads the loader with
+:func:`dpproofs.training.sampling_of` and compares:
+
+* ``poisson_sampling=True`` (Opacus' default): Opacus replaces the loader by a ``DPDataLoader``,
+  Poisson at that rate over ``len(data_loader.dataset)`` records, so the accountant is right for
+  the loader that runs. When the loader as configured does not make one pass over the dataset
+  per ``len(data_loader)`` steps (Opacus #813: a ``WeightedRandomSampler(num_samples=128)`` on
+  100 000 records with batch size 16 is 8 steps, so Opacus samples at 0.125, an expected batch
+  of 12 500, where the loader drew 16 records at rate 0.00016), or cannot be read (non-uniform
+  weights, Opacus #600: the weights are dropped), a :class:`~dpproofs.errors.SamplerMismatchWarning`
+  names both schemes and rates. No refusal: the epsilon is an upper bound for what runs.
+* ``poisson_sampling=False``: the loader runs as it is. Unless it is Poisson at a rate at most
+  the accountant's, the epsilon is no bound for it (shuffled or sequential batches, sampling with
+  replacement, weights: none is Poisson). ``make_private`` warns
+  (:class:`~dpproofs.errors.SamplerMismatchWarning`); ``make_private_with_epsilon`` raises
+  :class:`SamplerMismatch` before it calibrates anything, because its promise -- epsilon at most
+  the target after ``epochs`` -- would not hold for the loader that runs (decision: a warning
+  there would let a run report a target it does not meet; with noise given, the user chose the
+  noise and only the report is wrong, so a warning suffices).
 
 What is detected, and what is not:
 
@@ -83,9 +108,11 @@ Differences from Opacus' ``RDPAccountant`` (Opacus 1.6):
   sample_rate=1/75`` gives 224 steps instead of 225).
 """
 
+import contextvars
 import copy
 import functools
 import math
+import warnings
 from collections import OrderedDict
 from collections.abc import Mapping, MutableMapping
 from typing import Any
@@ -94,12 +121,14 @@ import dpproofs
 from dpproofs import _validate
 from dpproofs.accountant.base import check_delta
 from dpproofs.accountant.rdp import MAX_STEPS
-from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType
+from dpproofs.accountant.sampling import sampling_of
+from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, SamplerMismatchWarning
 from dpproofs.mechanisms import SampledGaussian
 
 __all__ = [
     "Accountant", "DPProofsRDP", "DPProofsPLD", "DetachedAccountant", "register", "get_noise_multiplier",
     "steps_for_epochs", "ACCOUNTANTS", "REGISTERED", "LOADABLE_MECHANISMS", "ORDERS", "OPACUS_ALPHAS",
+    "SamplerMismatch", "SamplerMismatchWarning", "loader_mismatch",
 ]
 
 #: Accountant kinds of :class:`Accountant` (its ``mechanism()`` strings).
@@ -141,6 +170,107 @@ class DetachedAccountant(DPProofsError, RuntimeError):
     looks like: the optimizer's step hook was made from the previous accountant and steps that
     one, so this one would report epsilon = 0 however long the training runs.
     """
+
+
+class SamplerMismatch(InvalidArgument):
+    """``make_private_with_epsilon`` refused a data loader that does not sample the way the
+    accountant assumes (``poisson_sampling=False`` with a loader that is not Poisson at a rate at
+    most ``1 / len(data_loader)``): the target epsilon would not be met. The message names both
+    schemes and rates."""
+
+
+def loader_mismatch(data_loader: Any, *, poisson_sampling: bool = True) -> tuple[str, bool] | None:
+    """How the sampling of ``data_loader`` differs from the Poisson sampling at rate ``q = 1 /
+    len(data_loader)`` that Opacus' ``make_private`` accounts (see the module docstring).
+
+    Args:
+        data_loader: the loader given to ``make_private`` (read by
+            :func:`dpproofs.training.sampling_of`; torch is not imported).
+        poisson_sampling: ``make_private``'s argument: True, Opacus replaces the loader by Poisson
+            sampling at ``q`` over its dataset; False, the loader runs as it is.
+
+    Returns:
+        None when the accountant's epsilon is a bound for the loader that runs and that loader
+        is the one configured (up to the rounding of ``N / B`` to whole batches); otherwise
+        ``(message, optimistic)``: the message names both schemes and rates; ``optimistic`` is
+        True when the epsilon reported is not a bound for the loader that runs.
+
+    Raises:
+        InvalidArgumentType: ``poisson_sampling`` is not a bool, or ``data_loader`` has no ``len``.
+    """
+    if not isinstance(poisson_sampling, bool):
+        raise InvalidArgumentType(f"poisson_sampling={_validate.shown(poisson_sampling)} must be a bool")
+    try:
+        steps = len(data_loader)
+    except TypeError:
+        raise InvalidArgumentType(
+            f"data_loader={_validate.shown(data_loader)} has no len(): Opacus needs 1 / len(data_loader)"
+        ) from None
+    steps = _validate.integer("len(data_loader)", steps, 1)
+    q = 1 / steps
+    try:
+        configured = sampling_of(data_loader)
+    except (InvalidArgument, InvalidArgumentType) as error:
+        configured = error
+    accounted = f"Poisson sampling at rate 1/len(data_loader) = {q:.6g}"
+    if poisson_sampling:
+        try:
+            size = len(data_loader.dataset)
+        except (AttributeError, TypeError):
+            return None  # Opacus refuses such a loader itself
+        replaced = (f"with poisson_sampling=True Opacus replaces it by {accounted} over all {size} records "
+                    f"(expected batch {q * size:.6g}), which is what the accountant accounts: the epsilon is for that "
+                    "loader, not the one configured")
+        if isinstance(configured, Exception):
+            return f"the data loader cannot be read as configured ({configured}); {replaced}", False
+        if configured.scheme == "poisson":
+            return None
+        per_pass = size / configured.batch_size  # steps of one pass over the dataset, before rounding
+        if math.floor(per_pass) <= steps <= math.ceil(per_pass):
+            return None
+        return (f"the data loader as configured is {configured.describe()}, {configured.batch_size:g} of {size} "
+                f"records per step; {replaced} (Opacus #813)"), False
+    if isinstance(configured, Exception):
+        return (f"the data loader cannot be accounted ({configured}), but the accountant accounts {accounted}: "
+                "its epsilon is no bound for this loader; use poisson_sampling=True"), True
+    if configured.scheme == "poisson" and configured.rate <= q:
+        return None
+    return (f"the data loader is {configured.describe()}, but the accountant accounts {accounted}: its epsilon "
+            f"is no bound for this loader ({configured.accounting}); use poisson_sampling=True"), True
+
+
+#: True while a checked ``make_private_with_epsilon`` runs, so that its inner ``make_private``
+#: does not check (and warn) a second time.
+_CHECKING = contextvars.ContextVar("dpproofs_opacus_checking", default=False)
+
+
+def _checked(original, refuse):
+    """``PrivacyEngine.make_private`` (``refuse=False``) or ``make_private_with_epsilon``
+    (``refuse=True``) checking the loader when the engine's accountant is ours."""
+
+    @functools.wraps(original)
+    def method(self, *args, **kwargs):
+        if not isinstance(getattr(self, "accountant", None), Accountant) or _CHECKING.get():
+            return original(self, *args, **kwargs)
+        data_loader = kwargs.get("data_loader")
+        found = None if data_loader is None else loader_mismatch(
+            data_loader, poisson_sampling=kwargs.get("poisson_sampling", True))
+        if found is not None:
+            message, optimistic = found
+            if refuse and optimistic:
+                raise SamplerMismatch(
+                    f"make_private_with_epsilon: {message}. The target epsilon would not be met for the loader "
+                    "that runs, so no noise is calibrated"
+                )
+            warnings.warn(message, SamplerMismatchWarning, stacklevel=2)
+        token = _CHECKING.set(True)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            _CHECKING.reset(token)
+
+    method._dpproofs_original = original
+    return method
 
 
 def _entry(index, item):
@@ -432,8 +562,10 @@ _CLASSES = {"dpproofs": DPProofsRDP, "dpproofs-pld": DPProofsPLD}
 
 def register() -> tuple[str, ...]:
     """Register :class:`DPProofsRDP` as ``"dpproofs"`` and :class:`DPProofsPLD` as
-    ``"dpproofs-pld"`` with Opacus (>= 1.6), and make Opacus' ``get_noise_multiplier`` calibrate
-    with :func:`get_noise_multiplier` for those names (see the module docstring). Idempotent:
+    ``"dpproofs-pld"`` with Opacus (>= 1.6), make Opacus' ``get_noise_multiplier`` calibrate
+    with :func:`get_noise_multiplier` for those names, and make ``PrivacyEngine.make_private``
+    and ``make_private_with_epsilon`` check the data loader against our accountants with
+    :func:`loader_mismatch` (see the module docstring). Idempotent:
     calling it again changes nothing. Returns the registered names. Raises ``ImportError`` naming
     what is missing if Opacus is not installed or older than 1.6.
     """
@@ -463,6 +595,11 @@ def register() -> tuple[str, ...]:
         function = module.get_noise_multiplier
         if getattr(function, "_dpproofs_original", None) is None:
             module.get_noise_multiplier = _opacus_get_noise_multiplier(function)
+    engine = privacy_engine.PrivacyEngine
+    for name, refuse in (("make_private", False), ("make_private_with_epsilon", True)):
+        function = getattr(engine, name)
+        if getattr(function, "_dpproofs_original", None) is None:
+            setattr(engine, name, _checked(function, refuse))
     return tuple(_CLASSES)
 
 
