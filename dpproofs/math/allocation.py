@@ -186,8 +186,8 @@ def add_rdp_float(orders, t, sigma):
     orders = np.asarray(orders, dtype=np.float64)
     out = np.empty_like(orders)
     ceil = np.ceil(orders)
-    if t == 1:
-        return gaussian_rdp(orders, sigma)
+    if t == 1:  # the Gaussian, raised for the rounding of its one division (found by add_float_upper)
+        return gaussian_rdp(orders, sigma) * (1.0 + FLOAT_SLACK)
     exact = ceil <= MAX_EXACT_ORDER
     if np.any(exact):
         top = int(np.max(ceil[exact]))
@@ -242,6 +242,16 @@ def remove_log_moment_integrand(u, beta, t, sigma):
     return math.exp(log_weight) * math.expm1(growth)
 
 
+def _log_integrand(u, beta, t, sigma):
+    """log of :func:`remove_log_moment_integrand` (-inf where it is 0), for locating its mass."""
+    value = remove_log_moment_integrand(u, beta, t, sigma)
+    if value > 0 and math.isfinite(value):
+        return math.log(value)
+    if value == math.inf:
+        return math.inf
+    return -math.inf
+
+
 @functools.lru_cache(maxsize=4096)
 def _remove_rdp_bound_cached(alpha, t, sigma):
     from scipy import integrate
@@ -251,16 +261,28 @@ def _remove_rdp_bound_cached(alpha, t, sigma):
     if t == 1:
         return gaussian
     f = functools.partial(remove_log_moment_integrand, beta=beta, t=t, sigma=sigma)
-    # the weight u^{b-1} e^{-u} has its mass near u = b; split there and at a few multiples
-    points = sorted({0.0, max(beta, 1e-3), 4.0 * max(beta, 1.0), 16.0 * max(beta, 1.0), 64.0 * max(beta, 1.0)})
+    # Where the mass lies depends on (alpha, t, sigma) (for small t it can sit far beyond u = b): scan
+    # the log-integrand on a wide log grid and split the quadrature at grid points around its peak.
+    # A peak at the grid's top end means the integral is not under control: fall back to the Gaussian.
+    grid = np.geomspace(1e-9 * max(beta, 1.0), 1e9 * max(beta, 1.0), 240)
+    with np.errstate(all="ignore"):
+        logs = np.array([_log_integrand(u, beta, t, sigma) for u in grid])
+    if not np.all(np.isfinite(logs) | (logs == -np.inf)) or int(np.argmax(logs)) >= len(grid) - 3:
+        return gaussian
+    keep = np.flatnonzero(logs >= np.max(logs) - 60.0)
+    lo_index, hi_index = max(int(keep[0]) - 1, 0), min(int(keep[-1]) + 1, len(grid) - 1)
+    inner = grid[lo_index:hi_index + 1]
+    if len(inner) > 48:
+        inner = inner[np.unique(np.linspace(0, len(inner) - 1, 48).round().astype(int))]
+    points = [0.0, *map(float, inner)]
     total, error = 0.0, 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", integrate.IntegrationWarning)  # its error estimate is added below
         try:
             for lo, hi in zip(points[:-1], points[1:]):
-                value, err = integrate.quad(f, lo, hi, epsabs=0.0, epsrel=1e-12, limit=400)
+                value, err = integrate.quad(f, lo, hi, epsabs=0.0, epsrel=1e-12, limit=200)
                 total, error = total + value, error + err
-            value, err = integrate.quad(f, points[-1], math.inf, epsabs=0.0, epsrel=1e-12, limit=400)
+            value, err = integrate.quad(f, points[-1], math.inf, epsabs=0.0, epsrel=1e-12, limit=200)
             total, error = total + value, error + err
         except (OverflowError, ValueError, ZeroDivisionError):
             return gaussian
