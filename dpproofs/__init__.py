@@ -19,6 +19,7 @@ from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs import mechanisms as _mechanisms
 from dpproofs.mechanisms import *  # noqa: F401,F403 (every mechanism: a new one is a one-file change)
+from dpproofs.mechanisms_allocation import RandomAllocationGaussian  # noqa: F401 (registers itself)
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -30,6 +31,7 @@ __all__ = [
     "InvalidArgumentType",
     "NumericalError",
     *(name for name in _mechanisms.__all__ if name != "Mechanism"),
+    "RandomAllocationGaussian",
     "rdp",
     "log_moment",
     "verify",

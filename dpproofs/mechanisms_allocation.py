@@ -1,0 +1,138 @@
+"""Random allocation (balls-in-bins) with Gaussian noise: ONE application is one epoch.
+
+Kept out of :mod:`dpproofs.mechanisms` for its size; it registers itself in the same
+:class:`~dpproofs.mechanisms.Mechanism` registry (``from_dict`` finds it once ``dpproofs`` is imported).
+"""
+
+import dataclasses
+
+import numpy as np
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgument, InvalidArgumentType
+from dpproofs.math import allocation
+from dpproofs.math import total_variation as tv
+from dpproofs.mechanisms import Mechanism
+
+__all__ = ["RandomAllocationGaussian", "MAX_ALLOCATION_STEPS"]
+
+#: Largest number of steps per epoch: the add direction's finite sum has min(t, order/2) blocks
+#: (independent of t beyond that) and the remove bound one integral, so any t costs the same; the
+#: cap keeps ``log t`` and the binomials far inside float64.
+MAX_ALLOCATION_STEPS = 10**9
+
+
+@dataclasses.dataclass(frozen=True)
+class RandomAllocationGaussian(Mechanism):
+    """One epoch of ``steps`` Gaussian steps (noise multiplier ``sigma``, clipped contributions of
+    norm at most 1) in which each record is used in exactly ``k`` of the ``steps`` steps, chosen
+    uniformly at random and hidden ("random allocation"; ``k = 1`` is balls-in-bins: the records
+    are thrown into ``steps`` batches independently and uniformly). Compose it E times for E epochs
+    (each epoch allocates afresh).
+
+    Pair (add/remove, k = 1): ``P = (1/t) sum_i N(e_i, sigma^2 I_t)`` (the record present, in step
+    I uniform on 1..t) against ``Q = N(0, sigma^2 I_t)`` (absent), in both orders: the other records
+    are the same in both datasets and drop out, and a worst-case record has norm C along one
+    direction (Feldman & Shenfeld, arXiv 2502.08202v4, Section 2 reduces random allocation to this
+    pair; Chua et al., arXiv 2412.16802, the same pair for balls-and-bins).
+    :mod:`dpproofs.math.allocation` states the analysis: ``D_alpha(P||Q)`` is computed EXACTLY at
+    integer orders (a finite sum over the partitions of alpha; fractional orders take the next
+    integer's value, Rényi divergence being nondecreasing in the order); ``D_alpha(Q||P)`` has no
+    closed form and gets this project's integral upper bound (Euler's Gamma integral and a
+    quadratic bound on the lognormal's Laplace transform), computed by adaptive quadrature: within
+    its tolerance, not certified. The RDP of one epoch is the larger of the two.
+
+    Refused (a clear :class:`dpproofs.InvalidArgument`): ``k > 1`` (no sound analysis implemented
+    here: the add direction stays a finite sum, but neither the remove bound nor a reduction to
+    k = 1 is implemented), ``relation="replace_one"`` (no analysis of the replaced pair), the PLD
+    accountant (no certified PLD of this pair), and certified RDP mode (the remove bound is a
+    float64 quadrature).
+
+    ``steps`` integer in ``[1, 10**9]``, ``k`` integer in ``[1, steps]``, ``sigma > 0`` finite.
+    """
+
+    steps: int
+    sigma: float
+    k: int = 1
+
+    def __post_init__(self):
+        steps = _validate.integer("steps", self.steps, 1, MAX_ALLOCATION_STEPS)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+        object.__setattr__(self, "k", _validate.integer("k", self.k, 1, steps))
+
+    def refusal(self, accountant, relation):
+        if self.k > 1:
+            return InvalidArgument(
+                f"mechanism={self!r}: k={self.k!r} is not supported: random k-of-t allocation with k > 1 has no "
+                f"sound analysis implemented here (only the add direction of its pair is a finite sum); "
+                f"allowed: k=1 (balls-in-bins)"
+            )
+        if relation != "add_remove":
+            return InvalidArgument(
+                f"mechanism={self!r} with relation={relation!r} is not supported: the analysis is of the "
+                f"add/remove pair ((1/t) sum_i N(e_i, s^2 I), N(0, s^2 I)) and no replace-one pair is "
+                f"implemented; allowed: relation='add_remove'"
+            )
+        if accountant == "pld":
+            return InvalidArgument(
+                f"mechanism={self!r} is not supported by the PLD accountant: no certified privacy loss "
+                f"distribution of the random-allocation pair is implemented; allowed: the RDP accountant "
+                f"(dpproofs.Accountant)"
+            )
+        return None
+
+    def _require_k1(self):
+        refused = self.refusal("rdp", "add_remove")
+        if refused is not None:
+            raise refused
+
+    def rdp_curve(self, orders, relation):
+        self._require_k1()
+        if relation != "add_remove":
+            raise self.refusal("rdp", relation)
+        orders = np.asarray(orders, dtype=np.float64)
+        add = allocation.add_rdp_float(orders, self.steps, self.sigma)
+        remove = allocation.remove_rdp_bound_float(orders, self.steps, self.sigma)
+        return np.maximum(add, remove)
+
+    def rdp_ball(self, order, relation, prec):
+        raise InvalidArgumentType(
+            f"mechanism={self!r} has no certified RDP analysis: its remove direction D(Q||P) is bounded by a "
+            f"float64 quadrature (dpproofs.math.allocation); use certified=False"
+        )
+
+    def rdp_exact(self, alpha, dps):
+        """mpmath ``D_alpha(P || Q)`` (the add direction, exact finite sum) at an integer order. The
+        remove direction has no exact evaluator here (:meth:`check_exact_order` refuses)."""
+        import mpmath
+
+        self._require_k1()
+        with mpmath.mp.workdps(dps + 20):
+            excess = allocation.add_excess_exact(int(alpha), self.steps, mpmath.mpf(self.sigma), mpmath.expm1, _mpf)
+            return +(mpmath.log1p(excess) / (int(alpha) - 1))
+
+    def check_exact_order(self, name, value, order):
+        raise InvalidArgument(
+            f"{name}={value!r}: the exact evaluator does not support {self!r}: only the add direction "
+            f"D(P||Q) of random allocation is exact (dpproofs.math.allocation.add_excess_exact); the remove "
+            f"direction has no closed form"
+        )
+
+    def total_variation(self, relation: str) -> float:
+        if self.k > 1 or relation != "add_remove":
+            return 1.0
+        # TV is jointly convex: TV((1/t) sum_i N(e_i), N(0)) <= TV(N(e_1), N(0)), the Gaussian's at sensitivity 1
+        return tv.gaussian(1.0, self.sigma)
+
+    def pld_pairs(self, relation):
+        raise self.refusal("pld", relation)
+
+
+def _mpf(value):
+    import mpmath
+
+    if hasattr(value, "numerator"):
+        return mpmath.mpf(value.numerator) / value.denominator
+    return mpmath.mpf(value)
+
