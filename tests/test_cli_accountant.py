@@ -116,6 +116,7 @@ def test_delta_is_the_accountants_delta_at_each_epsilon(capsys):
         (["--q", "0.01", "--steps", "10", "--relation", "replace_once"], "relation="),
         (["--dataset-size", "100", "--batch-size", "10", "--epochs", "1", "--sampling", "fixed"], "replace_one"),
         (["--q", "0.01", "--steps", "10", "--sampling", "fixed", "--relation", "replace_one"], "--dataset-size"),
+        (["--q", "0.01", "--steps", "10", "--sampling", "balls-in-bins"], "--dataset-size"),
         (["--q", "0.01", "--steps", "10", "--sampling", "shuffled"], "sampling="),
         (["--q", "0.01"], "--steps"),
     ],
@@ -202,3 +203,31 @@ def test_the_default_conversion_is_accepted_with_the_pld_accountant(capsys):
             "--conversion", "improved"]
     status, out, _ = run_cli(capsys, *argv)
     assert status == 0 and "tight epsilon in" in out
+
+
+def test_balls_in_bins_is_one_random_allocation_per_epoch_with_a_partial_epoch_counted_whole(capsys):
+    args = ("--sigma", "1.0", "--dataset-size", "1000", "--batch-size", "100", "--epochs", "2.5",
+            "--sampling", "balls-in-bins", "--delta", "1e-5", "--json")
+    status, out, _ = run_cli(capsys, "epsilon", *args)
+    result = json.loads(out)
+    expected = dp.Accountant().compose(dp.RandomAllocationGaussian(10, 1.0), 3).epsilon(1e-5)
+    assert status == 0 and result["epsilon"] == expected
+    assert result["steps"] == 25 and result["steps_per_epoch"] == 10 and result["sampling"] == "balls-in-bins"
+
+
+@pytest.mark.parametrize("extra, name", [
+    (["--accountant", "pld"], "PLD accountant"),
+    (["--relation", "replace_one"], "replace_one"),
+])
+def test_balls_in_bins_outside_its_analysis_is_refused_in_one_line(capsys, extra, name):
+    status, out, err = run_cli(capsys, "epsilon", "--sigma", "1", "--delta", "1e-5", "--dataset-size", "100",
+                               "--batch-size", "10", "--epochs", "1", "--sampling", "balls-in-bins", *extra)
+    assert status == 2 and out == "" and err.count("\n") == 1 and name in err
+
+
+def test_calibrate_sigma_for_balls_in_bins_meets_the_target_one_sided():
+    sigma = dp.calibrate_sigma(epsilon=3.0, delta=1e-5, q=1 / 20, steps=30, sampling="balls-in-bins")
+    assert dp.Accountant().compose(dp.RandomAllocationGaussian(20, sigma), 2).epsilon(1e-5) <= 3.0
+    assert dp.Accountant().compose(dp.RandomAllocationGaussian(20, sigma * (1 - 1e-5)), 2).epsilon(1e-5) > 3.0
+    with pytest.raises(dp.InvalidArgument, match="q=0.3"):
+        dp.calibrate_sigma(epsilon=3.0, delta=1e-5, q=0.3, steps=30, sampling="balls-in-bins")

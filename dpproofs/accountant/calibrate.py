@@ -22,6 +22,11 @@ from dpproofs.math import reductions as subsampling
 from dpproofs.math.reductions import RELATIONS, SAMPLINGS
 from dpproofs.math.roots import illinois
 from dpproofs.mechanisms import FixedBatchGaussian, SampledGaussian
+from dpproofs.mechanisms_allocation import RandomAllocationGaussian
+
+#: Samplings ``calibrate_sigma`` accepts: the per-step reductions', and balls-in-bins (one
+#: :class:`~dpproofs.RandomAllocationGaussian` per epoch; ``q`` is ``1/t`` for ``t`` steps per epoch).
+CALIBRATION_SAMPLINGS = SAMPLINGS + ("balls-in-bins",)
 
 __all__ = ["ACCOUNTANTS", "calibrate_sigma"]
 
@@ -48,9 +53,13 @@ def calibrate_sigma(
     sampled Gaussian steps at rate ``q`` are (epsilon, delta)-DP by ``accountant`` ("rdp" or
     "pld"); never too small.
 
-    ``sampling``: "poisson" (each record independently with probability ``q``) or "fixed"
+    ``sampling``: "poisson" (each record independently with probability ``q``), "fixed"
     (batches of b of n records drawn uniformly without replacement, independently each step;
-    ``q`` is read as ``b/n``; NOT shuffled-epoch batches, which neither analysis covers).
+    ``q`` is read as ``b/n``; NOT shuffled-epoch batches, which no analysis covers) or
+    "balls-in-bins" (each record in exactly one of the ``t`` steps of every epoch, ``q = 1/t``
+    exactly; ``steps`` training steps are ``ceil(steps / t)`` epochs of
+    :class:`~dpproofs.RandomAllocationGaussian`, a partial epoch counted whole; "rdp" and
+    "add_remove" only).
     ``relation``: "add_remove" or "replace_one" (replacing a record moves the clipped sum by up to
     2C; the library accounts for it). "fixed" needs "replace_one". ``conversion`` and ``orders``
     apply to "rdp" only; ``relative_width`` (the PLD accountant's, default 1e-3) and
@@ -67,10 +76,13 @@ def calibrate_sigma(
     """
     accountant = _validate.choice("accountant", accountant, ACCOUNTANTS)
     relation = _validate.choice("relation", relation, RELATIONS)
-    sampling = _validate.choice("sampling", sampling, SAMPLINGS)
+    sampling = _validate.choice("sampling", sampling, CALIBRATION_SAMPLINGS)
     if progress is not None and not callable(progress):
         raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
     if accountant == "pld":
+        if sampling == "balls-in-bins":
+            raise RandomAllocationGaussian(_steps_per_epoch(_validate.real("q", q, 0, 1, low_open=True)), 1.0).refusal(
+                "pld", relation)
         if orders is not None or conversion != "improved":
             raise InvalidArgument("conversion= and orders= apply to accountant='rdp' only")
         return _pld_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling,
@@ -83,6 +95,18 @@ def calibrate_sigma(
 
 
 # --- the RDP search ------------------------------------------------------------------------------
+
+
+def _steps_per_epoch(q):
+    """``t`` with ``q = 1/t`` (balls-in-bins: one step in ``t`` uses the record); InvalidArgument
+    naming ``q`` when no integer ``t`` gives exactly this float."""
+    per_epoch = round(1 / q)
+    if per_epoch < 1 or 1 / per_epoch != q:
+        raise InvalidArgument(
+            f"q={q!r} must be 1/t for an integer number t of steps per epoch with sampling='balls-in-bins' "
+            f"(e.g. q=1/{max(per_epoch, 1)}); dpproofs.training.steps_and_rate gives it"
+        )
+    return per_epoch
 
 
 def _rdp_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, relation="add_remove",
@@ -110,10 +134,20 @@ def _rdp_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, 
     steps = _rdp._check_steps(steps, 1)
     conversion = _rdp._check_conversion(conversion)
     relation = _rdp._check_relation(relation)
-    sampling = _validate.choice("sampling", sampling, subsampling.SAMPLINGS)
+    sampling = _validate.choice("sampling", sampling, CALIBRATION_SAMPLINGS)
     grid = _rdp._check_orders(orders, False)
     low_limit, high_limit = _rdp.SIGMA_RANGE
-    if sampling == "fixed":
+    count = steps  # applications of the curve below
+    if sampling == "balls-in-bins":
+        per_epoch = _steps_per_epoch(q)
+        refusal = RandomAllocationGaussian(per_epoch, 1.0).refusal("rdp", relation)
+        if refusal is not None:
+            raise refusal
+        count = -(-steps // per_epoch)  # a partial epoch releases a subset of a whole one's outputs
+
+        def curve(orders_, sigma):  # one epoch (RandomAllocationGaussian.rdp_curve)
+            return RandomAllocationGaussian(per_epoch, sigma).rdp_curve(orders_, relation)
+    elif sampling == "fixed":
         if relation == "add_remove":
             raise InvalidArgument(
                 "sampling='fixed' with relation='add_remove' is not supported: adding or removing a record "
@@ -137,7 +171,7 @@ def _rdp_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, 
 
     def bounds(sigma, active):
         rdp = curve(grid[active], sigma)
-        rdp_up = _rdp._inflate(float(steps) * rdp, 1)
+        rdp_up = _rdp._inflate(float(count) * rdp, 1)
         return _rdp._epsilon_terms(rdp_up, grid[active], delta, conversion)
 
     def admissible(sigma, active):

@@ -9,7 +9,11 @@ every neighbouring relation (the library handles the sensitivity of each relatio
 probability q. ``--sampling fixed`` means every step draws a batch of exactly B records uniformly
 without replacement, independently of the other steps (it needs ``--dataset-size`` and
 ``--batch-size``; ``dpproofs.FixedBatchGaussian``); it is analysed under ``--relation
-replace_one`` only. Shuffled fixed-size batches (one pass over a random permutation per epoch),
+replace_one`` only. ``--sampling balls-in-bins`` means every record lands in exactly one of the
+``t = ceil(N/B)`` steps of each epoch, uniformly and afresh each epoch (jax_privacy's
+``BallsInBinsSampling`` keeps its bins across epochs: that is not this scheme); each epoch is one
+``dpproofs.RandomAllocationGaussian(t, sigma)`` (a partial epoch counted whole; RDP accountant,
+add_remove). Shuffled fixed-size batches (one pass over a random permutation per epoch),
 the common data loader, are neither: no tight analysis of them exists, and Poisson numbers for
 them can understate epsilon (Chua et al. 2024, "How private are DP-SGD implementations?").
 """
@@ -22,10 +26,10 @@ from dpproofs.errors import InvalidArgument
 
 __all__ = [
     "SAMPLINGS", "RELATIONS", "ACCOUNTANTS", "EPILOG", "add_run_arguments", "parse_steps", "run_of",
-    "accountant_of", "options_for", "mechanism_of", "calibration_options", "scheme_text",
+    "accountant_of", "options_for", "mechanism_of", "composition_of", "calibration_options", "scheme_text",
 ]
 
-SAMPLINGS = ("poisson", "fixed")
+SAMPLINGS = ("poisson", "fixed", "balls-in-bins")
 RELATIONS = ("add_remove", "replace_one")
 #: ``--accountant`` name -> the public class (by name in :mod:`dpproofs`): the only place the CLI
 #: names an accountant; everything else goes through the interface
@@ -39,6 +43,8 @@ EPILOG = (
     "dpproofs accounts for that (never rescale sigma). --sampling poisson: each record joins each "
     "batch independently with probability q. --sampling fixed: each step draws exactly B of the N "
     "records uniformly without replacement, independently of other steps (replace_one only). "
+    "--sampling balls-in-bins: each record in exactly one of the ceil(N/B) steps of each epoch, "
+    "drawn afresh every epoch (random allocation; rdp accountant, add_remove). "
     "Shuffled fixed-size batches (the usual data loader: one pass over a permutation per epoch) "
     "are neither; no tight analysis of them exists, and Poisson numbers for them can understate "
     "epsilon (Chua et al. 2024)."
@@ -67,7 +73,8 @@ def add_run_arguments(parser, *, min_steps=0):
     parser.add_argument("--batch-size", type=int, metavar="B", help="(expected) batch size B: q = B/N")
     parser.add_argument("--epochs", type=float, metavar="E", help="epochs: steps = ceil(E N / B)")
     parser.add_argument("--sampling", default="poisson",
-                        help=f"one of {', '.join(SAMPLINGS)} (default poisson; fixed: B of N without replacement each step)")
+                        help=f"one of {', '.join(SAMPLINGS)} (default poisson; fixed: B of N without replacement "
+                             "each step; balls-in-bins: each record in one step per epoch)")
     parser.add_argument("--relation", default="add_remove",
                         help=f"one of {', '.join(RELATIONS)} (default add_remove; replace_one: a record changed)")
     parser.add_argument("--accountant", default="rdp", help=f"one of {', '.join(ACCOUNTANTS)} (default rdp)")
@@ -93,9 +100,10 @@ def run_of(args):
     else:
         if any(v is None for v in direct):
             raise InvalidArgument("the run needs --q and --steps (or --dataset-size, --batch-size and --epochs)")
-        if args.sampling == "fixed":
+        if args.sampling in ("fixed", "balls-in-bins"):
             raise InvalidArgument(
-                "sampling='fixed' needs --dataset-size, --batch-size and --epochs (a batch is B of N records)"
+                f"sampling={args.sampling!r} needs --dataset-size, --batch-size and --epochs (a batch is B of N "
+                "records)"
             )
         q, steps = args.q, parse_steps(args.steps)
         shape = {}
@@ -107,6 +115,13 @@ def run_of(args):
             "analysed under replace_one only (adding or removing a record changes the dataset the "
             "batch is drawn from); use --relation replace_one, or --sampling poisson"
         )
+    if args.sampling == "balls-in-bins":
+        shape["steps_per_epoch"] = round(1 / q)  # steps_and_rate's q is exactly 1/t
+        for name, refusal in (("relation", args.relation != "add_remove"), ("accountant", args.accountant != "rdp")):
+            if refusal:
+                from dpproofs.mechanisms_allocation import RandomAllocationGaussian
+
+                raise RandomAllocationGaussian(shape["steps_per_epoch"], 1.0).refusal(args.accountant, args.relation)
     return q, steps, {"q": q, "steps": steps, "sampling": args.sampling, "relation": args.relation,
                       "accountant": args.accountant, **shape}
 
@@ -141,6 +156,18 @@ def mechanism_of(args, description, sigma):
         return FixedBatchGaussian(batch_size=description["batch_size"], dataset_size=description["dataset_size"],
                                   sigma=sigma)
     return SampledGaussian(description["q"], sigma)
+
+
+def composition_of(args, description, sigma):
+    """``(mechanism, count)`` to compose: ``count`` steps of :func:`mechanism_of`, or under
+    balls-in-bins ``ceil(steps / t)`` epochs of ``RandomAllocationGaussian(t, sigma)`` (a partial
+    epoch releases a subset of a whole epoch's outputs: counting it whole is conservative)."""
+    if args.sampling == "balls-in-bins":
+        from dpproofs.mechanisms_allocation import RandomAllocationGaussian
+
+        per_epoch = description["steps_per_epoch"]
+        return RandomAllocationGaussian(per_epoch, sigma), -(-description["steps"] // per_epoch)
+    return mechanism_of(args, description, sigma), description["steps"]
 
 
 def calibration_options(args):

@@ -7,7 +7,7 @@ Delta (an upper bound, in [0, 1]) of the DP-SGD run at each epsilon. JSON: ``del
 """
 
 from dpproofs.cli._progress import slow_notice
-from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, options_for, run_of, scheme_text
+from dpproofs.cli._run import accountant_of, add_run_arguments, composition_of, options_for, run_of, scheme_text
 from dpproofs.math.conversions import CONVERSIONS
 
 HELP = "delta of a DP-SGD run (sampled-Gaussian steps) at one or more epsilons"
@@ -25,8 +25,8 @@ def add_arguments(parser):
 
 def run(args):
     q, steps, description = run_of(args)
-    mechanism = mechanism_of(args, description, args.sigma)
-    accountant = accountant_of(args).compose(mechanism, steps)
+    mechanism, count = composition_of(args, description, args.sigma)
+    accountant = accountant_of(args).compose(mechanism, count)
     options = options_for(accountant.delta_bounds, args)
     rows = []
     for epsilon in args.epsilon:

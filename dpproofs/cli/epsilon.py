@@ -8,7 +8,7 @@ Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2
 """
 
 from dpproofs.cli._progress import slow_notice
-from dpproofs.cli._run import accountant_of, add_run_arguments, mechanism_of, options_for, run_of, scheme_text
+from dpproofs.cli._run import accountant_of, add_run_arguments, composition_of, options_for, run_of, scheme_text
 from dpproofs.math.conversions import CONVERSIONS
 
 HELP = "epsilon of a DP-SGD run (sampled-Gaussian steps) at one or more deltas"
@@ -27,8 +27,8 @@ def add_arguments(parser):
 
 def run(args):
     q, steps, description = run_of(args)
-    mechanism = mechanism_of(args, description, args.sigma)
-    accountant = accountant_of(args).compose(mechanism, steps)
+    mechanism, count = composition_of(args, description, args.sigma)
+    accountant = accountant_of(args).compose(mechanism, count)
     options = options_for(accountant.epsilon_bounds, args)
     rows = []
     for delta in args.delta:

@@ -7,7 +7,7 @@ unreachable target) raise InvalidArgument: one line on stderr, status 2.
 """
 
 from dpproofs.cli._run import (
-    accountant_of, add_run_arguments, calibration_options, mechanism_of, options_for, parse_steps, run_of,
+    accountant_of, add_run_arguments, calibration_options, composition_of, options_for, parse_steps, run_of,
 )
 from dpproofs.math.conversions import CONVERSIONS
 
@@ -29,7 +29,7 @@ def run(args):
     q, steps, description = run_of(args)
     sigma = calibrate_sigma(epsilon=args.epsilon, delta=args.delta, q=q, steps=steps, progress=_progress(),
                             **calibration_options(args))
-    achieved = accountant_of(args).compose(mechanism_of(args, description, sigma), steps)
+    achieved = accountant_of(args).compose(*composition_of(args, description, sigma))
     options = options_for(achieved.epsilon, args)
     result = {"sigma": sigma, "epsilon": args.epsilon, "achieved_epsilon": achieved.epsilon(args.delta, **options),
               "delta": args.delta, **description, **options}
