@@ -28,6 +28,7 @@ MODULES = (
     "dpproofs.checker.registry",
     "dpproofs.math.limits",
     "dpproofs.integrations.dp_accounting",
+    "dpproofs.integrations.dp_accounting_accountants",
     "dpproofs.integrations.opacus",
 )
 

@@ -92,7 +92,12 @@ _RR_WIDEN = 4 * 2.0**-52
 
 
 class UnsupportedEvent(InvalidArgument):
-    """A ``DpEvent`` (or a part of one) that dpproofs cannot account for; names the event."""
+    """A ``DpEvent`` (or a part of one) that dpproofs cannot account for; names the event. Its
+    ``event`` attribute is the offending sub-event (None where not known)."""
+
+    def __init__(self, message, event=None):
+        super().__init__(message)
+        self.event = event
 
 
 def _dpa():
@@ -168,7 +173,7 @@ def _walk(event, count, run, dpa, path):
             raise UnsupportedEvent(
                 f"{path}={event!r}: SampledWithoutReplacementDpEvent (fixed-size batches) is not "
                 f"supported yet: dpproofs has no fixed-batch mechanism (dpproofs.FixedBatchGaussian); "
-                f"use PoissonSampledDpEvent for Poisson sampling"
+                f"use PoissonSampledDpEvent for Poisson sampling", event
             )
         n = _validate.integer(f"{path}.source_dataset_size", event.source_dataset_size, 1)
         b = _validate.integer(f"{path}.sample_size", event.sample_size, 0, n)
@@ -188,7 +193,7 @@ def _walk(event, count, run, dpa, path):
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
         f"RandomizedResponseDpEvent with num_buckets=2, SelfComposedDpEvent, ComposedDpEvent, "
-        f"NoOpDpEvent, NonPrivateDpEvent)"
+        f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
 
@@ -236,7 +241,7 @@ def _effective_sigma(event, dpa, path, parent):
             return
         raise UnsupportedEvent(
             f"{where}={sub!r}: the event inside a {parent} must be a GaussianDpEvent or a composition "
-            f"of them (found {type(sub).__name__})"
+            f"of them (found {type(sub).__name__})", sub
         )
 
     visit(event, 1, path)
@@ -261,7 +266,7 @@ def _randomized_response(event, path):
     if k != 2:
         raise UnsupportedEvent(
             f"{path}={event!r}: RandomizedResponseDpEvent with num_buckets={k} is not supported; "
-            f"dpproofs' RandomizedResponse is the binary one (num_buckets=2, eps = log(2/p - 1))"
+            f"dpproofs' RandomizedResponse is the binary one (num_buckets=2, eps = log(2/p - 1))", event
         )
     if p == 0:
         return _NON_PRIVATE_STEP

@@ -1,0 +1,196 @@
+"""dp_accounting ``PrivacyAccountant`` classes backed by the dpproofs accountants.
+
+    from dpproofs.integrations.dp_accounting_accountants import RdpAccountant, PLDAccountant
+    accountant = PLDAccountant()                        # a dp_accounting.PrivacyAccountant
+    accountant.compose(dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.1)), 10000)
+    accountant.get_epsilon(1e-5)                        # the certified upper end of the bracket
+
+A drop-in where code is written against dp_accounting's interface (``supports(event)``,
+``compose(event, count=1)``, ``get_epsilon(target_delta)``, ``get_delta(target_epsilon)``,
+``neighboring_relation``, ``ledger``): the classes subclass ``dp_accounting.PrivacyAccountant``,
+so ``isinstance`` checks, ``mechanism_calibration`` and dp_accounting's own interface tests
+(``dp_accounting.privacy_accountant_test.PrivacyAccountantTest``, run in
+tests/test_integrations_dp_accounting_accountants.py) see a dp_accounting accountant. Events are
+read by :mod:`dpproofs.integrations.dp_accounting` (its module docstring is the table of what
+each event becomes, and which are refused); the answers are dpproofs': :class:`dpproofs.Accountant`
+(RDP, the default orders, which contain dp_accounting's) and :class:`dpproofs.PLDAccountant` (the
+certified bracket's upper end).
+
+``REPLACE_SPECIAL`` (a record replaced by a special one that contributes nothing) is accounted as
+add/remove: for the additive-noise events the pair is the same (the special record adds 0 to the
+sum, as an absent one), and dpproofs' randomized response is the worst pair of its two inputs under
+either relation, an upper bound on dp_accounting's ``REPLACE_SPECIAL`` pair.
+
+Boundary values, as dp_accounting's interface tests require: ``get_epsilon(0)`` is 0 with no
+privacy loss and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
+a ``NonPrivateDpEvent`` makes epsilon ``inf`` and delta 1 everywhere.
+
+:class:`ReadDifferentlyWarning` is issued at ``compose`` where dp_accounting 0.6 reads the same
+event differently under ``REPLACE_ONE`` (its RDP accountant reads a bare ``GaussianDpEvent`` and
+``SampledWithoutReplacementDpEvent`` as noise over the replace-one sensitivity 2C, dpproofs as
+noise over C): the warning names the event and the noise multiplier at which dp_accounting's
+answer equals ours.
+
+Importing this module needs dp_accounting (``pip install dp-accounting``).
+"""
+
+import math
+import warnings
+
+import dp_accounting
+from dp_accounting import privacy_accountant
+
+import dpproofs
+from dpproofs import _validate
+from dpproofs.integrations import dp_accounting as bridge
+
+__all__ = ["RdpAccountant", "PLDAccountant", "ReadDifferentlyWarning"]
+
+_ADD_OR_REMOVE = dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
+
+
+class ReadDifferentlyWarning(UserWarning):
+    """dp_accounting reads this event differently from dpproofs (see the module docstring)."""
+
+
+class _Backed(privacy_accountant.PrivacyAccountant):
+    """A dp_accounting accountant whose ledger is read by the bridge and accounted by dpproofs."""
+
+    _kind = "rdp"
+
+    def _setup(self, neighboring_relation, orders=None):
+        if getattr(neighboring_relation, "name", None) == "REPLACE_SPECIAL":
+            relation = "add_remove"  # an upper bound of REPLACE_SPECIAL (module docstring)
+        else:
+            relation = bridge._relation(neighboring_relation)
+        cls, kwargs = bridge._empty_accountant(self._kind, relation, orders)
+        super().__init__(neighboring_relation)
+        self._relation = relation
+        self._accountant = cls(**kwargs)
+        self._non_private = False
+
+    @property
+    def accountant(self):
+        """The dpproofs accountant holding the composed run (read it for brackets, orders, ...)."""
+        return self._accountant
+
+    def _maybe_compose(self, event, count, do_compose):
+        run = bridge._Run()
+        try:
+            bridge._walk(event, bridge._count("count", count), run, dp_accounting, "event")
+        except bridge.UnsupportedEvent as error:
+            return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
+        for mechanism, _ in run.entries:
+            refusal = mechanism.refusal(self._kind, self._relation)
+            if refusal is not None:
+                return self.CompositionErrorDetails(invalid_event=event, error_message=str(refusal))
+        if do_compose:
+            self._warn_if_read_differently(event)
+            for mechanism, times in run.entries:
+                self._accountant.compose(mechanism, times)
+            self._non_private = self._non_private or run.non_private
+        return None
+
+    def _warn_if_read_differently(self, event):
+        if self._relation != "replace_one":
+            return
+        for sub in _leaves(event):
+            if isinstance(sub, (dp_accounting.GaussianDpEvent, dp_accounting.SampledWithoutReplacementDpEvent)):
+                sigma = getattr(sub, "noise_multiplier", None) or getattr(sub.event, "noise_multiplier", None)
+                warnings.warn(
+                    f"{sub!r}: under REPLACE_ONE dp_accounting's RDP accountant reads the noise multiplier "
+                    f"as std over 2C, dpproofs as std over C (dpproofs.integrations.dp_accounting); "
+                    f"dp_accounting gives dpproofs' answer at noise_multiplier={2 * sigma!r}, not {sigma!r}",
+                    ReadDifferentlyWarning, stacklevel=4)
+                return
+
+    def _silent(self):
+        return not self._non_private and all(m.silent for m, _ in self._accountant.ledger)
+
+    def get_epsilon(self, target_delta: float) -> float:
+        """Epsilon at ``target_delta`` (an upper bound; ``inf`` if the run is non-private)."""
+        delta = _validate.real("target_delta", target_delta, 0)
+        if self._non_private:
+            return math.inf
+        if self._silent() or delta >= 1:
+            return 0.0
+        if delta == 0:
+            return math.inf
+        return float(self._accountant.epsilon(delta))
+
+    def get_delta(self, target_epsilon: float) -> float:
+        """Delta at ``target_epsilon`` (an upper bound; 1 if the run is non-private)."""
+        epsilon = _epsilon_or_inf(target_epsilon)
+        if self._non_private:
+            return 1.0
+        if self._silent() or epsilon == math.inf:
+            return 0.0
+        return float(self._accountant.delta(epsilon))
+
+
+def _epsilon_or_inf(value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == math.inf:
+        return math.inf
+    return _validate.real("target_epsilon", value, 0)
+
+
+def _leaves(event):
+    """The leaf events of ``event`` (compositions opened), in order."""
+    if isinstance(event, dp_accounting.SelfComposedDpEvent):
+        yield from _leaves(event.event)
+    elif isinstance(event, dp_accounting.ComposedDpEvent):
+        for sub in event.events:
+            yield from _leaves(sub)
+    else:
+        yield event
+
+
+class RdpAccountant(_Backed):
+    """dp_accounting ``RdpAccountant``'s interface over :class:`dpproofs.Accountant`.
+
+    ``orders``: None (dpproofs' default orders, a superset of dp_accounting's) or a sequence;
+    orders outside dpproofs' range ``[MIN_ORDER, MAX_ORDER]`` (dp_accounting also takes 1 and
+    ``inf``) are left out with a :class:`ReadDifferentlyWarning` (fewer orders: a larger bound,
+    never a smaller one); InvalidArgument if none is left."""
+
+    _kind = "rdp"
+
+    def __init__(self, orders=None, neighboring_relation=_ADD_OR_REMOVE):
+        if orders is not None:
+            orders = _orders_in_range(orders)
+        self._setup(neighboring_relation, orders)
+
+
+class PLDAccountant(_Backed):
+    """dp_accounting ``PLDAccountant``'s interface over :class:`dpproofs.PLDAccountant`:
+    ``get_epsilon`` and ``get_delta`` are the certified upper ends of the brackets."""
+
+    _kind = "pld"
+
+    def __init__(self, neighboring_relation=_ADD_OR_REMOVE, value_discretization_interval=1e-4):
+        """``value_discretization_interval`` (dp_accounting's grid step) is validated and kept for
+        signature compatibility: dpproofs chooses its own grids, and its answer is a certified
+        upper bound whatever the interval."""
+        self.value_discretization_interval = _validate.real(
+            "value_discretization_interval", value_discretization_interval, 0, low_open=True)
+        self._setup(neighboring_relation)
+
+
+def _orders_in_range(orders):
+    """``orders`` without those outside dpproofs' range (warned about); InvalidArgument if empty."""
+    from dpproofs.accountant.rdp import MAX_ORDER, MIN_ORDER
+
+    try:
+        values = [float(a) for a in orders]
+    except (TypeError, ValueError):
+        raise dpproofs.InvalidArgumentType(f"orders={orders!r} must be a sequence of real numbers") from None
+    kept = [a for a in values if MIN_ORDER <= a <= MAX_ORDER]
+    left_out = [a for a in values if not MIN_ORDER <= a <= MAX_ORDER]
+    if not kept:
+        raise dpproofs.InvalidArgument(
+            f"orders={orders!r} has no order in dpproofs' range [{MIN_ORDER}, {MAX_ORDER}]")
+    if left_out:
+        warnings.warn(f"orders {left_out[:5]}{'...' if len(left_out) > 5 else ''} are outside dpproofs' range "
+                      f"[{MIN_ORDER}, {MAX_ORDER}] and are not used (fewer orders: a larger epsilon)",
+                      ReadDifferentlyWarning, stacklevel=3)
+    return kept

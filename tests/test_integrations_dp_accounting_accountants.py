@@ -1,0 +1,83 @@
+"""dpproofs' dp_accounting-shaped accountants against dp_accounting's own interface tests.
+
+``dp_accounting.privacy_accountant_test.PrivacyAccountantTest`` ships in the dp-accounting wheel:
+subclassing it runs dp_accounting's interface tests (unsupported events and their offending
+sub-event, no events, no-op, non-private) against our classes, unchanged.
+"""
+
+import math
+import warnings
+
+import pytest
+
+dp_accounting = pytest.importorskip("dp_accounting")
+privacy_accountant_test = pytest.importorskip("dp_accounting.privacy_accountant_test")
+
+import dpproofs as dp  # noqa: E402
+from dpproofs.integrations import dp_accounting_accountants as ours  # noqa: E402
+
+REPLACE_ONE = dp_accounting.NeighboringRelation.REPLACE_ONE
+
+
+class TestDpAccountingsOwnInterfaceTestsPassOnOurAccountants(privacy_accountant_test.PrivacyAccountantTest):
+    def _make_test_accountants(self):
+        return [ours.RdpAccountant(), ours.PLDAccountant(), ours.RdpAccountant(neighboring_relation=REPLACE_ONE),
+                ours.PLDAccountant(REPLACE_ONE)]
+
+
+EVENT = dp_accounting.SelfComposedDpEvent(
+    dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.1)), 1000)
+
+
+def test_our_accountants_are_dp_accounting_privacy_accountants_with_dpprooofs_answers():
+    rdp = ours.RdpAccountant().compose(EVENT)
+    assert isinstance(rdp, dp_accounting.PrivacyAccountant)
+    expected = dp.Accountant().compose(dp.SampledGaussian(0.01, 1.1), 1000)
+    assert rdp.get_epsilon(1e-5) == expected.epsilon(1e-5) and rdp.get_delta(1.0) == expected.delta(1.0)
+    assert rdp.supports(rdp.ledger)
+
+
+def test_the_pld_one_answers_the_certified_upper_end_and_never_below_dp_accountings_lower_error():
+    pld = ours.PLDAccountant().compose(EVENT)
+    bracket = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 1.1), 1000).epsilon_bounds(1e-5)
+    assert pld.get_epsilon(1e-5) == bracket.upper
+    theirs = dp_accounting.pld.PLDAccountant().compose(EVENT).get_epsilon(1e-5)
+    assert abs(pld.get_epsilon(1e-5) - theirs) <= 2e-3 * theirs  # the same quantity, two discretisations
+
+
+def test_compose_refuses_an_unsupported_event_naming_it_and_leaves_the_state_unchanged():
+    accountant = ours.RdpAccountant().compose(EVENT)
+    before = accountant.get_epsilon(1e-5)
+    bad = dp_accounting.ComposedDpEvent([EVENT, dp_accounting.ZCDpEvent(0.1)])
+    assert not accountant.supports(bad)
+    with pytest.raises(dp_accounting.UnsupportedEventError, match="ZCDpEvent"):
+        accountant.compose(bad)
+    assert accountant.get_epsilon(1e-5) == before
+
+
+def test_a_replace_one_gaussian_warns_that_dp_accounting_reads_its_noise_over_2c():
+    accountant = ours.RdpAccountant(neighboring_relation=REPLACE_ONE)
+    with pytest.warns(ours.ReadDifferentlyWarning, match="noise_multiplier=2.0"):
+        accountant.compose(dp_accounting.GaussianDpEvent(1.0), 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours.RdpAccountant().compose(dp_accounting.GaussianDpEvent(1.0), 3)  # add/remove: read alike
+
+
+def test_boundary_deltas_and_epsilons_follow_dp_accountings_convention():
+    accountant = ours.RdpAccountant().compose(EVENT)
+    assert accountant.get_epsilon(0) == math.inf and accountant.get_epsilon(1) == 0.0
+    assert accountant.get_delta(math.inf) == 0.0
+    with pytest.raises(dp.InvalidArgument, match="target_delta"):
+        accountant.get_epsilon(-1e-5)
+    with pytest.raises(dp.InvalidArgument, match="neighboring_relation"):
+        ours.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
+
+
+def test_orders_outside_our_range_are_left_out_with_a_warning_and_never_lower_epsilon():
+    with pytest.warns(ours.ReadDifferentlyWarning, match="not used"):
+        accountant = ours.RdpAccountant([1.0, 2.0, 8.0, math.inf])
+    accountant.compose(EVENT)
+    assert accountant.get_epsilon(1e-5) == dp.Accountant([2.0, 8.0]).compose(dp.SampledGaussian(0.01, 1.1), 1000).epsilon(1e-5)
+    with pytest.raises(dp.InvalidArgument, match="no order"):
+        ours.RdpAccountant([1.0])
