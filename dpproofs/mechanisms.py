@@ -180,6 +180,13 @@ class Mechanism:
         mechanism without a useful bound)."""
         return 1.0
 
+    def pure_epsilon(self, relation: str) -> float:
+        """An upper bound (rounded up) on the epsilon for which one application is (epsilon, 0)-DP
+        under ``relation`` (its RDP at order infinity); default ``inf`` (no pure guarantee, e.g. the
+        Gaussian). The RDP accountant composes it (pure DP composes by summation: Dwork & Roth 2014,
+        Theorem 3.16) and answers the smaller of the two bounds."""
+        return math.inf
+
     def pld_pairs(self, relation):
         """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
         same object twice for a symmetric mechanism), under ``"replace_one"`` ``(dominating,
@@ -402,6 +409,11 @@ class Laplace(Mechanism):
         # L1 sensitivity 1 (add/remove) or 2 (replace-one): 1 - e^{-d/(2b)}
         return tv.laplace(1.0 if relation == "add_remove" else 2.0, self.scale)
 
+    def pure_epsilon(self, relation: str) -> float:
+        """``d / scale`` at L1 sensitivity ``d`` (1 under add/remove, 2 under replace-one; Dwork &
+        Roth 2014, Theorem 3.6), rounded up (one division: within half an ulp)."""
+        return math.nextafter((1.0 if relation == "add_remove" else 2.0) / self.scale, math.inf)
+
     def pld_pairs(self, relation):
         at_one = pairs.LaplacePair(self.scale)
         if relation == "add_remove":
@@ -434,6 +446,10 @@ class RandomizedResponse(Mechanism):
 
     def total_variation(self, relation: str) -> float:
         return tv.randomized_response(self.epsilon)  # tanh(eps/2), under either relation
+
+    def pure_epsilon(self, relation: str) -> float:
+        """``epsilon`` itself (exactly epsilon-DP, under either relation)."""
+        return self.epsilon
 
     def pld_pairs(self, relation):
         eps = self.epsilon

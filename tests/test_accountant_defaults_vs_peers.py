@@ -67,3 +67,14 @@ def test_certified_mode_uses_only_the_mechanisms_own_total_variation_bound():
     certified = dp.Accountant(certified=True).compose(dp.SampledGaussian(1e-5, 3.0), 10)
     assert certified.total_variation_bound() == total_variation.composed(
         [(dp.SampledGaussian(1e-5, 3.0).total_variation("add_remove"), 10)])
+
+
+def test_pure_dp_mechanisms_are_never_above_their_summed_pure_epsilon():
+    laplace = dp.Accountant().compose(dp.Laplace(0.01), 1)  # dp_accounting's test_laplace_large_eps: 100
+    assert laplace.epsilon_and_order(1e-5) == (pytest.approx(100.0, rel=1e-15), math.inf)
+    assert laplace.delta(100.0001) == 0.0 and laplace.delta(99.9) > 0
+    assert dp.Accountant(relation="replace_one").compose(dp.Laplace(0.01), 1).epsilon(1e-5) == pytest.approx(200.0)
+    mixed = dp.Accountant().compose(dp.Laplace(0.01), 1).compose(dp.Gaussian(1.0), 1)
+    assert mixed.epsilon_and_order(1e-5)[1] < math.inf  # a Gaussian has no pure epsilon
+    rr = dp.Accountant(certified=True).compose(dp.RandomizedResponse(3.0), 2)
+    assert 6.0 <= rr.epsilon(1e-9) <= 6.0 * (1 + 1e-14)

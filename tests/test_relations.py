@@ -135,7 +135,11 @@ BEFORE_ORDERS = tuple(sorted(rdp_module._FRACTIONAL_ORDERS + tuple(range(2, 65))
 def test_add_remove_answers_are_bit_identical_to_before(mechanism, steps, conversion, refine, certified, epsilon, delta):
     orders = [a for a in BEFORE_ORDERS if a == int(a)] if certified else BEFORE_ORDERS
     acc = dp.Accountant(orders, certified=certified).compose(mechanism, steps)
-    assert acc.epsilon(1e-5, conversion, refine=refine) == pytest.approx(epsilon, rel=ULPS * 2.0**-52, abs=0)
+    pure = mechanism.pure_epsilon("add_remove") * steps  # pure DP joined the accountant (issue 24)
+    if pure < epsilon:
+        assert acc.epsilon(1e-5, conversion, refine=refine) == pytest.approx(pure, rel=1e-14, abs=0)
+    else:
+        assert acc.epsilon(1e-5, conversion, refine=refine) == pytest.approx(epsilon, rel=ULPS * 2.0**-52, abs=0)
     # delta is now also capped by the total variation bound (the profile at 0; issue 24)
     expected_delta = min(delta, acc.total_variation_bound())
     assert acc.delta(1.0, conversion) == pytest.approx(expected_delta, rel=ULPS * 2.0**-52, abs=0)

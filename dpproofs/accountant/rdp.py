@@ -578,6 +578,23 @@ class Accountant(PrivacyAccountant):
         items, total = self._snapshot()
         if self._zero_privacy(items) or self._total_variation(items, total) <= delta:
             return 0.0, float(self._orders[0])
+        pure = self._pure_epsilon(items)
+        if pure < math.inf:
+            eps, alpha = self._epsilon_order_rdp(items, total, delta, conversion, refine)
+            return (pure, math.inf) if pure < eps else (eps, alpha)
+        return self._epsilon_order_rdp(items, total, delta, conversion, refine)
+
+    def _pure_epsilon(self, items):
+        """The composed pure-DP epsilon (``inf`` unless every mechanism has one): a sum of ``k``
+        terms, each rounded up, raised by ``k + 2`` ulps relative (the sum's round-off) and one float
+        (pure DP composes by summation: Dwork & Roth 2014, Theorem 3.16; the RDP order infinity)."""
+        terms = [m.pure_epsilon(self._relation) * float(n) for m, n in items]
+        total = math.fsum(terms)
+        if not total < math.inf:
+            return math.inf
+        return math.nextafter(total * (1 + (len(terms) + 2) * _ULP), math.inf)
+
+    def _epsilon_order_rdp(self, items, total, delta, conversion, refine):
         if self._certified:
             eps, alpha = self._certified_epsilon(items, delta, conversion)
             if not math.isfinite(eps):
@@ -617,6 +634,8 @@ class Accountant(PrivacyAccountant):
     def _delta_one(self, epsilon, conversion="improved"):
         items, total = self._snapshot()
         if self._zero_privacy(items):
+            return 0.0
+        if epsilon >= self._pure_epsilon(items):
             return 0.0
         if self._certified:
             bound = self._certified_delta(items, epsilon, conversion)
