@@ -534,7 +534,10 @@ class Accountant(PrivacyAccountant):
         grid's top (to :data:`REFINE_MAX_ORDER`) while it decreases, then runs a golden-section
         search between the neighbours of the best point; the result is never larger than the
         grid's. ``epsilon`` is ``inf`` (and alpha the largest order) only if every order's RDP is
-        infinite; with zero privacy loss it is ``0.0`` (alpha the first order).
+        infinite; with zero privacy loss it is ``0.0`` (alpha the first order). Where every
+        mechanism is pure DP (:meth:`~dpproofs.mechanisms.Mechanism.pure_epsilon`) and their summed
+        pure epsilon is smaller, that is the answer, with alpha ``inf`` (pure DP is RDP at order
+        infinity).
         """
         conversion = _check_conversion(conversion)
         if not isinstance(refine, bool):
