@@ -44,6 +44,7 @@ from dpproofs.math import total_variation as tv
 
 __all__ = [
     "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
+    "ZCDP",
 ]
 
 #: Largest order at which the fast evaluator is held to its tolerance (the RDP accountant's
@@ -459,6 +460,58 @@ class RandomizedResponse(Mechanism):
             return _symmetric(pair)
         return _base_replace_one_pairs(pair, pair)
 
+
+
+@dataclasses.dataclass(frozen=True)
+class ZCDP(Mechanism):
+    """A step given only by its zero-concentrated DP guarantee: ``(xi, rho)``-zCDP, i.e. Rényi DP
+    ``xi + rho * alpha`` at every order ``alpha > 1`` (Bun & Steinke 2016, arXiv 1605.02065v3,
+    Definition 1.1; dp_accounting's ``ZCDpEvent``). The guarantee is taken as stated, under the
+    accountant's relation. RDP accountant only: a zCDP bound is not a pair of distributions, so the
+    PLD accountant refuses it.
+
+    ``rho >= 0`` and ``xi >= 0`` finite.
+    """
+
+    rho: float
+    xi: float = 0.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "rho", _validate.real("rho", self.rho, 0))
+        object.__setattr__(self, "xi", _validate.real("xi", self.xi, 0))
+
+    def refusal(self, accountant, relation):
+        if accountant == "pld":
+            return InvalidArgument(
+                f"mechanism={self!r} is not supported by the PLD accountant: a zCDP guarantee is a bound on "
+                f"Rényi divergences, not a pair of output distributions; allowed: the RDP accountant (dpproofs.Accountant)"
+            )
+        return None
+
+    @property
+    def silent(self):
+        return self.rho == 0 and self.xi == 0
+
+    def rdp_curve(self, orders, relation):
+        # two roundings (a product and a sum): raised by 4 ulps relative, then one float
+        value = self.xi + self.rho * np.asarray(orders, dtype=np.float64)
+        return np.nextafter(value * (1 + 4 * 2.0**-53), np.inf)
+
+    def rdp_ball(self, order, relation, prec):
+        from flint import arb, ctx
+
+        saved = ctx.prec
+        ctx.prec = prec
+        try:
+            return arb(self.xi) + arb(self.rho) * arb(order)
+        finally:
+            ctx.prec = saved
+
+    def rdp_exact(self, alpha, dps):
+        import mpmath
+
+        with mpmath.mp.workdps(dps):
+            return mpmath.mpf(self.xi) + mpmath.mpf(self.rho) * mpmath.mpf(alpha)
 
 
 # --- the Poisson-subsampled Laplace mechanism --------------------------------------------------

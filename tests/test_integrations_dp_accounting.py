@@ -254,7 +254,7 @@ def test_to_event_builds_dp_accountings_own_vocabulary():
 
 
 UNSUPPORTED = {
-    "ZCDpEvent": dpa.ZCDpEvent(0.1),
+    "RepeatAndSelectDpEvent": dpa.dp_event.RepeatAndSelectDpEvent(G(1.0), 10.0, 1.0),
     "SampledWithReplacementDpEvent": dpa.SampledWithReplacementDpEvent(1000, 10, G(1.0)),
     "SingleEpochTreeAggregationDpEvent": dpa.SingleEpochTreeAggregationDpEvent(1.0, 10),
     "UnsupportedDpEvent": dpa.UnsupportedDpEvent(),

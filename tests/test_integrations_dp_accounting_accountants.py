@@ -48,9 +48,9 @@ def test_the_pld_one_answers_the_certified_upper_end_and_never_below_dp_accounti
 def test_compose_refuses_an_unsupported_event_naming_it_and_leaves_the_state_unchanged():
     accountant = ours.RdpAccountant().compose(EVENT)
     before = accountant.get_epsilon(1e-5)
-    bad = dp_accounting.ComposedDpEvent([EVENT, dp_accounting.ZCDpEvent(0.1)])
+    bad = dp_accounting.ComposedDpEvent([EVENT, dp_accounting.SingleEpochTreeAggregationDpEvent(1.0, 10)])
     assert not accountant.supports(bad)
-    with pytest.raises(dp_accounting.UnsupportedEventError, match="ZCDpEvent"):
+    with pytest.raises(dp_accounting.UnsupportedEventError, match="SingleEpochTreeAggregationDpEvent"):
         accountant.compose(bad)
     assert accountant.get_epsilon(1e-5) == before
 
@@ -70,8 +70,10 @@ def test_boundary_deltas_and_epsilons_follow_dp_accountings_convention():
     assert accountant.get_delta(math.inf) == 0.0
     with pytest.raises(dp.InvalidArgument, match="target_delta"):
         accountant.get_epsilon(-1e-5)
+    special = ours.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
+    assert special.accountant.relation == "add_remove"  # an upper bound of REPLACE_SPECIAL (module docstring)
     with pytest.raises(dp.InvalidArgument, match="neighboring_relation"):
-        ours.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
+        ours.RdpAccountant(neighboring_relation="replace_special")
 
 
 def test_orders_outside_our_range_are_left_out_with_a_warning_and_never_lower_epsilon():
@@ -81,3 +83,20 @@ def test_orders_outside_our_range_are_left_out_with_a_warning_and_never_lower_ep
     assert accountant.get_epsilon(1e-5) == dp.Accountant([2.0, 8.0]).compose(dp.SampledGaussian(0.01, 1.1), 1000).epsilon(1e-5)
     with pytest.raises(dp.InvalidArgument, match="no order"):
         ours.RdpAccountant([1.0])
+
+
+def test_a_zcdp_event_is_its_renyi_line_and_matches_the_gaussian_it_describes():
+    rho = 0.05  # the Gaussian of sigma = sqrt(1 / (2 rho)) is rho-zCDP exactly
+    ours_zcdp = ours.RdpAccountant().compose(dp_accounting.ZCDpEvent(rho, 0.0), 3).get_epsilon(1e-5)
+    gaussian = dp.Accountant().compose(dp.Gaussian((1 / (2 * rho)) ** 0.5), 3).epsilon(1e-5)
+    assert ours_zcdp == pytest.approx(gaussian, rel=1e-12)
+    assert not ours.PLDAccountant().supports(dp_accounting.ZCDpEvent(rho, 0.0))
+    with pytest.raises(dp.InvalidArgument, match="rho"):
+        dp.ZCDP(-1.0)
+    assert dp.Accountant().compose(dp.ZCDP(0.0), 5).epsilon(1e-5) == 0.0
+
+
+def test_the_private_rdp_arrays_read_like_dp_accountings():
+    accountant = ours.RdpAccountant([2.0, 3.0]).compose(dp_accounting.ZCDpEvent(0.1, 0.5), 2)
+    assert list(accountant._orders) == [2.0, 3.0]
+    assert accountant._rdp[0] == pytest.approx(2 * (0.5 + 0.2)) and accountant._rdp[1] >= 2 * (0.5 + 0.3)

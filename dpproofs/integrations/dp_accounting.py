@@ -33,9 +33,11 @@ of ``ComposedDpEvent``, nested to any depth):
   accounted is the two inputs' output distributions (dp_accounting's ``REPLACE_ONE`` analysis of
   the same event); it is the worst case of every ``eps``-DP mechanism, so it is also an upper
   bound on dp_accounting's ``REPLACE_SPECIAL`` analysis.
+* ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
+  accountant only).
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
   :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
-* Anything else (``ZCDpEvent``, tree aggregation, repeat-and-select, sampling with replacement,
+* Anything else (tree aggregation, repeat-and-select, sampling with replacement,
   ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
@@ -189,10 +191,15 @@ def _walk(event, count, run, dpa, path):
     if isinstance(event, dpa.RandomizedResponseDpEvent):
         _add(run, count, _randomized_response(event, path))
         return
+    if isinstance(event, dpa.ZCDpEvent):
+        rho = _noise(f"{path}.rho", event.rho)
+        xi = _noise(f"{path}.xi", event.xi)
+        _add(run, count, _NON_PRIVATE_STEP if math.inf in (rho, xi) else dpproofs.ZCDP(rho, xi))
+        return
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent with num_buckets=2, SelfComposedDpEvent, ComposedDpEvent, "
+        f"RandomizedResponseDpEvent with num_buckets=2, ZCDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
@@ -405,6 +412,7 @@ _LEAF_EVENTS = {
     "Laplace": lambda m, dpa: dpa.LaplaceDpEvent(m.scale),
     "SampledLaplace": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.LaplaceDpEvent(m.scale)),
     "RandomizedResponse": _randomized_response_event,
+    "ZCDP": lambda m, dpa: dpa.ZCDpEvent(m.rho, m.xi),
     "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
 }

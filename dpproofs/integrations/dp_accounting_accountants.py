@@ -75,18 +75,19 @@ class _Backed(privacy_accountant.PrivacyAccountant):
         return self._accountant
 
     def _maybe_compose(self, event, count, do_compose):
+        count = bridge._count("count", count)
         run = bridge._Run()
-        try:
-            bridge._walk(event, bridge._count("count", count), run, dp_accounting, "event")
+        try:  # walked once (count 1 at least: supports() asks with count 0, which would hide the leaves)
+            bridge._walk(event, max(count, 1), run, dp_accounting, "event")
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
         for mechanism, _ in run.entries:
             refusal = mechanism.refusal(self._kind, self._relation)
             if refusal is not None:
                 return self.CompositionErrorDetails(invalid_event=event, error_message=str(refusal))
-        if do_compose:
+        if do_compose and count > 0:
             self._warn_if_read_differently(event)
-            for mechanism, times in run.entries:
+            for mechanism, times in run.entries:  # the walk's count was max(count, 1) = count here
                 self._accountant.compose(mechanism, times)
             self._non_private = self._non_private or run.non_private
         return None
@@ -159,6 +160,21 @@ class RdpAccountant(_Backed):
         if orders is not None:
             orders = _orders_in_range(orders)
         self._setup(neighboring_relation, orders)
+
+    @property
+    def _orders(self):
+        """The orders, as dp_accounting's ``RdpAccountant._orders`` (read by its tests and by code
+        written against it)."""
+        return self._accountant.orders
+
+    @property
+    def _rdp(self):
+        """The composed RDP at :attr:`_orders` (upper bounds), as dp_accounting's ``_rdp``; ``inf``
+        everywhere once a non-private event was composed."""
+        values = self._accountant.rdp
+        if self._non_private:
+            values[:] = math.inf
+        return values
 
 
 class PLDAccountant(_Backed):
