@@ -15,6 +15,7 @@ from dpproofs.accountant import training
 from dpproofs.accountant.base import PrivacyAccountant
 from dpproofs.accountant.calibrate import calibrate_sigma
 from dpproofs.accountant.exact import log_moment, rdp
+from dpproofs.accountant.lower_bounds import delta_lower_bound, epsilon_lower_bound
 from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs import mechanisms as _mechanisms
@@ -37,6 +38,8 @@ __all__ = [
     "PrivacyAccountant",
     "Accountant",
     "calibrate_sigma",
+    "epsilon_lower_bound",
+    "delta_lower_bound",
     "DEFAULT_ORDERS",
     "PLDAccountant",
 ]

@@ -1,0 +1,421 @@
+"""Certified LOWER bounds on the privacy of shuffled fixed-size batches (:class:`ShuffledGaussian`).
+
+No upper bound is known for shuffled batches; this module proves how private they are NOT. It
+evaluates the hockey-stick divergence of one concrete pair of neighbouring datasets on concrete
+tests (Chua et al., "How private are DP-SGD implementations?", arXiv 2403.17673v2, ICML 2024,
+Sec. 4; "Scalable DP-SGD: Shuffling vs. Poisson Subsampling", arXiv 2411.04205v1, NeurIPS 2024,
+Sec. 3), with every number enclosed (python-flint arb balls, rounded in the safe direction), so the
+answer is a true lower bound on the tight epsilon (or delta) of the run.
+
+**The pair** (1-D linear queries; a DP-SGD gradient along one fixed direction does the same).
+Every record contributes -1 (in units of the clipping norm) except the target, which contributes
++1 in ``x`` and ``x_0`` in ``x'``. A batch of size ``s`` sums to ``-s`` without the target, to
+``-s + 2`` with the target of ``x`` and to ``-s + 1 + x_0`` with that of ``x'``. Adding the public
+``s`` to each batch's output (post-processing), one epoch's output is, with ``T`` batches,
+
+    P = MoG(2),  Q = MoG(1 + x_0),  MoG(a) = (1 - w) N(0, s^2 I_T) + w (1/T) sum_t N(a e_t, s^2 I_T)
+
+(``w`` = the probability that the target is in a batch: 1 unless ``drop_last`` drops it; the
+target's batch is uniform: given the batch, the law of ``max`` below is the same for every batch,
+so unequal batch sizes change nothing). ``pair="zero_out"`` (the default) is Chua et al.'s pair,
+``x_0 = 0`` (the target replaced by a record of norm 0: a replace-one neighbour, and the zero-out
+neighbour under which Poisson sampling's add/remove epsilon is the usual one): (MoG(2), MoG(1)), the
+pair of the reference implementation (``ShuffleAccountant(mean_upper=2, mean_lower=1)``); it is the
+pair to compare with the Poisson epsilon of the same run. ``pair="replace_one"``, ``x_0 = -1``:
+(MoG(2), N(0, s^2 I)), a larger bound, valid under replace-one only.
+
+**The tests.** Single epoch: ``S_C = {w : max_t w_t > C}`` (arXiv 2403.17673v2, Sec. 4, the "cube"
+sets ``E_C``): ``P(S_C^c) = w Phi((C - a)/s) Phi(C/s)^(T-1) + (1 - w) Phi(C/s)^T``, and
+``delta(eps) >= P(S_C) - e^eps Q(S_C)`` for every ``C`` (the hockey-stick divergence is a supremum
+over sets). Persistent shuffling over ``E`` epochs: the target is in the same batch every epoch,
+so the per-batch mean over epochs is the single-epoch output at ``s / sqrt(E)`` (arXiv 2411.04205v1,
+Sec. 3: persistent shuffling is one epoch at ``sigma / sqrt(E)``): the same test on the means.
+Per-epoch shuffling: the epochs are independent, so the output of ``E`` epochs is the product pair;
+the test keeps each epoch's ``max`` (post-processing), cut into cells (post-processing), and
+composes the resulting finite pair ``E`` times (arXiv 2411.04205v1, Sec. 3, the PLD of the
+``max`` statistic, composed). Each cell's privacy loss is rounded DOWN to a grid and its P-mass
+DOWN: ``delta = E_P[(1 - e^(eps - L))_+]`` only decreases, in each epoch and in the sum of losses,
+so the composed value stays a lower bound; dropping mass (tails, underflow) also only lowers it.
+
+**Rigour.** ``Phi`` and every mass are arb enclosures; the lower end of ``P`` and the upper end of
+``Q`` are used. Composition is in float64 by direct (not FFT) convolution of non-negative arrays,
+whose relative error per entry is at most ``gamma_n = n u / (1 - n u)`` for ``n`` terms (Higham,
+"Accuracy and Stability of Numerical Algorithms", 2nd ed., Sec. 3.1 and Lemma 3.1); the
+accumulated bound is subtracted from the answer. The choice of ``C`` and of the cells is a float
+search: any choice is valid, only the evaluation at the chosen one is certified.
+
+A returned epsilon ``e`` is one at which ``delta(e) > delta`` was certified: every mechanism
+claiming ``(e', delta)``-DP for this run with ``e' <= e`` is wrong. ``0.0`` means that no test here
+certified any ``delta(0) > delta`` (a true, trivial lower bound).
+"""
+
+import fractions
+import math
+
+import numpy as np
+
+from dpproofs import _validate
+from dpproofs.errors import InvalidArgumentType
+
+__all__ = ["epsilon_lower_bound", "delta_lower_bound", "PAIRS", "MAX_EPOCHS"]
+
+#: The neighbouring pairs: the target's contribution in x' (x has +1, every other record -1).
+PAIRS = {"zero_out": 0, "replace_one": -1}
+
+#: Largest number of epochs accepted (per-epoch composition costs O(log epochs) convolutions).
+MAX_EPOCHS = 10**7
+
+#: arb working precision (bits): masses down to 1e-40 keep ~75 correct digits.
+_PREC = 256
+#: Float search grid for the threshold C (any C is valid; more points only find a better one).
+_SEARCH_POINTS = 4001
+#: Probability mass below which a cell or a tail is dropped (dropping P-mass lowers the certified
+#: delta by at most that mass: the answer stays a lower bound).
+_TAIL = 1e-30
+#: Largest composed loss grid (entries) of the per-epoch composition, and largest number of cells
+#: of one epoch's max statistic: bound the time (direct convolution) and the arb evaluations.
+_MAX_GRID = 40000
+_MAX_CELLS = 6000
+#: Absolute allowance for subnormal rounding in the float convolutions (each of the < 10^12
+#: roundings of a product or sum below 2^-1022 is off by at most 2^-1075 < 10^-323).
+_SUBNORMAL_ALLOWANCE = 1e-290
+_UNIT = 2.0**-53
+
+
+# --- directed conversions ----------------------------------------------------------------------
+
+
+def _arb():
+    from flint import arb, ctx
+
+    return arb, ctx
+
+
+def _exact(endpoint):
+    mantissa, exponent = endpoint.man_exp()
+    return fractions.Fraction(int(mantissa)) * fractions.Fraction(2) ** int(exponent)
+
+
+def _float_down(ball):
+    """A float <= every point of the arb ball."""
+    exact = _exact(ball.lower())
+    value = float(exact)
+    return math.nextafter(value, -math.inf) if fractions.Fraction(value) > exact else value
+
+
+def _float_up(ball):
+    """A float >= every point of the arb ball."""
+    exact = _exact(ball.upper())
+    value = float(exact)
+    return math.nextafter(value, math.inf) if fractions.Fraction(value) < exact else value
+
+
+def _gamma(n):
+    """``n u / (1 - n u)``, rounded up: the relative error bound of ``n`` roundings (Higham, Lemma 3.1)."""
+    nu = n * _UNIT
+    return math.nextafter(nu / (1 - nu) * (1 + 4 * _UNIT), math.inf)
+
+
+# --- one epoch ---------------------------------------------------------------------------------
+
+
+class _Epoch:
+    """One epoch's pair (the module docstring) at noise ``sigma / sqrt(divisor)``: exact masses of
+    ``max_t w_t`` under ``MoG(2)`` (P) and ``MoG(1 + x_0)`` (Q), and float guides for the searches."""
+
+    def __init__(self, mechanism, pair, divisor):
+        self.steps = mechanism.steps_per_epoch
+        self.kept = fractions.Fraction(mechanism.dataset_size - mechanism.dropped, mechanism.dataset_size)
+        self.sigma = mechanism.sigma / math.sqrt(divisor)  # float guide only
+        self.exact_sigma, self.divisor = mechanism.sigma, divisor
+        self.means = (2, 1 + PAIRS[pair])
+
+    def cube(self, cap, mean):
+        """arb enclosure of ``MoG(mean)(max_t w_t <= cap)`` (``cap`` a float: exact)."""
+        arb, _ = _arb()
+        scale = arb(self.exact_sigma) / arb(self.divisor).sqrt()
+        root2 = arb(2).sqrt()
+
+        def phi(z):
+            return (-z / root2).erfc() / 2
+
+        x = arb(cap)
+        others = phi(x / scale)
+        inside = phi((x - mean) / scale) * others ** (self.steps - 1)
+        if self.kept == 1:
+            return inside
+        kept = arb(self.kept.numerator) / self.kept.denominator
+        return kept * inside + (1 - kept) * others**self.steps
+
+    def log_cube(self, caps, mean):
+        """Float ``log MoG(mean)(max <= C)`` at an array of C (a search guide, not certified)."""
+        from scipy.special import log_ndtr
+
+        s = self.sigma
+        others = log_ndtr(caps / s)
+        inside = log_ndtr((caps - mean) / s) + (self.steps - 1) * others
+        if self.kept == 1:
+            return inside
+        kept = float(self.kept)
+        return np.logaddexp(math.log(kept) + inside, math.log1p(-kept) + self.steps * others)
+
+    def log_out(self, caps, mean):
+        """Float ``log MoG(mean)(max > C)`` (a guide)."""
+        with np.errstate(divide="ignore"):
+            return np.log(-np.expm1(self.log_cube(caps, mean)))
+
+    def caps(self, points):
+        """The float search range of C: every useful threshold lies well inside it."""
+        s = self.sigma
+        return np.linspace(min(self.means) - 8 * s, max(self.means) + 40 * s, points)
+
+
+# --- the threshold test: one epoch, or persistent shuffling --------------------------------------
+
+
+def _threshold_candidates(epoch, score):
+    """Up to 5 thresholds C maximising the float ``score(log_p_out, log_q_out)`` (a guide)."""
+    caps = epoch.caps(_SEARCH_POINTS)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        values = score(epoch.log_out(caps, epoch.means[0]), epoch.log_out(caps, epoch.means[1]))
+    values = np.where(np.isfinite(values), values, -np.inf)
+    order = np.argsort(values)[::-1]
+    chosen = [float(caps[i]) for i in order[:5] if np.isfinite(values[i])]
+    # refine the best on the grid's spacing
+    if chosen:
+        step = float(caps[1] - caps[0])
+        fine = np.linspace(chosen[0] - step, chosen[0] + step, 201)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            refined = score(epoch.log_out(fine, epoch.means[0]), epoch.log_out(fine, epoch.means[1]))
+        refined = np.where(np.isfinite(refined), refined, -np.inf)
+        chosen.insert(0, float(fine[int(np.argmax(refined))]))
+    return chosen
+
+
+def _threshold_epsilon(epoch, delta):
+    """Largest certified ``eps`` with ``P(S_C) - e^eps Q(S_C) > delta`` over the candidate C, or 0."""
+    arb, ctx = _arb()
+
+    def score(log_p, log_q):
+        return np.log(np.exp(log_p) - delta) - log_q
+
+    best = 0.0
+    saved = ctx.prec
+    ctx.prec = _PREC
+    try:
+        for cap in _threshold_candidates(epoch, score):
+            p_out = 1 - epoch.cube(cap, epoch.means[0])
+            q_out = 1 - epoch.cube(cap, epoch.means[1])
+            excess = p_out - arb(delta)
+            if not _float_down(excess) > 0 or not _float_down(q_out) > 0:
+                continue
+            # eps < log((P - delta) / Q) <=> P - e^eps Q > delta; one step down makes it strict
+            eps = math.nextafter(_float_down((excess / q_out).log()), -math.inf)
+            best = max(best, eps)
+    finally:
+        ctx.prec = saved
+    return best
+
+
+def _threshold_delta(epoch, epsilon):
+    """Largest certified ``P(S_C) - e^eps Q(S_C)`` over the candidate C (at least 0)."""
+    arb, ctx = _arb()
+
+    def score(log_p, log_q):
+        return np.exp(log_p) - np.exp(epsilon + log_q)
+
+    best = 0.0
+    saved = ctx.prec
+    ctx.prec = _PREC
+    try:
+        factor = arb(epsilon).exp()
+        for cap in _threshold_candidates(epoch, score):
+            value = (1 - epoch.cube(cap, epoch.means[0])) - factor * (1 - epoch.cube(cap, epoch.means[1]))
+            best = max(best, _float_down(value))
+    finally:
+        ctx.prec = saved
+    return best
+
+
+# --- per-epoch shuffling: the max statistic's pair, composed -----------------------------------
+
+
+class _LossDistribution:
+    """P-masses on the loss grid ``(offset + k) * step``: each entry, as computed, is within a
+    relative ``error`` of a value that is itself at most the true P-mass of losses >= that grid point
+    (the rounded-down distribution of the module docstring)."""
+
+    def __init__(self, offset, masses, step, error):
+        self.offset, self.masses, self.step, self.error = offset, masses, step, error
+
+    def trimmed(self):
+        """Drop tails of mass < _TAIL per side, entries below 1e-300, and the lowest losses past
+        _MAX_GRID entries (dropping mass keeps a lower bound)."""
+        masses = np.where(self.masses < 1e-300, 0.0, self.masses)
+        cumulative = np.cumsum(masses)
+        low = int(np.searchsorted(cumulative, _TAIL, side="right"))
+        tail = np.cumsum(masses[::-1])
+        high = len(masses) - int(np.searchsorted(tail, _TAIL, side="right"))
+        low = min(low, max(high - 1, 0))
+        low = max(low, high - _MAX_GRID)
+        return _LossDistribution(self.offset + low, masses[low:high].copy(), self.step, self.error)
+
+    def compose(self, other):
+        terms = min(len(self.masses), len(other.masses))
+        error = self.error + other.error + self.error * other.error + _gamma(terms + 1)
+        masses = np.convolve(self.masses, other.masses)
+        return _LossDistribution(self.offset + other.offset, masses, self.step, error).trimmed()
+
+    def delta(self, epsilon):
+        """Certified lower bound on ``sum_k P_k (1 - e^(eps - L_k))_+`` for these masses."""
+        losses = (self.offset + np.arange(len(self.masses))) * self.step  # exact: small ints times 2^-j
+        above = losses > epsilon
+        if not above.any():
+            return 0.0
+        weights = -np.expm1(epsilon - losses[above])  # each within 4u relative (the exponent's rounding)
+        total = math.fsum((self.masses[above] * weights).tolist())  # products: u each; fsum: u
+        factor = 1 - (self.error + 8 * _UNIT) * (1 + 4 * _UNIT)
+        return max(0.0, total * factor * (1 - 2 * _UNIT) - _SUBNORMAL_ALLOWANCE)
+
+
+def _epoch_loss_distribution(epoch, epochs):
+    """The rounded-down loss distribution of one epoch's max statistic, cut into cells."""
+    arb, ctx = _arb()
+    mean_p, mean_q = epoch.means
+    s = epoch.sigma
+    caps = epoch.caps(_SEARCH_POINTS)
+    log_p_in = epoch.log_cube(caps, mean_p)
+    log_p_out = epoch.log_out(caps, mean_p)
+    low_cap = float(caps[max(int(np.searchsorted(log_p_in, math.log(_TAIL))) - 1, 0)])
+    high_index = int(np.argmax(log_p_out < math.log(_TAIL))) if (log_p_out < math.log(_TAIL)).any() else -1
+    high_cap = float(caps[high_index])
+    # per-epoch float losses on a coarse guide, for the grid step: the composed range ~ E * spread
+    guide = np.linspace(low_cap, high_cap, 2001)
+    p_in, q_in = np.exp(epoch.log_cube(guide, mean_p)), np.exp(epoch.log_cube(guide, mean_q))
+    p_cells, q_cells = np.diff(p_in), np.diff(q_in)
+    keep = (p_cells > 0) & (q_cells > 0)
+    losses = np.log(p_cells[keep] / q_cells[keep])
+    weights = p_cells[keep] / p_cells[keep].sum()
+    mean = float(np.sum(weights * losses))
+    spread = float(np.sqrt(np.sum(weights * (losses - mean) ** 2)))
+    width = min(epochs * float(np.ptp(losses)), 30 * spread * math.sqrt(epochs) + 2 * float(np.ptp(losses)))
+    step = 2.0 ** max(-14, min(-3, math.ceil(math.log2(max(width, 1e-300) / (_MAX_GRID / 2)))))
+    # cells of the max statistic: the loss moves by about (mean_p - mean_q) dC / s^2 across a cell
+    cell = max(step * s * s / (mean_p - mean_q), (high_cap - low_cap) / _MAX_CELLS)
+    edges = np.arange(low_cap, high_cap + cell, cell)
+    saved = ctx.prec
+    ctx.prec = _PREC
+    try:
+        cubes_p = [epoch.cube(float(c), mean_p) for c in edges]
+        cubes_q = [epoch.cube(float(c), mean_q) for c in edges]
+        masses_p = [cubes_p[0]] + [b - a for a, b in zip(cubes_p, cubes_p[1:])] + [1 - cubes_p[-1]]
+        masses_q = [cubes_q[0]] + [b - a for a, b in zip(cubes_q, cubes_q[1:])] + [1 - cubes_q[-1]]
+        buckets = {}
+        for mass_p, mass_q in zip(masses_p, masses_q):
+            low_p = _float_down(mass_p)
+            if not low_p > 1e-300 or not _float_down(mass_q) > 0:
+                continue  # dropped (P-mass below 1e-300, or no certified positive Q-mass)
+            loss = _float_down((mass_p / mass_q).log())
+            buckets.setdefault(math.floor(loss / step), []).append(low_p)
+    finally:
+        ctx.prec = saved
+    first, last = min(buckets), max(buckets)
+    masses = np.zeros(last - first + 1)
+    for index, values in buckets.items():
+        masses[index - first] = math.fsum(values)  # correctly rounded: relative error <= u
+    return _LossDistribution(first, masses, step, 2 * _UNIT).trimmed()
+
+
+def _composed(epoch, epochs):
+    single = _epoch_loss_distribution(epoch, epochs)
+    result, power, remaining = None, single, epochs
+    while remaining:
+        if remaining & 1:
+            result = power if result is None else result.compose(power)
+        remaining >>= 1
+        if remaining:
+            power = power.compose(power)
+    return result
+
+
+def _composed_epsilon(distribution, delta):
+    """Largest eps (bisection on certified values) with the composed delta(eps) > delta, or 0."""
+    if not distribution.delta(0.0) > delta:
+        return 0.0
+    low = 0.0
+    high = (distribution.offset + len(distribution.masses)) * distribution.step  # delta(high) = 0
+    while high - low > 1e-9 * max(1.0, low):
+        middle = (low + high) / 2
+        if distribution.delta(middle) > delta:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+# --- the public functions ----------------------------------------------------------------------
+
+
+def _checked(mechanism, epochs, pair):
+    from dpproofs.mechanisms_shuffle import ShuffledGaussian
+
+    if not isinstance(mechanism, ShuffledGaussian):
+        raise InvalidArgumentType(
+            f"mechanism={mechanism!r} must be a dpproofs.ShuffledGaussian (lower bounds are for shuffled "
+            f"batches; the accountants bound every other mechanism from above), not {type(mechanism).__name__}"
+        )
+    epochs = _validate.integer("epochs", epochs, 1, MAX_EPOCHS)
+    pair = _validate.choice("pair", pair, PAIRS)
+    return epochs, pair
+
+
+def epsilon_lower_bound(mechanism, epochs: int, delta: float, *, pair: str = "zero_out") -> float:
+    """A certified lower bound on the tight epsilon of ``epochs`` epochs of ``mechanism`` at ``delta``.
+
+    Args:
+        mechanism: a :class:`dpproofs.ShuffledGaussian` (one epoch; its ``shuffle`` says whether
+            later epochs reuse the order).
+        epochs: integer in ``[1, MAX_EPOCHS]``.
+        delta: float in ``(0, 1)``.
+        pair: ``"zero_out"`` (default: Chua et al.'s pair, the one to compare with the Poisson
+            epsilon of the same run under add/remove) or ``"replace_one"`` (larger; replace-one only).
+
+    Returns:
+        A float ``eps >= 0`` at which ``delta(eps) > delta`` is certified for a concrete pair of
+        neighbouring datasets (module docstring): no ``(eps', delta)``-DP claim with ``eps' <= eps``
+        holds for this run. ``0.0`` when no test here certifies more than ``delta`` at ``eps = 0``.
+
+    Raises:
+        InvalidArgumentType: ``mechanism`` is not a ShuffledGaussian, or an argument of a wrong type.
+        InvalidArgument: ``epochs``, ``delta`` or ``pair`` outside its range.
+    """
+    epochs, pair = _checked(mechanism, epochs, pair)
+    delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
+    if mechanism.shuffle == "persistent" or epochs == 1:
+        # persistent: one epoch at sigma / sqrt(E) (arXiv 2411.04205v1, Sec. 3)
+        return _threshold_epsilon(_Epoch(mechanism, pair, epochs), delta)
+    # per-epoch: the first epoch alone is a post-processing too; the composition usually wins
+    single = _threshold_epsilon(_Epoch(mechanism, pair, 1), delta)
+    return max(single, _composed_epsilon(_composed(_Epoch(mechanism, pair, 1), epochs), delta))
+
+
+def delta_lower_bound(mechanism, epochs: int, epsilon: float, *, pair: str = "zero_out") -> float:
+    """A certified lower bound on the tight delta of ``epochs`` epochs of ``mechanism`` at ``epsilon``.
+
+    Args:
+        mechanism, epochs, pair: as in :func:`epsilon_lower_bound`.
+        epsilon: finite float ``>= 0``.
+
+    Returns:
+        A float in ``[0, 1)``: the hockey-stick divergence of the module docstring's pair at
+        ``epsilon`` is at least this (``0.0``: no test here certified a positive value).
+
+    Raises:
+        as :func:`epsilon_lower_bound`.
+    """
+    epochs, pair = _checked(mechanism, epochs, pair)
+    epsilon = _validate.real("epsilon", epsilon, 0)
+    if mechanism.shuffle == "persistent" or epochs == 1:
+        return _threshold_delta(_Epoch(mechanism, pair, epochs), epsilon)
+    single = _threshold_delta(_Epoch(mechanism, pair, 1), epsilon)
+    return max(single, _composed(_Epoch(mechanism, pair, 1), epochs).delta(epsilon))
