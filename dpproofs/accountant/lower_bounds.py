@@ -72,10 +72,12 @@ _SEARCH_POINTS = 4001
 #: Probability mass below which a cell or a tail is dropped (dropping P-mass lowers the certified
 #: delta by at most that mass: the answer stays a lower bound).
 _TAIL = 1e-30
-#: Largest composed loss grid (entries) of the per-epoch composition, and largest number of cells
-#: of one epoch's max statistic: bound the time (direct convolution) and the arb evaluations.
-_MAX_GRID = 40000
-_MAX_CELLS = 6000
+#: Entries of a loss grid in the per-epoch composition (coarser grids past it: each convolution
+#: costs at most _GRID^2 products), the finest grid step, and the cells of one epoch's max
+#: statistic (arb evaluations): bound the time and memory whatever the arguments.
+_GRID = 8192
+_FINE_STEP = 2.0**-12
+_CELLS = 6000
 #: Absolute allowance for subnormal rounding in the float convolutions (each of the < 10^12
 #: roundings of a product or sum below 2^-1022 is off by at most 2^-1075 < 10^-323).
 _SUBNORMAL_ALLOWANCE = 1e-290
@@ -241,30 +243,53 @@ def _threshold_delta(epoch, epsilon):
 
 
 class _LossDistribution:
-    """P-masses on the loss grid ``(offset + k) * step``: each entry, as computed, is within a
-    relative ``error`` of a value that is itself at most the true P-mass of losses >= that grid point
-    (the rounded-down distribution of the module docstring)."""
+    """P-masses on the loss grid ``(offset + k) * step`` (``step`` a power of two): each entry, as
+    computed, is within a relative ``error`` of a value that is itself at most the P-mass that the
+    rounded-down distribution of the module docstring puts there."""
 
     def __init__(self, offset, masses, step, error):
         self.offset, self.masses, self.step, self.error = offset, masses, step, error
 
     def trimmed(self):
-        """Drop tails of mass < _TAIL per side, entries below 1e-300, and the lowest losses past
-        _MAX_GRID entries (dropping mass keeps a lower bound)."""
+        """Drop tails of mass < _TAIL per side and entries below 1e-300 (dropping mass keeps a
+        lower bound)."""
         masses = np.where(self.masses < 1e-300, 0.0, self.masses)
-        cumulative = np.cumsum(masses)
-        low = int(np.searchsorted(cumulative, _TAIL, side="right"))
-        tail = np.cumsum(masses[::-1])
-        high = len(masses) - int(np.searchsorted(tail, _TAIL, side="right"))
+        low = int(np.searchsorted(np.cumsum(masses), _TAIL, side="right"))
+        high = len(masses) - int(np.searchsorted(np.cumsum(masses[::-1]), _TAIL, side="right"))
         low = min(low, max(high - 1, 0))
-        low = max(low, high - _MAX_GRID)
         return _LossDistribution(self.offset + low, masses[low:high].copy(), self.step, self.error)
 
+    def coarsened(self, factor):
+        """The same masses on the grid ``factor * step`` (a power of two), each loss rounded DOWN
+        again (valid as the first rounding); the sums of ``factor`` terms add ``gamma_factor``."""
+        if factor == 1:
+            return self
+        offset = self.offset // factor  # floor, also for negative offsets
+        pad = self.offset - offset * factor
+        masses = np.concatenate((np.zeros(pad), self.masses))
+        masses = np.concatenate((masses, np.zeros(-len(masses) % factor)))
+        error = self.error + _gamma(factor) * (1 + self.error)
+        return _LossDistribution(offset, masses.reshape(-1, factor).sum(axis=1), self.step * factor, error)
+
+    def fitted(self):
+        """Coarsened until at most _GRID entries (bounds the convolutions' cost)."""
+        factor = 1
+        while len(self.masses) > _GRID * factor:
+            factor *= 2
+        return self.coarsened(factor)
+
+    def on_step(self, step):
+        return self.coarsened(int(round(step / self.step)))
+
     def compose(self, other):
-        terms = min(len(self.masses), len(other.masses))
-        error = self.error + other.error + self.error * other.error + _gamma(terms + 1)
-        masses = np.convolve(self.masses, other.masses)
-        return _LossDistribution(self.offset + other.offset, masses, self.step, error).trimmed()
+        """The distribution of the sum of the two losses (independent epochs), fitted."""
+        step = max(self.step, other.step)
+        first, second = self.on_step(step), other.on_step(step)
+        terms = min(len(first.masses), len(second.masses))
+        error = first.error + second.error + first.error * second.error
+        error += _gamma(terms + 1) * (1 + error)
+        masses = np.convolve(first.masses, second.masses)  # direct: every entry a sum of products
+        return _LossDistribution(first.offset + second.offset, masses, step, error).trimmed().fitted()
 
     def delta(self, epsilon):
         """Certified lower bound on ``sum_k P_k (1 - e^(eps - L_k))_+`` for these masses."""
@@ -278,31 +303,17 @@ class _LossDistribution:
         return max(0.0, total * factor * (1 - 2 * _UNIT) - _SUBNORMAL_ALLOWANCE)
 
 
-def _epoch_loss_distribution(epoch, epochs):
+def _epoch_loss_distribution(epoch):
     """The rounded-down loss distribution of one epoch's max statistic, cut into cells."""
     arb, ctx = _arb()
     mean_p, mean_q = epoch.means
-    s = epoch.sigma
     caps = epoch.caps(_SEARCH_POINTS)
     log_p_in = epoch.log_cube(caps, mean_p)
     log_p_out = epoch.log_out(caps, mean_p)
     low_cap = float(caps[max(int(np.searchsorted(log_p_in, math.log(_TAIL))) - 1, 0)])
-    high_index = int(np.argmax(log_p_out < math.log(_TAIL))) if (log_p_out < math.log(_TAIL)).any() else -1
-    high_cap = float(caps[high_index])
-    # per-epoch float losses on a coarse guide, for the grid step: the composed range ~ E * spread
-    guide = np.linspace(low_cap, high_cap, 2001)
-    p_in, q_in = np.exp(epoch.log_cube(guide, mean_p)), np.exp(epoch.log_cube(guide, mean_q))
-    p_cells, q_cells = np.diff(p_in), np.diff(q_in)
-    keep = (p_cells > 0) & (q_cells > 0)
-    losses = np.log(p_cells[keep] / q_cells[keep])
-    weights = p_cells[keep] / p_cells[keep].sum()
-    mean = float(np.sum(weights * losses))
-    spread = float(np.sqrt(np.sum(weights * (losses - mean) ** 2)))
-    width = min(epochs * float(np.ptp(losses)), 30 * spread * math.sqrt(epochs) + 2 * float(np.ptp(losses)))
-    step = 2.0 ** max(-14, min(-3, math.ceil(math.log2(max(width, 1e-300) / (_MAX_GRID / 2)))))
-    # cells of the max statistic: the loss moves by about (mean_p - mean_q) dC / s^2 across a cell
-    cell = max(step * s * s / (mean_p - mean_q), (high_cap - low_cap) / _MAX_CELLS)
-    edges = np.arange(low_cap, high_cap + cell, cell)
+    beyond = log_p_out < math.log(_TAIL)
+    high_cap = float(caps[int(np.argmax(beyond))] if beyond.any() else caps[-1])
+    edges = np.linspace(low_cap, high_cap, _CELLS + 1)
     saved = ctx.prec
     ctx.prec = _PREC
     try:
@@ -316,19 +327,21 @@ def _epoch_loss_distribution(epoch, epochs):
             if not low_p > 1e-300 or not _float_down(mass_q) > 0:
                 continue  # dropped (P-mass below 1e-300, or no certified positive Q-mass)
             loss = _float_down((mass_p / mass_q).log())
-            buckets.setdefault(math.floor(loss / step), []).append(low_p)
+            buckets.setdefault(math.floor(loss / _FINE_STEP), []).append(low_p)
     finally:
         ctx.prec = saved
     first, last = min(buckets), max(buckets)
     masses = np.zeros(last - first + 1)
     for index, values in buckets.items():
         masses[index - first] = math.fsum(values)  # correctly rounded: relative error <= u
-    return _LossDistribution(first, masses, step, 2 * _UNIT).trimmed()
+    return _LossDistribution(first, masses, _FINE_STEP, 2 * _UNIT).trimmed().fitted()
 
 
 def _composed(epoch, epochs):
-    single = _epoch_loss_distribution(epoch, epochs)
-    result, power, remaining = None, single, epochs
+    """The E-fold composition by repeated squaring, each result fitted to _GRID entries: the grid
+    coarsens as the spread grows (about sqrt of the epochs), so the rounding lost stays ~ E / _GRID."""
+    power = _epoch_loss_distribution(epoch)
+    result, remaining = None, epochs
     while remaining:
         if remaining & 1:
             result = power if result is None else result.compose(power)
