@@ -20,6 +20,9 @@ from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs import mechanisms as _mechanisms
 from dpproofs.mechanisms import *  # noqa: F401,F403 (every mechanism: a new one is a one-file change)
+# shuffled batches: refused by both accountants (certified LOWER bounds: epsilon_lower_bound); its own
+# module for the size of mechanisms.py, imported here (mechanisms.py importing it would be a cycle)
+from dpproofs.mechanisms_shuffle import ShuffledGaussian
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -31,6 +34,7 @@ __all__ = [
     "InvalidArgumentType",
     "NumericalError",
     *(name for name in _mechanisms.__all__ if name != "Mechanism"),
+    "ShuffledGaussian",
     "rdp",
     "log_moment",
     "verify",

@@ -687,10 +687,3 @@ def sampled_laplace_divergence(alpha, q, b, direction):
     atoms = c_minus**power / 2 + c_plus**power * mpmath.exp(-1 / b) / 2
     integral = mpmath.quad(lambda u: mpmath.exp(-u / b) / (2 * b) * g(u) ** power, [0, mpmath.mpf(1) / 2, 1])
     return mpmath.log(atoms + integral) / (a - 1)
-
-
-# the shuffled-batch loader (refused by both accountants; certified lower bounds in
-# dpproofs.accountant.lower_bounds): its own module for the size of this one
-from dpproofs.mechanisms_shuffle import ShuffledGaussian  # noqa: E402
-
-__all__.append("ShuffledGaussian")

@@ -12,8 +12,9 @@ There is no sound upper bound on its privacy loss (Chua et al., "How private are
 implementations?", arXiv 2403.17673v2, ICML 2024, and "Scalable DP-SGD: Shuffling vs. Poisson
 Subsampling", arXiv 2411.04205v1, NeurIPS 2024, show that the Poisson epsilon of the same run can
 understate it), so both accountants refuse it; :func:`dpproofs.epsilon_lower_bound` gives a
-certified LOWER bound. Imported at the end of :mod:`dpproofs.mechanisms` (one mechanism per class;
-kept in its own module for the size of that file).
+certified LOWER bound. Kept out of :mod:`dpproofs.mechanisms` for that file's size and exported by
+:mod:`dpproofs` (``dpproofs.ShuffledGaussian``); the class registers itself for
+:meth:`Mechanism.from_dict` when ``dpproofs`` is imported.
 """
 
 import dataclasses
