@@ -51,6 +51,7 @@ certified any ``delta(0) > delta`` (a true, trivial lower bound).
 
 import fractions
 import math
+import sys
 
 import numpy as np
 
@@ -93,23 +94,67 @@ def _arb():
     return arb, ctx
 
 
-def _exact(endpoint):
-    mantissa, exponent = endpoint.man_exp()
-    return fractions.Fraction(int(mantissa)) * fractions.Fraction(2) ** int(exponent)
+def _directed(endpoint, down):
+    """The float next to the exact dyadic ``endpoint`` (an arb of radius 0) in the safe direction,
+    without building huge rationals: magnitudes past the float range go to the safe limit."""
+    mantissa, exponent = (int(v) for v in endpoint.man_exp())
+    if mantissa == 0:
+        return 0.0
+    magnitude = exponent + mantissa.bit_length()  # |value| in [2^(magnitude-1), 2^magnitude)
+    positive = mantissa > 0
+    if magnitude > 1025:  # beyond the largest float
+        if positive:
+            return sys.float_info.max if down else math.inf
+        return -math.inf if down else -sys.float_info.max
+    if magnitude < -1074:  # below the smallest subnormal
+        if positive:
+            return 0.0 if down else 5e-324
+        return -5e-324 if down else 0.0
+    exact = fractions.Fraction(mantissa) * fractions.Fraction(2) ** exponent
+    value = float(exact)
+    if down and fractions.Fraction(value) > exact:
+        return math.nextafter(value, -math.inf)
+    if not down and fractions.Fraction(value) < exact:
+        return math.nextafter(value, math.inf)
+    return value
 
 
 def _float_down(ball):
-    """A float <= every point of the arb ball."""
-    exact = _exact(ball.lower())
-    value = float(exact)
-    return math.nextafter(value, -math.inf) if fractions.Fraction(value) > exact else value
+    """A float <= every point of the arb ball (-inf for a ball without a finite lower end)."""
+    if not ball.is_finite():
+        return -math.inf
+    return _directed(ball.lower(), down=True)
+
+
+def _certainly_positive(ball):
+    """Whether every point of the ball is > 0 (the sign of its exact lower end; no float rounding,
+    so a positive ball far below the float range still counts)."""
+    return ball.is_finite() and int(ball.lower().man_exp()[0]) > 0
 
 
 def _float_up(ball):
-    """A float >= every point of the arb ball."""
-    exact = _exact(ball.upper())
-    value = float(exact)
-    return math.nextafter(value, math.inf) if fractions.Fraction(value) < exact else value
+    """A float >= every point of the arb ball (+inf for a ball without a finite upper end)."""
+    if not ball.is_finite():
+        return math.inf
+    return _directed(ball.upper(), down=False)
+
+
+#: Above this argument arb's erfc of a ball loses its relative accuracy (measured: fine at 1e4,
+#: 1e-34 relative at 1e5, no digit at 1e6); the Mills-ratio bounds are used instead.
+_ERFC_LIMIT = 1e4
+
+
+def _log_normal_tail(t, root2):
+    """arb enclosure of ``log Phic(t) = log P(N(0,1) > t)`` for a ball ``t > 0``. Beyond
+    _ERFC_LIMIT: ``phi(t) (1/t - 1/t^3) <= Phic(t) <= phi(t) (1/t - 1/t^3 + 3/t^5)`` for t > 0
+    (the asymptotic series' alternating bounds; Abramowitz & Stegun 26.2.12), relative width 3/t^4."""
+    arb, _ = _arb()
+    if float(t.mid()) <= _ERFC_LIMIT:
+        return ((t / root2).erfc() / 2).log()
+    log_phi = -t * t / 2 - (2 * arb.pi()).sqrt().log()
+    low = log_phi + (1 / t - 1 / t**3).log()
+    high = log_phi + (1 / t - 1 / t**3 + 3 / t**5).log()
+    return low.union(high)
 
 
 def _gamma(n):
@@ -132,22 +177,39 @@ class _Epoch:
         self.exact_sigma, self.divisor = mechanism.sigma, divisor
         self.means = (2, 1 + PAIRS[pair])
 
-    def cube(self, cap, mean):
-        """arb enclosure of ``MoG(mean)(max_t w_t <= cap)`` (``cap`` a float: exact)."""
+    def masses(self, cap, mean):
+        """arb enclosures of ``(MoG(mean)(max <= cap), MoG(mean)(max > cap))`` (``cap`` a float:
+        exact). The second is computed as ``-expm1(log1p(-Phic(z1)) + (T-1) log1p(-Phic(z2)))``
+        from the upper tails, not as ``1 - first``: it keeps its relative accuracy when tiny."""
         arb, _ = _arb()
         scale = arb(self.exact_sigma) / arb(self.divisor).sqrt()
         root2 = arb(2).sqrt()
 
-        def phi(z):
-            return (-z / root2).erfc() / 2
+        def log_phi(z):
+            # log Phi(z): log Phic(-z) where Phi is small, log1p(-Phic(z)) where it is near 1
+            # (either is an enclosure; the branch only keeps the ball narrow)
+            if float(z.mid()) < 0:
+                return _log_normal_tail(-z, root2)
+            return (-_log_normal_tail(z, root2).exp()).log1p()
 
         x = arb(cap)
-        others = phi(x / scale)
-        inside = phi((x - mean) / scale) * others ** (self.steps - 1)
+        log_others = log_phi(x / scale)
+        log_inside = log_phi((x - mean) / scale) + (self.steps - 1) * log_others
+        inside, inside_out = log_inside.exp(), -log_inside.expm1()
         if self.kept == 1:
-            return inside
+            return inside, inside_out
         kept = arb(self.kept.numerator) / self.kept.denominator
-        return kept * inside + (1 - kept) * others**self.steps
+        log_missing = self.steps * log_others  # the target dropped: T batches of others only
+        return (kept * inside + (1 - kept) * log_missing.exp(),
+                kept * inside_out + (1 - kept) * -log_missing.expm1())
+
+    def cube(self, cap, mean):
+        """arb enclosure of ``MoG(mean)(max_t w_t <= cap)``."""
+        return self.masses(cap, mean)[0]
+
+    def out(self, cap, mean):
+        """arb enclosure of ``MoG(mean)(max_t w_t > cap)``, accurate when tiny."""
+        return self.masses(cap, mean)[1]
 
     def log_cube(self, caps, mean):
         """Float ``log MoG(mean)(max <= C)`` at an array of C (a search guide, not certified)."""
@@ -180,9 +242,13 @@ def _threshold_candidates(epoch, score):
     caps = epoch.caps(_SEARCH_POINTS)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         values = score(epoch.log_out(caps, epoch.means[0]), epoch.log_out(caps, epoch.means[1]))
+    infinite = np.flatnonzero(values == np.inf)  # the float guide under- or overflowed there
     values = np.where(np.isfinite(values), values, -np.inf)
     order = np.argsort(values)[::-1]
     chosen = [float(caps[i]) for i in order[:5] if np.isfinite(values[i])]
+    if len(infinite):  # let the certified evaluation judge: both ends and the middle of that range
+        chosen += [float(caps[i]) for i in (infinite[0], infinite[len(infinite) // 2], infinite[-1])]
+    chosen.append(sum(epoch.means) / 2)  # the midpoint of the two means: useful when sigma is tiny
     # refine the best on the grid's spacing
     if chosen:
         step = float(caps[1] - caps[0])
@@ -206,10 +272,10 @@ def _threshold_epsilon(epoch, delta):
     ctx.prec = _PREC
     try:
         for cap in _threshold_candidates(epoch, score):
-            p_out = 1 - epoch.cube(cap, epoch.means[0])
-            q_out = 1 - epoch.cube(cap, epoch.means[1])
+            p_out = epoch.out(cap, epoch.means[0])
+            q_out = epoch.out(cap, epoch.means[1])
             excess = p_out - arb(delta)
-            if not _float_down(excess) > 0 or not _float_down(q_out) > 0:
+            if not _certainly_positive(excess) or not _certainly_positive(q_out):
                 continue
             # eps < log((P - delta) / Q) <=> P - e^eps Q > delta; one step down makes it strict
             eps = math.nextafter(_float_down((excess / q_out).log()), -math.inf)
@@ -232,7 +298,7 @@ def _threshold_delta(epoch, epsilon):
     try:
         factor = arb(epsilon).exp()
         for cap in _threshold_candidates(epoch, score):
-            value = (1 - epoch.cube(cap, epoch.means[0])) - factor * (1 - epoch.cube(cap, epoch.means[1]))
+            value = epoch.out(cap, epoch.means[0]) - factor * epoch.out(cap, epoch.means[1])
             best = max(best, _float_down(value))
     finally:
         ctx.prec = saved
@@ -256,7 +322,8 @@ class _LossDistribution:
         masses = np.where(self.masses < 1e-300, 0.0, self.masses)
         low = int(np.searchsorted(np.cumsum(masses), _TAIL, side="right"))
         high = len(masses) - int(np.searchsorted(np.cumsum(masses[::-1]), _TAIL, side="right"))
-        low = min(low, max(high - 1, 0))
+        if high <= low:  # nothing left (all mass dropped): one empty cell, delta 0
+            return _LossDistribution(self.offset, np.zeros(1), self.step, self.error)
         return _LossDistribution(self.offset + low, masses[low:high].copy(), self.step, self.error)
 
     def coarsened(self, factor):
@@ -297,10 +364,24 @@ class _LossDistribution:
         above = losses > epsilon
         if not above.any():
             return 0.0
-        weights = -np.expm1(epsilon - losses[above])  # each within 4u relative (the exponent's rounding)
-        total = math.fsum((self.masses[above] * weights).tolist())  # products: u each; fsum: u
-        factor = 1 - (self.error + 8 * _UNIT) * (1 + 4 * _UNIT)
+        # 1 - e^x, x = eps - L < 0: the rounding of x moves it by at most u relative (|x| e^x <=
+        # 1 - e^x), numpy's expm1 by a few ulp: 16u allowed; products: u each; fsum: u
+        weights = -np.expm1(epsilon - losses[above])
+        total = math.fsum((self.masses[above] * weights).tolist())
+        factor = 1 - (self.error + 20 * _UNIT) * (1 + 4 * _UNIT)
         return max(0.0, total * factor * (1 - 2 * _UNIT) - _SUBNORMAL_ALLOWANCE)
+
+
+def _cell_masses(epoch, edges, mean):
+    """arb masses of (-inf, e_0], (e_0, e_1], ..., (e_last, inf) under MoG(mean): differences of
+    the lower masses below the median, of the upper ones above it (each keeps its accuracy)."""
+    both = [epoch.masses(float(c), mean) for c in edges]
+    cells = [both[0][0]]
+    for (low_in, low_out), (high_in, high_out) in zip(both, both[1:]):
+        upper_half = _float_down(low_in) > 0.5
+        cells.append(low_out - high_out if upper_half else high_in - low_in)
+    cells.append(both[-1][1])
+    return cells
 
 
 def _epoch_loss_distribution(epoch):
@@ -317,24 +398,31 @@ def _epoch_loss_distribution(epoch):
     saved = ctx.prec
     ctx.prec = _PREC
     try:
-        cubes_p = [epoch.cube(float(c), mean_p) for c in edges]
-        cubes_q = [epoch.cube(float(c), mean_q) for c in edges]
-        masses_p = [cubes_p[0]] + [b - a for a, b in zip(cubes_p, cubes_p[1:])] + [1 - cubes_p[-1]]
-        masses_q = [cubes_q[0]] + [b - a for a, b in zip(cubes_q, cubes_q[1:])] + [1 - cubes_q[-1]]
-        buckets = {}
+        masses_p, masses_q = _cell_masses(epoch, edges, mean_p), _cell_masses(epoch, edges, mean_q)
+        cells = []
         for mass_p, mass_q in zip(masses_p, masses_q):
             low_p = _float_down(mass_p)
-            if not low_p > 1e-300 or not _float_down(mass_q) > 0:
+            if not low_p > 1e-300 or not _certainly_positive(mass_q):
                 continue  # dropped (P-mass below 1e-300, or no certified positive Q-mass)
             loss = _float_down((mass_p / mass_q).log())
-            buckets.setdefault(math.floor(loss / _FINE_STEP), []).append(low_p)
+            if math.isfinite(loss):  # (else dropped)
+                cells.append((loss, low_p))
     finally:
         ctx.prec = saved
+    if not cells:  # no cell with a certified positive mass: the trivial distribution
+        return _LossDistribution(0, np.zeros(1), _FINE_STEP, 2 * _UNIT)
+    spread = max(loss for loss, _ in cells) - min(loss for loss, _ in cells)
+    step = _FINE_STEP  # a power of two: the grid points (offset + k) * step are exact
+    while spread / step > 4 * _GRID:
+        step *= 2
+    buckets = {}
+    for loss, mass in cells:
+        buckets.setdefault(math.floor(loss / step), []).append(mass)  # loss / step: exact
     first, last = min(buckets), max(buckets)
     masses = np.zeros(last - first + 1)
     for index, values in buckets.items():
         masses[index - first] = math.fsum(values)  # correctly rounded: relative error <= u
-    return _LossDistribution(first, masses, _FINE_STEP, 2 * _UNIT).trimmed().fitted()
+    return _LossDistribution(first, masses, step, 2 * _UNIT).trimmed().fitted()
 
 
 def _composed(epoch, epochs):
