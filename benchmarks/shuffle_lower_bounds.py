@@ -6,8 +6,8 @@ CIFAR-10-shaped runs: N = 50000 records, batch B in {256, 1024, 4096}, noise mul
 {0.6, 0.8, 1.0, 2.0}, E epochs in {1, 10, 100}, delta = 1e-5. For each row:
 
 * ``persistent``: ``dpproofs.epsilon_lower_bound(ShuffledGaussian(B, N, sigma, "persistent"), E,
-  delta)``, certified (Chua et al.'s zero-out pair and max test, arXiv 2403.17673v2 Sec. 4; one
-  epoch at sigma / sqrt(E), arXiv 2411.04205v1 Sec. 3);
+  delta)``, certified (Chua et al.'s zero-out pair and max test, arXiv 2403.17673v2; persistent
+  shuffling as one epoch at sigma / sqrt(E), as in their reference implementation);
 * ``per-epoch``: the same with a new order every epoch (the max statistic composed over epochs);
 * ``poisson``: ``dpproofs.PLDAccountant().compose(SampledGaussian(B/N, sigma), ceil(E N / B))
   .epsilon_bounds(delta)`` (certified bracket; the number people report for a shuffled run);

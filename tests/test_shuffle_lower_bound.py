@@ -3,7 +3,8 @@
 Ground truth, independent of dpproofs.accountant.lower_bounds:
 
 * the loader, enumerated: every permutation of a tiny dataset (n = 4..6, b = 1..3, with and without
-  drop_last) cut into batches, on the pair of Chua et al. (arXiv 2403.17673v2, Sec. 4): every record
+  drop_last) cut into batches, on the pair of Chua et al. (arXiv 2403.17673v2; their reference implementation's
+  ShuffleAccountant, (MoG(2), MoG(1))): every record
   -1, the target +1 in x and 0 (zero-out) or -1 (replace-one) in x'. The law of the batch sums'
   maximum, integrated over the enumerated Gaussian mixture in mpmath, equals the closed form the
   lower bound evaluates (unequal batch sizes and dropped records included);

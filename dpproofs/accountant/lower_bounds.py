@@ -2,10 +2,20 @@
 
 No upper bound is known for shuffled batches; this module proves how private they are NOT. It
 evaluates the hockey-stick divergence of one concrete pair of neighbouring datasets on concrete
-tests (Chua et al., "How private are DP-SGD implementations?", arXiv 2403.17673v2, ICML 2024,
-Sec. 4; "Scalable DP-SGD: Shuffling vs. Poisson Subsampling", arXiv 2411.04205v1, NeurIPS 2024,
-Sec. 3), with every number enclosed (python-flint arb balls, rounded in the safe direction), so the
-answer is a true lower bound on the tight epsilon (or delta) of the run.
+tests (Chua et al., "How private are DP-SGD implementations?", arXiv 2403.17673v2, ICML 2024;
+"Scalable DP-SGD: Shuffling vs. Poisson Subsampling", arXiv 2411.04205, NeurIPS 2024), with every
+number enclosed (python-flint arb balls, rounded in the safe direction), so the answer is a true
+lower bound on the tight epsilon (or delta) of the run.
+
+Provenance (2026-12-02): the papers' text past their openings could not be read here, so their
+section and result numbers are NOT cited; the pair, the tests and the multi-epoch treatment below
+are those of the authors' reference implementation, read in full: google-research/google-research,
+``dpsgd_batch_sampler_accounting/dpsgd_bounds.py``, class ``ShuffleAccountant`` (docstring: "the
+hockey stick divergence is computed for the pair (P, Q) ... P = MoG(mean_upper), Q =
+MoG(mean_lower)", defaults 2 and 1; "cube" sets ``{x : max_t x_t <= C}``; ``reshuffle=False`` is
+one epoch at ``sigma / sqrt(num_epochs)``; ``reshuffle=True`` composes the PLD of the max statistic).
+The datasets realising that pair (below) and the enumeration checking them are this project's
+(tests/test_shuffle_lower_bound.py).
 
 **The pair** (1-D linear queries; a DP-SGD gradient along one fixed direction does the same).
 Every record contributes -1 (in units of the clipping norm) except the target, which contributes
@@ -16,25 +26,25 @@ Every record contributes -1 (in units of the clipping norm) except the target, w
     P = MoG(2),  Q = MoG(1 + x_0),  MoG(a) = (1 - w) N(0, s^2 I_T) + w (1/T) sum_t N(a e_t, s^2 I_T)
 
 (``w`` = the probability that the target is in a batch: 1 unless ``drop_last`` drops it; the
-target's batch is uniform: given the batch, the law of ``max`` below is the same for every batch,
-so unequal batch sizes change nothing). ``pair="zero_out"`` (the default) is Chua et al.'s pair,
+target's batch is not uniform when the last batch is shorter, but whichever batch holds it, the law
+of ``max_t w_t`` is the same, and every test below depends on the output only through that max). ``pair="zero_out"`` (the default) is Chua et al.'s pair,
 ``x_0 = 0`` (the target replaced by a record of norm 0: a replace-one neighbour, and the zero-out
 neighbour under which Poisson sampling's add/remove epsilon is the usual one): (MoG(2), MoG(1)), the
 pair of the reference implementation (``ShuffleAccountant(mean_upper=2, mean_lower=1)``); it is the
 pair to compare with the Poisson epsilon of the same run. ``pair="replace_one"``, ``x_0 = -1``:
 (MoG(2), N(0, s^2 I)), a larger bound, valid under replace-one only.
 
-**The tests.** Single epoch: ``S_C = {w : max_t w_t > C}`` (arXiv 2403.17673v2, Sec. 4, the "cube"
-sets ``E_C``): ``P(S_C^c) = w Phi((C - a)/s) Phi(C/s)^(T-1) + (1 - w) Phi(C/s)^T``, and
+**The tests.** Single epoch: ``S_C = {w : max_t w_t > C}`` (the complements of the reference's
+"cube" sets ``E_C``): ``P(S_C^c) = w Phi((C - a)/s) Phi(C/s)^(T-1) + (1 - w) Phi(C/s)^T``, and
 ``delta(eps) >= P(S_C) - e^eps Q(S_C)`` for every ``C`` (the hockey-stick divergence is a supremum
 over sets). Persistent shuffling over ``E`` epochs: the target is in the same batch every epoch,
-so the per-batch mean over epochs is the single-epoch output at ``s / sqrt(E)`` (arXiv 2411.04205v1,
-Sec. 3: persistent shuffling is one epoch at ``sigma / sqrt(E)``): the same test on the means.
+so the per-batch mean over epochs is the single-epoch output at ``s / sqrt(E)`` (a sufficient
+statistic; the reference's ``reshuffle=False``): the same test on the means.
 Per-epoch shuffling: the epochs are independent, so the output of ``E`` epochs is the product pair;
 the test keeps each epoch's ``max`` (post-processing), cut into cells (post-processing), and
-composes the resulting finite pair ``E`` times (arXiv 2411.04205v1, Sec. 3, the PLD of the
-``max`` statistic, composed). Each cell's privacy loss is rounded DOWN to a grid and its P-mass
-DOWN: ``delta = E_P[(1 - e^(eps - L))_+]`` only decreases, in each epoch and in the sum of losses,
+composes the resulting finite pair ``E`` times (the reference's ``reshuffle=True``: the PLD of
+the ``max`` statistic, composed; there with an uncertified dp_accounting PLD). Each cell's privacy
+loss is rounded DOWN to a grid and its P-mass DOWN: ``delta = E_P[(1 - e^(eps - L))_+]`` only decreases, in each epoch and in the sum of losses,
 so the composed value stays a lower bound; dropping mass (tails, underflow) also only lowers it.
 
 **Rigour.** ``Phi`` and every mass are arb enclosures; the lower end of ``P`` and the upper end of
@@ -493,7 +503,7 @@ def epsilon_lower_bound(mechanism, epochs: int, delta: float, *, pair: str = "ze
     epochs, pair = _checked(mechanism, epochs, pair)
     delta = _validate.real("delta", delta, 0, 1, low_open=True, high_open=True)
     if mechanism.shuffle == "persistent" or epochs == 1:
-        # persistent: one epoch at sigma / sqrt(E) (arXiv 2411.04205v1, Sec. 3)
+        # persistent: one epoch at sigma / sqrt(E) (the per-batch mean over epochs is sufficient)
         return _threshold_epsilon(_Epoch(mechanism, pair, epochs), delta)
     # per-epoch: the first epoch alone is a post-processing too; the composition usually wins
     single = _threshold_epsilon(_Epoch(mechanism, pair, 1), delta)
