@@ -2,10 +2,10 @@
 
 Ground truth, independent of dpproofs.accountant.lower_bounds:
 
-* the loader, enumerated: every permutation of a tiny dataset (n = 4..6, b = 1..3, with and without
-  drop_last) cut into batches, on the pair of Chua et al. (arXiv 2403.17673v2; their reference implementation's
-  ShuffleAccountant, (MoG(2), MoG(1))): every record
-  -1, the target +1 in x and 0 (zero-out) or -1 (replace-one) in x'. The law of the batch sums'
+* the loader, enumerated: every permutation of a tiny dataset (n = 4..6, b = 1..5, with and without
+  drop_last) cut into batches, on the pair of Chua et al. (arXiv 2403.17673v2; their reference
+  implementation's ShuffleAccountant, (MoG(2), MoG(1))): every record -1, the target +1 in x and 0
+  (zero-out) or -1 (replace-one) in x'. The law of the batch sums'
   maximum, integrated over the enumerated Gaussian mixture in mpmath, equals the closed form the
   lower bound evaluates (unequal batch sizes and dropped records included);
 * the exact delta of the pair with T = 2 batches: the 2-D Gaussian mixtures' hockey-stick divergence,
@@ -17,12 +17,11 @@ Ground truth, independent of dpproofs.accountant.lower_bounds:
   mechanism at mu = sqrt(E)/s, exact delta in closed form (Balle & Wang 2018, arXiv 1805.06530v2,
   Theorem 8).
 
-Why tests and not a theorem module: the claim is "this number is at most the tight delta of the
-shuffled mechanism", whose right side is a 2-D integral over an enumeration of permutations, not an
-expression over the checker's sympy vocabulary.
+The enumeration and the exact delta live in the theorem module :mod:`dpproofs_theorems.chua2024.shuffle`
+(``dpproofs check 'chua2024*'`` runs its claims at random points); the tests here pin the cases,
+the closeness of the bound, and the library's behaviour.
 """
 
-import itertools
 import math
 from fractions import Fraction
 
@@ -31,66 +30,10 @@ import pytest
 
 import dpproofs as dp
 from dpproofs.accountant import lower_bounds as lb
+from dpproofs_theorems.chua2024.shuffle import enumerated_mixture, exact_delta_two_batches, mixture_cube
 
 
 # --- ground truth ------------------------------------------------------------------------------
-
-
-def enumerated_mixture(n, b, target_value, drop_last):
-    """{batch-sum vector shifted by the batch sizes: probability} over all n! orders (exact)."""
-    records = [-1] * (n - 1) + [target_value]
-    counts = {}
-    for order in itertools.permutations(range(n)):
-        batches = [order[i:i + b] for i in range(0, n, b)]
-        if drop_last and len(batches[-1]) < b:
-            batches = batches[:-1]
-        vector = tuple(sum(records[j] for j in batch) + len(batch) for batch in batches)
-        counts[vector] = counts.get(vector, 0) + 1
-    total = math.factorial(n)
-    return {vector: Fraction(count, total) for vector, count in counts.items()}
-
-
-def mixture_cube(mixture, cap, sigma):
-    """mpmath P(max_t w_t <= cap) under sum_k p_k N(mu_k, sigma^2 I)."""
-    cap, sigma = mpmath.mpf(cap), mpmath.mpf(sigma)
-    return sum(
-        mpmath.mpf(weight.numerator) / weight.denominator
-        * mpmath.fprod(mpmath.ncdf((cap - mu) / sigma) for mu in vector)
-        for vector, weight in mixture.items()
-    )
-
-
-def exact_delta_two_batches(epsilon, sigma, lower_mean):
-    """Exact delta of (1/2 N(2 e_1) + 1/2 N(2 e_2), 1/2 N(m e_1) + 1/2 N(m e_2)), m = lower_mean in
-    {1, 0}, noise sigma^2 I_2 (module docstring: |v| > v*(u) for each u, closed form inside)."""
-    with mpmath.workdps(20):
-        s, eps = mpmath.mpf(sigma), mpmath.mpf(epsilon)
-        root2 = mpmath.sqrt(2)
-        a, m = 2 / root2, mpmath.mpf(lower_mean) / root2  # the means' coordinates along u and +-v
-        alpha, beta = a / s**2, m / s**2
-
-        def h(v):  # log cosh(alpha v) - log cosh(beta v), increasing in |v|, h(0) = 0
-            return mpmath.log(mpmath.cosh(alpha * v)) - mpmath.log(mpmath.cosh(beta * v))
-
-        def tails(v_star, mean):  # P(|v| > v*) under 1/2 N(mean) + 1/2 N(-mean)
-            return mpmath.ncdf(-(v_star - mean) / s) + mpmath.ncdf(-(v_star + mean) / s)
-
-        def threshold(u):  # p/q = exp((a - m) u / s^2 - (a^2 - m^2)/s^2 ... ) cosh/cosh
-            return eps - (a - m) * u / s**2 + (a**2 - m**2) / s**2
-
-        def inner(u):
-            tau = threshold(u)
-            if tau <= 0:
-                v_star = mpmath.mpf(0)
-            else:
-                v_star = mpmath.findroot(lambda v: h(v) - tau, (mpmath.mpf(0), tau / (alpha - beta) + 10 * s),
-                                         solver="illinois", verify=False)
-            p = mpmath.npdf(u, a, s) * tails(v_star, a)
-            q = mpmath.npdf(u, m, s) * tails(v_star, m)
-            return p - mpmath.exp(eps) * q
-
-        kink = (eps + (a**2 - m**2) / s**2) * s**2 / (a - m)  # threshold(kink) = 0
-        return mpmath.quad(inner, [-mpmath.inf, kink - 4 * s, kink, kink + 4 * s, mpmath.inf])
 
 
 def gaussian_delta(epsilon, mu):
