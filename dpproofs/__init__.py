@@ -15,11 +15,15 @@ from dpproofs.accountant import training
 from dpproofs.accountant.base import PrivacyAccountant
 from dpproofs.accountant.calibrate import calibrate_sigma
 from dpproofs.accountant.exact import log_moment, rdp
+from dpproofs.accountant.lower_bounds import delta_lower_bound, epsilon_lower_bound
 from dpproofs.accountant.rdp import DEFAULT_ORDERS, Accountant
 from dpproofs.errors import DPProofsError, InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs import mechanisms as _mechanisms
 from dpproofs.mechanisms import *  # noqa: F401,F403 (every mechanism: a new one is a one-file change)
 from dpproofs.mechanisms_allocation import RandomAllocationGaussian  # noqa: F401 (registers itself)
+# shuffled batches: refused by both accountants (certified LOWER bounds: epsilon_lower_bound); its own
+# module for the size of mechanisms.py, imported here (mechanisms.py importing it would be a cycle)
+from dpproofs.mechanisms_shuffle import ShuffledGaussian
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -32,6 +36,7 @@ __all__ = [
     "NumericalError",
     *(name for name in _mechanisms.__all__ if name != "Mechanism"),
     "RandomAllocationGaussian",
+    "ShuffledGaussian",
     "rdp",
     "log_moment",
     "verify",
@@ -39,6 +44,8 @@ __all__ = [
     "PrivacyAccountant",
     "Accountant",
     "calibrate_sigma",
+    "epsilon_lower_bound",
+    "delta_lower_bound",
     "DEFAULT_ORDERS",
     "PLDAccountant",
 ]

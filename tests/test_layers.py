@@ -19,7 +19,7 @@ MAY_IMPORT_CONTENT = set()
 LAYERS = (
     ("foundation", ("dpproofs.errors", "dpproofs._validate")),
     ("math", ("dpproofs.math",)),
-    ("mechanisms", ("dpproofs.mechanisms", "dpproofs.mechanisms_allocation")),
+    ("mechanisms", ("dpproofs.mechanisms", "dpproofs.mechanisms_allocation", "dpproofs.mechanisms_shuffle")),
     ("accountant", ("dpproofs.accountant",)),
     ("checker", ("dpproofs.checker",)),
     ("verification", ("dpproofs.verification",)),
