@@ -231,3 +231,28 @@ def test_calibrate_sigma_for_balls_in_bins_meets_the_target_one_sided():
     assert dp.Accountant().compose(dp.RandomAllocationGaussian(20, sigma * (1 - 1e-5)), 2).epsilon(1e-5) > 3.0
     with pytest.raises(dp.InvalidArgument, match="q=0.3"):
         dp.calibrate_sigma(epsilon=3.0, delta=1e-5, q=0.3, steps=30, sampling="balls-in-bins")
+
+
+def test_shuffled_batches_print_a_certified_lower_bound_beside_poisson_and_balls_in_bins(capsys):
+    args = ("--sigma", "1.0", "--dataset-size", "50000", "--batch-size", "256", "--epochs", "1.5",
+            "--sampling", "shuffle", "--delta", "1e-5")
+    status, out, _ = run_cli(capsys, "epsilon", *args, "--json")
+    result = json.loads(out)
+    shuffled = dp.ShuffledGaussian(batch_size=256, dataset_size=50000, sigma=1.0, shuffle="per-epoch")
+    assert status == 0 and result["epsilon_lower_bound"] == dp.epsilon_lower_bound(shuffled, 1, 1e-5)
+    assert result["epochs_bounded"] == 1  # the partial epoch is left out: still a lower bound
+    row = result["results"][0]
+    assert row["epsilon_lower_bound"] > row["poisson_epsilon"]  # the gap the issue asks to show
+    status, out, _ = run_cli(capsys, "epsilon", *args)
+    assert status == 0 and "epsilon >=" in out and "Poisson" in out and "balls-in-bins" in out
+
+
+@pytest.mark.parametrize("command, extra", [("delta", ["--epsilon", "1"]), ("sigma", ["--epsilon", "1"])])
+def test_an_upper_bound_for_shuffled_batches_is_refused_in_one_line(capsys, command, extra):
+    argv = [command, "--dataset-size", "1000", "--batch-size", "10", "--epochs", "1", "--sampling", "shuffle", *extra]
+    if command == "delta":
+        argv += ["--sigma", "1"]
+    else:
+        argv += ["--delta", "1e-5"]
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "lower bound" in err

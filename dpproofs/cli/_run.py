@@ -13,7 +13,10 @@ replace_one`` only. ``--sampling balls-in-bins`` means every record lands in exa
 ``t = ceil(N/B)`` steps of each epoch, uniformly and afresh each epoch (jax_privacy's
 ``BallsInBinsSampling`` keeps its bins across epochs: that is not this scheme); each epoch is one
 ``dpproofs.RandomAllocationGaussian(t, sigma)`` (a partial epoch counted whole; RDP accountant,
-add_remove). Shuffled fixed-size batches (one pass over a random permutation per epoch),
+add_remove). ``--sampling shuffle`` (reshuffled every epoch, ``DataLoader(shuffle=True)``) and
+``shuffle-persistent`` (one permutation for the whole run) have no upper bound: ``dpproofs epsilon``
+prints a certified LOWER bound (``dpproofs.epsilon_lower_bound``) beside the Poisson and
+balls-in-bins upper bounds of the same run, and the other commands refuse them. Shuffled fixed-size batches (one pass over a random permutation per epoch),
 the common data loader, are neither: no tight analysis of them exists, and Poisson numbers for
 them can understate epsilon (Chua et al. 2024, "How private are DP-SGD implementations?").
 """
@@ -27,9 +30,13 @@ from dpproofs.errors import InvalidArgument
 __all__ = [
     "SAMPLINGS", "RELATIONS", "ACCOUNTANTS", "EPILOG", "add_run_arguments", "parse_steps", "run_of",
     "accountant_of", "options_for", "mechanism_of", "composition_of", "calibration_options", "scheme_text",
+    "refuse_shuffled",
+    "SHUFFLED",
 ]
 
-SAMPLINGS = ("poisson", "fixed", "balls-in-bins")
+SAMPLINGS = ("poisson", "fixed", "balls-in-bins", "shuffle", "shuffle-persistent")
+#: The shuffled loaders: no upper bound exists; ``dpproofs epsilon`` prints a certified lower bound.
+SHUFFLED = ("shuffle", "shuffle-persistent")
 RELATIONS = ("add_remove", "replace_one")
 #: ``--accountant`` name -> the public class (by name in :mod:`dpproofs`): the only place the CLI
 #: names an accountant; everything else goes through the interface
@@ -45,6 +52,8 @@ EPILOG = (
     "records uniformly without replacement, independently of other steps (replace_one only). "
     "--sampling balls-in-bins: each record in exactly one of the ceil(N/B) steps of each epoch, "
     "drawn afresh every epoch (random allocation; rdp accountant, add_remove). "
+    "--sampling shuffle / shuffle-persistent: no upper bound exists; dpproofs epsilon prints a certified "
+    "lower bound beside the Poisson and balls-in-bins epsilons of the same run. "
     "Shuffled fixed-size batches (the usual data loader: one pass over a permutation per epoch) "
     "are neither; no tight analysis of them exists, and Poisson numbers for them can understate "
     "epsilon (Chua et al. 2024)."
@@ -95,12 +104,13 @@ def run_of(args):
             raise InvalidArgument("give either --q and --steps, or --dataset-size, --batch-size and --epochs, not both")
         if any(v is None for v in shaped):
             raise InvalidArgument("--dataset-size, --batch-size and --epochs go together: all three are needed")
-        steps, q = training.steps_and_rate(args.dataset_size, args.batch_size, args.epochs, sampling=args.sampling)
+        scheme = "shuffle" if args.sampling in SHUFFLED else args.sampling
+        steps, q = training.steps_and_rate(args.dataset_size, args.batch_size, args.epochs, sampling=scheme)
         shape = {"dataset_size": args.dataset_size, "batch_size": args.batch_size, "epochs": args.epochs}
     else:
         if any(v is None for v in direct):
             raise InvalidArgument("the run needs --q and --steps (or --dataset-size, --batch-size and --epochs)")
-        if args.sampling in ("fixed", "balls-in-bins"):
+        if args.sampling in ("fixed", "balls-in-bins", *SHUFFLED):
             raise InvalidArgument(
                 f"sampling={args.sampling!r} needs --dataset-size, --batch-size and --epochs (a batch is B of N "
                 "records)"
@@ -162,6 +172,7 @@ def composition_of(args, description, sigma):
     """``(mechanism, count)`` to compose: ``count`` steps of :func:`mechanism_of`, or under
     balls-in-bins ``ceil(steps / t)`` epochs of ``RandomAllocationGaussian(t, sigma)`` (a partial
     epoch releases a subset of a whole epoch's outputs: counting it whole is conservative)."""
+    refuse_shuffled(args)
     if args.sampling == "balls-in-bins":
         from dpproofs.mechanisms_allocation import RandomAllocationGaussian
 
@@ -170,9 +181,20 @@ def composition_of(args, description, sigma):
     return mechanism_of(args, description, sigma), description["steps"]
 
 
+def refuse_shuffled(args):
+    """InvalidArgument for a shuffled loader where an upper bound is asked for."""
+    if args.sampling in SHUFFLED:
+        raise InvalidArgument(
+            f"sampling={args.sampling!r} has no upper bound: no sound analysis of shuffled batches exists "
+            "(Chua et al., arXiv 2403.17673); `dpproofs epsilon` prints a certified lower bound beside the Poisson "
+            "and balls-in-bins epsilons of the run; for an upper bound, train with --sampling poisson or balls-in-bins"
+        )
+
+
 def calibration_options(args):
     """Keyword arguments of ``dpproofs.calibrate_sigma`` for the run's accountant, relation and sampling
     (``conversion`` is given only when it is not the default: it applies to the RDP accountant)."""
+    refuse_shuffled(args)
     options = {"accountant": args.accountant, "relation": args.relation, "sampling": args.sampling}
     if getattr(args, "conversion", "improved") != "improved":
         options["conversion"] = args.conversion

@@ -8,7 +8,9 @@ Exit status 0; bad arguments raise InvalidArgument: one line on stderr, status 2
 """
 
 from dpproofs.cli._progress import slow_notice
-from dpproofs.cli._run import accountant_of, add_run_arguments, composition_of, options_for, run_of, scheme_text
+from dpproofs.cli._run import (
+    SHUFFLED, accountant_of, add_run_arguments, composition_of, options_for, run_of, scheme_text,
+)
 from dpproofs.math.conversions import CONVERSIONS
 
 HELP = "epsilon of a DP-SGD run (sampled-Gaussian steps) at one or more deltas"
@@ -27,6 +29,8 @@ def add_arguments(parser):
 
 def run(args):
     q, steps, description = run_of(args)
+    if args.sampling in SHUFFLED:
+        return 0, _shuffled(args, description)
     mechanism, count = composition_of(args, description, args.sigma)
     accountant = accountant_of(args).compose(mechanism, count)
     options = options_for(accountant.epsilon_bounds, args)
@@ -46,7 +50,55 @@ def run(args):
     return 0, result
 
 
+def _shuffled(args, description):
+    """Shuffled batches: a certified lower bound (``dpproofs.epsilon_lower_bound``, over the whole
+    epochs of the run: a partial epoch releases more, so leaving it out keeps a lower bound) beside
+    the Poisson (q = B/N, same steps, the chosen accountant) and balls-in-bins (RDP) upper bounds."""
+    import math
+
+    import dpproofs
+
+    epochs = math.floor(description["epochs"])
+    shuffled = dpproofs.ShuffledGaussian(batch_size=args.batch_size, dataset_size=args.dataset_size, sigma=args.sigma,
+                                         shuffle="per-epoch" if args.sampling == "shuffle" else "persistent")
+    pair = "zero_out" if args.relation == "add_remove" else "replace_one"
+    poisson = accountant_of(args).compose(dpproofs.SampledGaussian(description["q"], args.sigma), description["steps"])
+    options = options_for(poisson.epsilon_bounds, args)
+    balls = None
+    if args.relation == "add_remove":
+        per_epoch = -(-args.dataset_size // args.batch_size)
+        balls = dpproofs.Accountant().compose(dpproofs.RandomAllocationGaussian(per_epoch, args.sigma),
+                                              -(-description["steps"] // per_epoch))
+    rows = []
+    for delta in args.delta:
+        with slow_notice(f"shuffled lower bound and the comparisons at delta={delta:g}"):
+            lower = dpproofs.epsilon_lower_bound(shuffled, epochs, delta, pair=pair) if epochs >= 1 else 0.0
+            row = {"delta": delta, "epsilon_lower_bound": lower,
+                   "poisson_epsilon": poisson.epsilon_bounds(delta, **options).upper}
+            if balls is not None:
+                row["balls_in_bins_epsilon"] = balls.epsilon(delta)
+        rows.append(row)
+    return {"epsilon_lower_bound": rows[0]["epsilon_lower_bound"], "delta": rows[0]["delta"], "results": rows,
+            "sigma": args.sigma, "pair": pair, "epochs_bounded": epochs, **description, **options}
+
+
+def _render_shuffled(result):
+    lines = []
+    how = "reshuffled every epoch" if result["sampling"] == "shuffle" else "one permutation for the whole run"
+    for row in result["results"]:
+        lines.append(f"epsilon >= {row['epsilon_lower_bound']:.6g} (certified lower bound: shuffled batches, {how}; "
+                     f"{result['pair']} neighbours; {result['epochs_bounded']} whole epochs; delta={row['delta']:g})")
+        lines.append(f"  the same run with Poisson sampling (q={result['q']:g}): epsilon <= {row['poisson_epsilon']:.6g} "
+                     f"({result['accountant']})")
+        if "balls_in_bins_epsilon" in row:
+            lines.append(f"  the same run with balls-in-bins batches: epsilon <= {row['balls_in_bins_epsilon']:.6g} (rdp)")
+    lines.append("No upper bound exists for shuffled batches: a Poisson number reported for them can be optimistic.")
+    return "\n".join(lines)
+
+
 def render(result):
+    if "epsilon_lower_bound" in result:
+        return _render_shuffled(result)
     lines = []
     for row in result["results"]:
         if "order" in row:
