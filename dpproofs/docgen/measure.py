@@ -17,7 +17,7 @@ from dpproofs.docgen.fingerprint import claim_fingerprint, code_digest, digest, 
 __all__ = [
     "DOCS", "MEASURED", "FIGURES", "EXAMPLES", "SEED", "DPS",
     "TOUR", "TOUR_PYTHON", "ACCOUNTANT_CONFIGS", "VERIFY_EXAMPLES",
-    "BATCH_RUNS", "BATCH_DELTA", "measure_batches", "batches_fingerprint",
+    "BATCH_RUNS", "BATCH_DELTA", "measure_batches", "batches_fingerprint", "LOADER_RUN", "measure_loaders",
     "load", "store", "write_atomically", "measure_theorem", "measure_tour", "measure_accountant", "measure_verify",
     "measure_notes", "make_figures", "table_functions", "figures_of", "table_fingerprint",
     "figure_fingerprint", "command_fingerprint", "accountant_fingerprint", "python_tour_fingerprint",
@@ -418,11 +418,61 @@ def measure_batches():
         row["dpa_poisson_pld"], row["dpa_poisson_pld_seconds"] = _seconds(poisson_pld)
         row["poisson_add_remove_pld"] = dp.PLDAccountant().compose(poisson, steps).epsilon(BATCH_DELTA)
         rows.append({k: (v if not isinstance(v, float) or math.isfinite(v) else str(v)) for k, v in row.items()})
-    return {"inputs": environment(), "rows": rows, "fingerprint": batches_fingerprint()}
+    return {"inputs": environment(), "rows": rows, "loaders": measure_loaders(), "fingerprint": batches_fingerprint()}
+
+
+#: The run of the "which accountant for my loader" table: (dataset size, batch size, sigma, epochs, delta).
+LOADER_RUN = (50000, 256, 1.0, 10, 1e-5)
+
+
+def measure_loaders():
+    """One row per data loader: what it is (``dpproofs.training.sampling_of``'s scheme), what dpproofs
+    answers for :data:`LOADER_RUN`, and the seconds it took (one process)."""
+    import math
+
+    import dpproofs as dp
+
+    n, b, sigma, epochs, delta = LOADER_RUN
+    per_epoch = -(-n // b)
+    steps = epochs * per_epoch
+    rows = []
+
+    def add(loader, scheme, how, function):
+        value, seconds = _seconds(function)
+        rows.append({"loader": loader, "scheme": scheme, "how": how, "epsilon": value, "seconds": seconds})
+
+    add("Opacus `DPDataLoader` / `UniformWithReplacementSampler`; jax_privacy `CyclicPoissonSampling` (cycle 1)",
+        "poisson", "upper end of the certified PLD bracket, `SampledGaussian(B/N, sigma)` x steps",
+        lambda: dp.PLDAccountant().compose(dp.SampledGaussian(b / n, sigma), steps).epsilon_bounds(delta).upper)
+    add("(the same Poisson loader, by the RDP accountant: compare with the balls-in-bins row, also RDP)",
+        "poisson", "RDP, `SampledGaussian(B/N, sigma)` x steps",
+        lambda: dp.Accountant().compose(dp.SampledGaussian(b / n, sigma), steps).epsilon(delta))
+    add("each step draws exactly B of the N records, independently (`SampledWithoutReplacementDpEvent`)",
+        "fixed", "upper end of the certified PLD bracket, replace-one, `FixedBatchGaussian`",
+        lambda: dp.PLDAccountant(relation="replace_one").compose(
+            dp.FixedBatchGaussian(batch_size=b, dataset_size=n, sigma=sigma), steps).epsilon_bounds(delta).upper)
+    add("balls-in-bins: each record in one of the ceil(N/B) steps of every epoch, drawn afresh each epoch",
+        "balls-in-bins", "RDP, `RandomAllocationGaussian(ceil(N/B), sigma)` x epochs",
+        lambda: dp.Accountant().compose(dp.RandomAllocationGaussian(per_epoch, sigma), epochs).epsilon(delta))
+    add("`DataLoader(shuffle=True)` / `RandomSampler` (a new permutation every epoch)",
+        "shuffle", "no upper bound exists: certified LOWER bound, `epsilon_lower_bound`",
+        lambda: dp.epsilon_lower_bound(dp.ShuffledGaussian(b, n, sigma, "per-epoch"), epochs, delta))
+    add("shuffled once, the same order every epoch; jax_privacy `BallsInBinsSampling` cycled over epochs",
+        "shuffle-persistent", "no upper bound exists: certified LOWER bound",
+        lambda: dp.epsilon_lower_bound(dp.ShuffledGaussian(b, n, sigma, "persistent"), epochs, delta))
+    add("`SequentialSampler` (the same batches every epoch, in a public order)",
+        "sequential", "no amplification: the Gaussian x epochs (each record in one known step per epoch)",
+        lambda: dp.PLDAccountant().compose(dp.Gaussian(sigma), epochs).epsilon_bounds(delta).upper)
+    rows.append({"loader": "`WeightedRandomSampler`, sampling with replacement, `SubsetRandomSampler` with repeats",
+                 "scheme": "(refused)", "how": "`sampling_of` names what cannot be accounted", "epsilon": None,
+                 "seconds": 0.0})
+    return {"run": {"n": n, "b": b, "sigma": sigma, "epochs": epochs, "delta": delta, "steps": steps},
+            "rows": [{k: (v if not isinstance(v, float) or math.isfinite(v) else str(v)) for k, v in r.items()}
+                     for r in rows]}
 
 
 def batches_fingerprint():
-    return code_digest(measure_batches)
+    return code_digest(measure_batches, measure_loaders)
 
 
 # --- verify ----------------------------------------------------------------------------------------

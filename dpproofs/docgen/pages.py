@@ -317,6 +317,7 @@ def batches_page(measured):
     if measured is None:
         lines.append("(not measured yet: run `dpproofs report --only batches`)\n")
         return "".join(lines)
+    lines.extend(_loaders_section(measured.get("loaders")))
     lines.append(f"## Six runs side by side (delta = {measured['rows'][0]['delta']:g}, replace-one)\n\n")
     lines.append("Measured by `dpproofs report --only batches` in one process "
                  f"({_cell(measured['inputs'].get('machine', ''))}). steps = ceil(epochs n / b). dp_accounting's RDP "
@@ -359,6 +360,34 @@ def batches_page(measured):
                  "q = b/n shortcut (Poisson, add/remove) is a different sampling and relation: it lies below both "
                  f"replace-one lower ends in {shortcut} of {len(rows)} runs.\n")
     return "".join(lines)
+
+
+def _loaders_section(loaders):
+    """The "which accountant for my loader" table of the batches page."""
+    if not loaders:
+        return ["## Which accountant for my loader\n\n(not measured yet: run `dpproofs report --only batches`)\n\n"]
+    run = loaders["run"]
+    lines = ["## Which accountant for my loader\n\n",
+             "`dpproofs.training.sampling_of(loader)` reads a PyTorch `DataLoader` or sampler (duck-typed), an Opacus "
+             "loader or a jax_privacy batch-selection strategy and returns the scheme it implements, or an error naming "
+             "what cannot be accounted; the Opacus drop-in warns when the engine's loader is not what the accountant "
+             "assumes. For each scheme, what dpproofs answers for one run "
+             f"(N = {run['n']}, B = {run['b']}, sigma = {run['sigma']:g}, {run['epochs']} epochs = {run['steps']} steps, "
+             f"delta = {run['delta']:g}), measured by `dpproofs report --only batches`:\n\n",
+             "| loader | scheme | what dpproofs computes | epsilon | seconds |\n|---|---|---|---|---|\n"]
+    for row in loaders["rows"]:
+        value = "refused" if row["epsilon"] is None else _fixed(row["epsilon"])
+        if row["scheme"].startswith("shuffle"):
+            value = f">= {value}"
+        lines.append(f"| {_cell(row['loader'])} | {row['scheme']} | {_cell(row['how'])} | {value} | "
+                     f"{row['seconds']:.2f} |\n")
+    lines.append("\nThe fixed-size row is replace-one (add/remove does not apply to a batch of exactly B); the "
+                 "others are add/remove, except the shuffled lower bounds, whose pair is Chua et al.'s zero-out "
+                 "neighbours (a record replaced by one of norm 0). A shuffled loader has no upper bound: its row is "
+                 "a certified LOWER bound, and where it exceeds the Poisson number, reporting the Poisson number for "
+                 "that loader understates epsilon. `dpproofs epsilon --sampling shuffle` prints the three side by "
+                 "side for your run.\n\n")
+    return lines
 
 
 def verify_page(measured):
