@@ -18,6 +18,9 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   the RDP accountant (see the class).
 * ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
   ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
+* ``ShuffledGaussian(batch_size, dataset_size, sigma, shuffle)`` (:mod:`dpproofs.mechanisms_shuffle`):
+  one epoch of shuffled fixed-size batches; both accountants refuse it (no sound upper bound
+  exists), :func:`dpproofs.epsilon_lower_bound` bounds it from below.
 
 All parameters are finite floats; construction raises :class:`dpproofs.InvalidArgument`
 (naming the argument, its value and the allowed range) or :class:`dpproofs.InvalidArgumentType`.
@@ -337,7 +340,8 @@ class FixedBatchGaussian(Mechanism):
     The loader this models draws each batch afresh (b of n uniformly, independently of the other
     steps). It is NOT the common shuffled-epoch loader (a random permutation cut into consecutive
     batches): there is no tight analysis of that, and neither Poisson nor this accounting applies
-    to it as such.
+    to it as such (:class:`dpproofs.ShuffledGaussian`; certified lower bounds:
+    :func:`dpproofs.epsilon_lower_bound`).
 
     ``batch_size`` and ``dataset_size`` are integers with ``1 <= batch_size <= dataset_size``;
     ``sigma > 0`` finite. ``rate`` is ``batch_size / dataset_size`` (gamma). The dataset size is
