@@ -277,7 +277,7 @@ def _fixed(value, digits=4):
     return f"{value:.{digits}f}"
 
 
-def batches_page(measured):
+def batches_page(measured, shared_figure=None):
     """docs/batches.md: which sampling and relation a run is, what each accountant computes for
     it, and the measured side-by-side comparison with dp_accounting."""
     from dpproofs.math import reductions as subsampling
@@ -318,6 +318,8 @@ def batches_page(measured):
         lines.append("(not measured yet: run `dpproofs report --only batches`)\n")
         return "".join(lines)
     lines.extend(_loaders_section(measured.get("loaders")))
+    if shared_figure:
+        lines.append(f"![epsilon against epochs, by loader](figures/{shared_figure['file']})\n\n*{shared_figure['caption']}*\n\n")
     lines.append(f"## Six runs side by side (delta = {measured['rows'][0]['delta']:g}, replace-one)\n\n")
     lines.append("Measured by `dpproofs report --only batches` in one process "
                  f"({_cell(measured['inputs'].get('machine', ''))}). steps = ceil(epochs n / b). dp_accounting's RDP "

@@ -68,7 +68,7 @@ def render_pages(found=None):
         "papers.md": pages.papers_page(found, papers, _notes_modules()),
         "accountant.md": pages.accountant_page(measure.load("accountant"), _shared_figure(stored_figures, "accountant.md")),
         "verify.md": pages.verify_page(measure.load("verify")),
-        "batches.md": pages.batches_page(measure.load("batches")),
+        "batches.md": pages.batches_page(measure.load("batches"), _shared_figure(stored_figures, "batches.md")),
         "notes.md": pages.notes_page(measure.load("notes"), _shared_figure(stored_figures, "notes.md")),
     }
     for prefix, (module, claims) in found.items():

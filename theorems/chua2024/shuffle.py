@@ -241,8 +241,9 @@ CLAIMS = [max_law, mutant_target_never_dropped, below_exact]
 
 
 def _figure_epochs(path):
-    """epsilon against epochs for one CIFAR-shaped run: Poisson (certified upper end) and the two
-    shuffled loaders' certified lower bounds."""
+    """epsilon against epochs for one CIFAR-shaped run, one line per loader: Poisson (certified
+    upper end, and RDP), balls-in-bins (RDP), independent fixed-size batches (replace-one, certified
+    upper end) and the two shuffled loaders' certified lower bounds."""
     import dpproofs as dp
     from dpproofs.docgen import pyplot, save
 
@@ -252,9 +253,20 @@ def _figure_epochs(path):
                .epsilon_bounds(delta).upper for e in epochs]
     persistent = [dp.epsilon_lower_bound(dp.ShuffledGaussian(b, n, sigma, "persistent"), e, delta) for e in epochs]
     per_epoch = [dp.epsilon_lower_bound(dp.ShuffledGaussian(b, n, sigma, "per-epoch"), e, delta) for e in epochs]
+    steps_per_epoch = -(-n // b)
+    poisson_rdp = [dp.Accountant().compose(dp.SampledGaussian(b / n, sigma), math.ceil(e * n / b)).epsilon(delta)
+                   for e in epochs]
+    balls = [dp.Accountant().compose(dp.RandomAllocationGaussian(steps_per_epoch, sigma), e).epsilon(delta)
+             for e in epochs]
+    fixed = [dp.PLDAccountant(relation="replace_one").compose(
+        dp.FixedBatchGaussian(batch_size=b, dataset_size=n, sigma=sigma), math.ceil(e * n / b)).epsilon_bounds(delta).upper
+        for e in epochs]
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 3.6))
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
     ax.loglog(epochs, poisson, "o-", label="Poisson sampling (upper end of the certified bracket)")
+    ax.loglog(epochs, poisson_rdp, "o:", label="Poisson sampling (RDP upper bound)")
+    ax.loglog(epochs, balls, "d-", label="balls-in-bins (RDP upper bound)")
+    ax.loglog(epochs, fixed, "x-", label="independent fixed-size batches, replace-one (certified upper end)")
     ax.loglog(epochs, per_epoch, "s--", label="shuffled, new order each epoch (certified LOWER bound)")
     ax.loglog(epochs, persistent, "^--", label="shuffled, one order for the run (certified LOWER bound)")
     ax.set_xlabel(f"epochs (N = {n}, B = {b}, sigma = {sigma:g}, delta = {delta:g})")
@@ -267,8 +279,9 @@ def _figures():
     from dpproofs.docgen import Figure
 
     return (Figure("chua2024_shuffle_epochs.png",
-                   "A shuffled loader is provably less private than the Poisson number of the same run: "
-                   "certified lower bounds against the Poisson epsilon, over epochs", _figure_epochs),)
+                   "The loaders of one run over epochs: Poisson, balls-in-bins and fixed-size upper bounds against "
+                   "the certified lower bounds of shuffled batches (a shuffled loader is provably less private than "
+                   "the Poisson number of the same run)", _figure_epochs, also_on=("batches.md",)),)
 
 
 FIGURES = _figures()
