@@ -174,8 +174,31 @@ def _rdp_sigma(*, epsilon, delta, q, steps, conversion="improved", orders=None, 
         rdp_up = _rdp._inflate(float(count) * rdp, 1)
         return _rdp._epsilon_terms(rdp_up, grid[active], delta, conversion)
 
+    if sampling == "balls-in-bins":
+        def one_step_tv(sigma):
+            return RandomAllocationGaussian(per_epoch, sigma).total_variation(relation)
+    elif sampling == "fixed":
+        def one_step_tv(sigma):  # FixedBatchGaussian.total_variation at rate gamma
+            return total_variation.subsampled(gamma, total_variation.gaussian(2.0, sigma))
+    else:
+        def one_step_tv(sigma):
+            return SampledGaussian(q, sigma).total_variation(relation)
+
+    def below_total_variation(sigma):
+        """Whether the accountant answers epsilon = 0 by its total variation bound
+        (:meth:`Accountant.total_variation_bound`: the smaller of the composed one-step bounds and
+        the Rényi one at the smallest composed RDP over the grid), which decreases in sigma."""
+        if total_variation.composed([(one_step_tv(sigma), count)]) <= delta:
+            return True
+        smallest = _rdp._inflate(float(count) * curve(grid[:1], sigma), 1)[0]
+        if total_variation.from_renyi(smallest * (1 - 1e-9)) > delta:  # no order can do better (RDP grows)
+            return False
+        return total_variation.from_renyi(float(np.min(_rdp._inflate(float(count) * curve(grid, sigma), 1)))) <= delta
+
     def admissible(sigma, active):
         """(is eps(sigma) <= target, orders that still can be optimal)."""
+        if below_total_variation(sigma):
+            return True, active
         values = bounds(sigma, active)
         passing = np.nextafter(values, np.inf) <= epsilon  # as Accountant.epsilon rounds up
         return bool(np.any(passing)), active[passing]

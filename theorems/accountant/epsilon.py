@@ -132,7 +132,9 @@ def _steps_claim(flag):
         source=f"{ACCOUNTANT}; {MIRONOV}, Prop. 1; {CONVERSION_SOURCES[flag]}; {MTZ}",
         statement=sympy.Ge(F["accountant_epsilon_sampled_gaussian"](*args), sympy.Max(0, exact)),
         variables=(Q, SIGMA_SAMPLED, T_SAMPLED, DELTA, FLAGS[1], FLAGS[2]),
-        hypotheses=FLAG_HYPOTHESES,
+        # where the total variation bound is at most delta the accountant answers 0 without an order
+        # (accountant.pld_trivial.rdp_*: that bound is checked there)
+        hypotheses=FLAG_HYPOTHESES + (sympy.Gt(F["accountant_tv_sampled_gaussian"](q, sigma, T, certified), delta),),
         kind="statement",
         title=f"T sampled-Gaussian steps ({name}): the accountant's epsilon >= the {name} conversion of the "
               "exact RDP at the order it reports",

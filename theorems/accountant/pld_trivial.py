@@ -125,7 +125,52 @@ zero_half_rate = zero.mutant(
     pinned=(HALF_RATE_PIN,),
 )
 
-CLAIMS = [one_step_total_variation, one_step_total_variation_half, zero, zero_half_rate]
+# ----- the RDP accountant's total variation bound ------------------------------------------------
+# dp.Accountant.total_variation_bound(): the smaller of the composed one-step bounds and the Rényi
+# one, sqrt(1 - exp(-D)) at the smallest composed RDP of the grid (Bretagnolle-Huber with KL <= D_alpha;
+# dpproofs.math.total_variation). Where it is at most delta the accountant answers epsilon = 0 (and it
+# caps delta): it must be at least the exact total variation. T Gaussian(sigma) steps are one
+# Gaussian(sigma / sqrt T) exactly (Dong, Roth & Su 2019, arXiv 1905.02383v3, Corollary 2: GDP
+# composes as sqrt(sum mu_i^2)), whose total variation is the vocabulary's delta_gaussian at 0.
+
+RENYI_SQUARED_PIN = {"sigma": 2.0, "T": 1}
+
+rdp_gaussian_total_variation = Claim(
+    id="accountant.pld_trivial.rdp_gaussian_total_variation",
+    source=f"dpproofs.Accountant.total_variation_bound; {BALLE_WANG}; Bretagnolle-Huber inequality (Tsybakov 2009, "
+           "Lemma 2.6); van Erven & Harremoes 2014, arXiv 1206.2459v2, Theorem 3",
+    statement=sympy.Ge(F["accountant_tv_gaussian"](sigma, T, 0), F["delta_gaussian"](0, sigma / sympy.sqrt(T))),
+    variables=(Variable("sigma", 0.1, 1000.0), Variable("T", 1, 10**6, integer=True)),
+    kind="statement",
+    title="the RDP accountant's total variation bound for T Gaussian(sigma) steps is at least the exact one",
+    explanation="T Gaussian steps are one Gaussian of noise sigma/sqrt(T); its exact profile at 0 is "
+    "erf(sqrt(T)/(2 sqrt 2 sigma)); the accountant's bound is the smaller of 1 - (1 - erf(1/(2 sqrt 2 sigma)))^T "
+    "and sqrt(1 - exp(-D)) at its smallest order's composed RDP: both are upper bounds",
+    pinned=({"sigma": 1.0, "T": 1}, {"sigma": 100.0, "T": 10}, RENYI_SQUARED_PIN, {"sigma": 1000.0, "T": 10**6}),
+)
+rdp_gaussian_total_variation_squared = rdp_gaussian_total_variation.mutant(
+    "renyi_without_square_root",
+    statement=sympy.Ge(sympy.Min(F["accountant_tv_gaussian"](sigma, T, 0), 1 - sympy.exp(-T / (2 * sigma**2))),
+                       F["delta_gaussian"](0, sigma / sympy.sqrt(T))),
+    explanation="a Rényi bound 1 - exp(-D) (no square root) at D = T/(2 sigma^2): at sigma = 2, T = 1 it is "
+    "0.1175, below the exact total variation erf(1/(2 sqrt 2 * 2)) = 0.1974",
+    pinned=(RENYI_SQUARED_PIN,),
+)
+
+rdp_sampled_gaussian_total_variation = Claim(
+    id="accountant.pld_trivial.rdp_sampled_gaussian_total_variation",
+    source=SOURCE,
+    statement=sympy.Ge(F["accountant_tv_sampled_gaussian"](q, sigma, 1, 0), F["delta_sampled_gaussian"](0, q, sigma)),
+    variables=(Variable("q", 1e-9, 1.0), Variable("sigma", 0.1, 1000.0)),
+    kind="statement",
+    title="the RDP accountant's total variation bound for one SampledGaussian(q, sigma) step is at least the exact one",
+    explanation="the exact one-step profile at 0, both directions, against the accountant's bound (the smaller "
+    "of q erf(1/(2 sqrt 2 sigma)) rounded up and the Rényi bound)",
+    pinned=({"q": 0.01, "sigma": 4.0}, {"q": 1.0, "sigma": 0.1}, {"q": 1e-9, "sigma": 1.0}),
+)
+
+CLAIMS = [one_step_total_variation, one_step_total_variation_half, zero, zero_half_rate,
+          rdp_gaussian_total_variation, rdp_gaussian_total_variation_squared, rdp_sampled_gaussian_total_variation]
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------

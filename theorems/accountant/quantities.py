@@ -17,6 +17,7 @@ name                                                                        valu
 ``accountant_order_<m>(<params>, T, delta, classic, refine, certified)``    alpha of ``acc.epsilon_and_order``
 ``accountant_delta_<m>(<params>, T, epsilon, classic, certified)``          ``acc.delta(epsilon, ...)``
 ``accountant_rdp_<m>(alpha, <params>, T)``                                  ``Accountant([alpha]).compose(m, T).rdp[0]``
+``accountant_tv_<m>(<params>, T, certified)``                               ``acc.total_variation_bound()``
 ``calibrated_sigma(epsilon, delta, q, T, classic)``                         ``dp.calibrate_sigma(...)`` (sampled Gaussian)
 =========================================================================  ===========================================
 
@@ -98,7 +99,12 @@ def _register_mechanism(label, make, parameters):
     _register(f"accountant_epsilon_{label}", epsilon, params + [("T", "i"), ("delta", "f")] + modes)
     _register(f"accountant_order_{label}", order, params + [("T", "i"), ("delta", "f")] + modes)
     _register(f"accountant_delta_{label}", delta, params + [("T", "i"), ("epsilon", "f")] + [modes[0], modes[2]])
+    def total_variation(*args):
+        values, (steps, certified) = args[:count], args[count:]
+        return _composed(make, values, steps, certified).total_variation_bound()
+
     _register(f"accountant_rdp_{label}", rdp, [("alpha", "f")] + params + [("T", "i")])
+    _register(f"accountant_tv_{label}", total_variation, params + [("T", "i"), modes[2]])
 
 
 def _calibrated(eps, delta, q, steps, classic):
