@@ -373,8 +373,11 @@ def test_compose_refuses_a_total_above_max_steps_and_leaves_the_ledger_as_it_was
 def test_calibrate_sigma_validates_steps_up_to_max_steps_and_a_tiny_epsilon_gives_a_library_error():
     with pytest.raises(dp.InvalidArgument, match="steps"):
         dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=accountant_module.MAX_STEPS + 1)
-    sigma = dp.calibrate_sigma(epsilon=1e-17, delta=0.1, q=0.01, steps=10)  # improved: eps < 0 possible
-    assert sampled(0.01, sigma, 10).epsilon(0.1) <= 1e-17
+    # ten steps at q = 0.01 are within total variation 1 - 0.99^10 = 0.096 < delta: epsilon is 0 at every sigma
+    with pytest.raises(dp.InvalidArgument, match="already met"):
+        dp.calibrate_sigma(epsilon=1e-17, delta=0.1, q=0.01, steps=10)
+    sigma = dp.calibrate_sigma(epsilon=1e-17, delta=0.1, q=0.5, steps=10)  # improved: eps < 0 possible
+    assert sampled(0.5, sigma, 10).epsilon(0.1) <= 1e-17
     with pytest.raises(dp.InvalidArgument, match="epsilon"):
         dp.calibrate_sigma(epsilon=5e-324, delta=5e-324, q=0.01, steps=10)
 
