@@ -5,7 +5,6 @@ the site's menu; ``dpproofs api`` builds the site (tests/test_packaging.py build
 import re
 from pathlib import Path
 
-
 import dpproofs
 from dpproofs.cli import api, main
 
