@@ -96,7 +96,8 @@ def cut_digits(text, digits):
             kept.append(character)
             if character.isdigit() and (significant or character != "0"):
                 significant += 1
-            if significant >= digits and "." in kept and any(c.isdigit() for c in mantissa[position + 1:]):
+            if (significant >= digits and character.isdigit() and "." in kept
+                    and any(c.isdigit() for c in mantissa[position + 1:])):
                 return "".join(kept) + "..." + e + exponent
         return number
 
@@ -192,6 +193,6 @@ def stale(stored, path=None):
         elif measured.get("fingerprint") != readme_fingerprint(block):
             reasons.append(f"README.md block {block.name!r}: its code or the library changed since it was measured "
                            "(dpproofs report --only readme)")
-    if not reasons and render_readme(text, stored) != text:
+    if render_readme(text, stored) != text:
         reasons.append("README.md: a generated block differs from docs/_measured/readme.json")
     return reasons
