@@ -5,6 +5,8 @@ the site's menu; ``dpproofs api`` builds the site (tests/test_packaging.py build
 import re
 from pathlib import Path
 
+import pytest
+
 import dpproofs
 from dpproofs.cli import api, main
 
@@ -83,3 +85,14 @@ def test_every_public_callable_has_type_hints_on_its_parameters_and_return():
         if signature.return_annotation is inspect.Signature.empty:
             missing.append(f"{function.__qualname__} -> ?")
     assert not missing, missing
+
+
+def test_the_api_reference_alone_renders_the_docstrings_as_the_site_does():
+    yaml = pytest.importorskip("yaml")
+
+    def options(text):
+        plugins = yaml.safe_load(text)["plugins"]
+        (mkdocstrings,) = [p["mkdocstrings"] for p in plugins if isinstance(p, dict) and "mkdocstrings" in p]
+        return mkdocstrings["handlers"]["python"]["options"]
+
+    assert options(api.CONFIG) == options((ROOT / "mkdocs.yml").read_text())
