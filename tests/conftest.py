@@ -8,7 +8,8 @@ Tests marked ``campaign`` are skipped unless ``-m campaign`` selects them (``.ci
 the ``ci`` profile). Tests marked ``suite`` (the whole verify suite, about 2 minutes; ``dpproofs
 report --only verify`` measures the same probes into docs/verify.md) are skipped unless ``-m suite``.
 Tests marked ``opacus`` (a real Opacus ``PrivacyEngine``; the ``opacus`` extra) are skipped unless
-``-m opacus`` selects them.
+``-m opacus`` selects them. Tests marked ``packaging`` (fresh virtual environments and a fresh clone;
+tests/test_packaging.py) are skipped unless ``-m packaging`` selects them.
 """
 
 import os
@@ -26,7 +27,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 def pytest_collection_modifyitems(config, items):
     markexpr = config.getoption("-m") or ""
-    for marker in ("campaign", "suite", "opacus"):
+    for marker in ("campaign", "suite", "opacus", "packaging"):
         if marker in markexpr:
             continue
         skip = pytest.mark.skip(reason=f"{marker} test: run with -m {marker}")

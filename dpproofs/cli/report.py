@@ -5,9 +5,9 @@ tables, the captured tour and verify output, the accountant comparison, the note
 figures, stores them with their inputs in ``docs/_measured/``, and re-renders every page.
 ``--render-only`` re-renders from the registry and the stored measurements (seconds).
 ``--only`` limits the measuring to some parts (theorems, a result prefix, tour, accountant,
-verify, notes, figures). ``--out DIR`` writes everything into DIR instead (from any install;
-without it the report refuses to run outside a source checkout). Exit status 0 when the written
-docs are current, 1 otherwise.
+verify, notes, figures, readme: the values in README.md's Python examples). ``--out DIR``
+writes everything into DIR instead (from any install; without it the report refuses to run
+outside a source checkout). Exit status 0 when the written docs are current, 1 otherwise.
 
 The generator is the package :mod:`dpproofs.docgen` (imported here only, never by the library).
 """
@@ -22,7 +22,7 @@ def add_arguments(parser):
                         help="re-render pages from the registry and docs/_measured/ without measuring")
     parser.add_argument("--only", nargs="+", default=(), metavar="PART",
                         help="measure only these parts: theorems, <paper.result>, tour, accountant, batches, "
-                             "verify, notes, figures")
+                             "verify, notes, figures, readme")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="write pages, figures and measurements into DIR instead of the checkout's docs/ "
                              "(works from any install, e.g. a wheel)")

@@ -7,6 +7,7 @@ notes (``NUMERIC_CLAIMS``) and the papers' citations (each paper package's ``CIT
 
 * :mod:`.site` -- :func:`~dpproofs.docgen.site.render_pages`, ``stale_pages``, ``generate``;
 * :mod:`.pages` -- one function per page kind (theorem, papers, index, accountant, verify, notes);
+* :mod:`.readme` -- the values in README.md's Python examples, between markers;
 * :mod:`.measure` -- the measuring parts and the store under ``docs/_measured/``;
 * :mod:`.fingerprint` -- digests of the data and the code behind every stored measurement;
 * :mod:`.markdown` -- docstrings to Markdown (rst-to-myst);

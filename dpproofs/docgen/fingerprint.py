@@ -235,7 +235,7 @@ def _canonical_imports():
             continue  # running it is not importing it
         try:
             importlib.import_module(info.name)
-        except ImportError:  # an optional dependency (matplotlib, pdoc) that is not installed
+        except ImportError:  # an optional dependency (matplotlib, dp_accounting) that is not installed
             continue
     registry.modules()
     _CANONICAL.append(True)

@@ -8,6 +8,11 @@ Two kinds of content, kept apart so that staleness can be tested cheaply:
 * **measured** (expensive): verdicts (``dpproofs.checker.claims.check`` at ``EXAMPLES`` examples, seed
   ``SEED``), slack tables, timings, captured command output, figures. Stored with their inputs and
   fingerprints in ``docs/_measured/*.json`` and recomputed only by a full ``dpproofs report``.
+* **README blocks**: the values in README.md's Python examples (:mod:`dpproofs.docgen.readme`),
+  measured like the rest (part ``readme``) and written between markers in the checkout's README.
+
+The API reference pages (``docs/api/``) are registry-like: rendered from
+:data:`dpproofs.cli.api.MODULES` every time (mkdocs fills them from the docstrings).
 
 :func:`stale_pages` lists why the committed docs differ from what the current code would give: a
 page that differs from its re-rendering, and any stored measurement whose fingerprint (the data
@@ -18,7 +23,7 @@ that take milliseconds are re-run and their output compared.
 import time
 from collections import OrderedDict
 
-from dpproofs.docgen import measure, pages
+from dpproofs.docgen import measure, pages, readme
 from dpproofs.docgen.fingerprint import claim_fingerprint, numeric_claim_fingerprint
 
 __all__ = [
@@ -74,6 +79,9 @@ def render_pages(found=None):
     for prefix, (module, claims) in found.items():
         result[f"theorems/{prefix}.md"] = pages.theorem_page(
             prefix, module, claims, measure.load(f"theorems/{prefix}"), stored_figures.get(prefix, []), papers)
+    from dpproofs.cli.api import reference_pages  # the API reference (mkdocstrings reads the docstrings)
+
+    result.update(reference_pages())
     return result
 
 
@@ -125,6 +133,8 @@ def _stale_measurements(found):
     accountant = measure.load("accountant")
     if accountant is None or accountant.get("fingerprint") != measure.accountant_fingerprint():
         reasons.append("_measured/accountant.json: the accountant comparison's code changed since it was measured")
+    if measure._paths()[0] == readme.README.parent / "docs":  # the checkout's docs/: its README too
+        reasons += readme.stale(measure.load("readme"))
     batches = measure.load("batches")
     if batches is None or batches.get("fingerprint") != measure.batches_fingerprint():
         reasons.append("_measured/batches.json: the batches comparison's code changed since it was measured")
@@ -206,7 +216,7 @@ def stale_pages():
 
 
 #: The measuring parts ``--only`` accepts besides result prefixes ("paper.result").
-PARTS = ("theorems", "tour", "accountant", "batches", "verify", "notes", "figures")
+PARTS = ("theorems", "tour", "accountant", "batches", "verify", "notes", "figures", "readme")
 
 
 def check_checkout():
@@ -297,7 +307,7 @@ def _generate(measure_parts, only, log, checkout):
             timings[prefix] = round(time.perf_counter() - t, 1)
     for name, function in (("tour", measure.measure_tour), ("accountant", measure.measure_accountant),
                            ("batches", measure.measure_batches), ("verify", measure.measure_verify),
-                           ("notes", measure.measure_notes)):
+                           ("notes", measure.measure_notes), ("readme", readme.measure_readme)):
         if wanted(name):
             t = time.perf_counter()
             log(f"measuring {name}")
@@ -314,5 +324,8 @@ def _generate(measure_parts, only, log, checkout):
     rendered = render_pages(found)
     for relative, text in rendered.items():
         measure.write_atomically(docs / relative, text)
+    if checkout and readme.README.exists():  # the README's blocks: a checkout's only, never into --out
+        text = readme.README.read_text()
+        measure.write_atomically(readme.README, readme.render_readme(text, measure.load("readme")))
     return {"pages": sorted(rendered), "timings": timings, "seconds": round(time.perf_counter() - started, 1),
             "stale": stale_pages()}
