@@ -63,10 +63,15 @@ import fractions
 import math
 import sys
 
+import typing
+
 import numpy as np
 
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgumentType
+
+if typing.TYPE_CHECKING:  # the mechanism module imports the accountant at run time: no cycle
+    from dpproofs.mechanisms_shuffle import ShuffledGaussian
 
 __all__ = ["epsilon_lower_bound", "delta_lower_bound", "PAIRS", "MAX_EPOCHS"]
 
@@ -480,7 +485,7 @@ def _checked(mechanism, epochs, pair):
     return epochs, pair
 
 
-def epsilon_lower_bound(mechanism, epochs: int, delta: float, *, pair: str = "zero_out") -> float:
+def epsilon_lower_bound(mechanism: "ShuffledGaussian", epochs: int, delta: float, *, pair: str = "zero_out") -> float:
     """A certified lower bound on the tight epsilon of ``epochs`` epochs of ``mechanism`` at ``delta``.
 
     Args:
@@ -510,12 +515,14 @@ def epsilon_lower_bound(mechanism, epochs: int, delta: float, *, pair: str = "ze
     return max(single, _composed_epsilon(_composed(_Epoch(mechanism, pair, 1), epochs), delta))
 
 
-def delta_lower_bound(mechanism, epochs: int, epsilon: float, *, pair: str = "zero_out") -> float:
+def delta_lower_bound(mechanism: "ShuffledGaussian", epochs: int, epsilon: float, *, pair: str = "zero_out") -> float:
     """A certified lower bound on the tight delta of ``epochs`` epochs of ``mechanism`` at ``epsilon``.
 
     Args:
-        mechanism, epochs, pair: as in :func:`epsilon_lower_bound`.
+        mechanism: as in :func:`epsilon_lower_bound`.
+        epochs: as in :func:`epsilon_lower_bound`.
         epsilon: finite float ``>= 0``.
+        pair: as in :func:`epsilon_lower_bound`.
 
     Returns:
         A float in ``[0, 1)``: the hockey-stick divergence of the module docstring's pair at
