@@ -76,13 +76,30 @@ def test_boundary_deltas_and_epsilons_follow_dp_accountings_convention():
         ours.RdpAccountant(neighboring_relation="replace_special")
 
 
-def test_orders_outside_our_range_are_left_out_with_a_warning_and_never_lower_epsilon():
-    with pytest.warns(ours.ReadDifferentlyWarning, match="not used"):
-        accountant = ours.RdpAccountant([1.0, 2.0, 8.0, math.inf])
-    accountant.compose(EVENT)
-    assert accountant.get_epsilon(1e-5) == dp.Accountant([2.0, 8.0]).compose(dp.SampledGaussian(0.01, 1.1), 1000).epsilon(1e-5)
-    with pytest.raises(dp.InvalidArgument, match="no order"):
-        ours.RdpAccountant([1.0])
+def test_orders_outside_our_range_keep_their_place_in_rdp_with_an_upper_bound():
+    from dpproofs.accountant.rdp import MIN_ORDER
+
+    accountant = ours.RdpAccountant([1.0, 2.0, 8.0, 1e10, math.inf]).compose(EVENT)
+    inner = dp.Accountant([MIN_ORDER, 2.0, 8.0]).compose(dp.SampledGaussian(0.01, 1.1), 1000)
+    assert accountant.get_epsilon(1e-5) == inner.epsilon(1e-5)
+    assert list(accountant._orders) == [1.0, 2.0, 8.0, 1e10, math.inf]
+    # order 1 reads the value at MIN_ORDER (Renyi divergence is nondecreasing in the order);
+    # above MAX_ORDER the Gaussian has no pure epsilon: inf
+    assert list(accountant._rdp) == [*inner.rdp, math.inf, math.inf]
+
+
+def test_orders_above_our_range_read_the_summed_pure_epsilon_of_laplace():
+    accountant = ours.RdpAccountant([1.0, 1 + 1e-6, 1e10]).compose(
+        dp_accounting.SelfComposedDpEvent(dp_accounting.LaplaceDpEvent(1 / 0.5), 3))
+    assert accountant._rdp[2] == pytest.approx(1.5, rel=1e-12) and accountant._rdp[2] >= 1.5
+    assert accountant._rdp[0] == accountant._rdp[1] <= 3 * min(0.5, 0.5 ** 2 / 2)  # about the KL divergence
+    assert accountant.get_epsilon(1e-10) == pytest.approx(1.5, rel=1e-12)
+
+
+@pytest.mark.parametrize("orders", [[], [0.5], [math.nan], [2.0, -1.0]])
+def test_orders_below_one_or_empty_are_refused_naming_orders(orders):
+    with pytest.raises(dp.InvalidArgument, match="orders"):
+        ours.RdpAccountant(orders)
 
 
 def test_a_zcdp_event_is_its_renyi_line_and_matches_the_gaussian_it_describes():

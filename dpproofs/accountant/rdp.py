@@ -497,6 +497,12 @@ class Accountant(PrivacyAccountant):
         rate below delta; dp_accounting answers 0 there too)."""
         return self._total_variation(*self._snapshot())
 
+    def pure_epsilon(self) -> float:
+        """An upper bound on the composed pure-DP epsilon, the RDP at order infinity (``inf`` unless
+        every composed mechanism has a :meth:`~dpproofs.mechanisms.Mechanism.pure_epsilon`); the
+        value :meth:`epsilon` answers when it is the smaller bound."""
+        return self._pure_epsilon(self._snapshot()[0])
+
     def _total_variation(self, items, total):
         """The smaller of two bounds: the mechanisms' own, composed, and the Rényi one
         (:func:`dpproofs.math.total_variation.from_renyi` at the smallest composed RDP over the

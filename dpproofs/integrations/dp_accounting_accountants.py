@@ -38,6 +38,7 @@ import math
 import warnings
 
 import dp_accounting
+import numpy as np
 from dp_accounting import privacy_accountant
 
 import dpproofs
@@ -149,29 +150,33 @@ def _leaves(event):
 class RdpAccountant(_Backed):
     """dp_accounting ``RdpAccountant``'s interface over :class:`dpproofs.Accountant`.
 
-    ``orders``: None (dpproofs' default orders, a superset of dp_accounting's) or a sequence;
-    orders outside dpproofs' range ``[MIN_ORDER, MAX_ORDER]`` (dp_accounting also takes 1 and
-    ``inf``) are left out with a :class:`ReadDifferentlyWarning` (fewer orders: a larger bound,
-    never a smaller one); InvalidArgument if none is left."""
+    ``orders``: None (dpproofs' default orders, a superset of dp_accounting's) or a sequence of
+    orders ``>= 1`` (``inf`` allowed), as dp_accounting takes them. dpproofs accounts at the orders
+    inside its range ``[MIN_ORDER, MAX_ORDER]``; :attr:`_rdp` still has one upper bound per order
+    asked for (:func:`_rdp_at_requested`), so code indexing it as dp_accounting's keeps working."""
 
     _kind = "rdp"
 
     def __init__(self, orders=None, neighboring_relation=_ADD_OR_REMOVE):
-        if orders is not None:
-            orders = _orders_in_range(orders)
-        self._setup(neighboring_relation, orders)
+        self._requested = None if orders is None else _requested_orders(orders)
+        self._setup(neighboring_relation, None if orders is None else _accounted_orders(self._requested))
 
     @property
     def _orders(self):
         """The orders, as dp_accounting's ``RdpAccountant._orders`` (read by its tests and by code
-        written against it)."""
-        return self._accountant.orders
+        written against it): the orders asked for."""
+        if self._requested is None:
+            return self._accountant.orders
+        return np.array(self._requested)
 
     @property
     def _rdp(self):
         """The composed RDP at :attr:`_orders` (upper bounds), as dp_accounting's ``_rdp``; ``inf``
         everywhere once a non-private event was composed."""
-        values = self._accountant.rdp
+        if self._requested is None:
+            values = self._accountant.rdp
+        else:
+            values = _rdp_at_requested(self._accountant, self._requested)
         if self._non_private:
             values[:] = math.inf
         return values
@@ -192,21 +197,48 @@ class PLDAccountant(_Backed):
         self._setup(neighboring_relation)
 
 
-def _orders_in_range(orders):
-    """``orders`` without those outside dpproofs' range (warned about); InvalidArgument if empty."""
-    from dpproofs.accountant.rdp import MAX_ORDER, MIN_ORDER
-
+def _requested_orders(orders):
+    """``orders`` as floats, each ``>= 1`` (``inf`` allowed); InvalidArgument(Type) otherwise."""
     try:
         values = [float(a) for a in orders]
     except (TypeError, ValueError):
         raise dpproofs.InvalidArgumentType(f"orders={orders!r} must be a sequence of real numbers") from None
-    kept = [a for a in values if MIN_ORDER <= a <= MAX_ORDER]
-    left_out = [a for a in values if not MIN_ORDER <= a <= MAX_ORDER]
-    if not kept:
+    if not values or any(not a >= 1 for a in values):  # also catches nan
         raise dpproofs.InvalidArgument(
-            f"orders={orders!r} has no order in dpproofs' range [{MIN_ORDER}, {MAX_ORDER}]")
-    if left_out:
-        warnings.warn(f"orders {left_out[:5]}{'...' if len(left_out) > 5 else ''} are outside dpproofs' range "
-                      f"[{MIN_ORDER}, {MAX_ORDER}] and are not used (fewer orders: a larger epsilon)",
-                      ReadDifferentlyWarning, stacklevel=3)
-    return kept
+            f"orders={orders!r} must be a non-empty sequence of orders in [1, inf]")
+    return values
+
+
+def _accounted_orders(requested):
+    """The orders dpproofs accounts at for ``requested``: those in its range, plus ``MIN_ORDER``
+    when an order below it was asked for and ``MAX_ORDER`` when none is in range."""
+    from dpproofs.accountant.rdp import MAX_ORDER, MIN_ORDER
+
+    kept = sorted({a for a in requested if MIN_ORDER <= a <= MAX_ORDER})
+    if any(a < MIN_ORDER for a in requested) and MIN_ORDER not in kept:
+        kept.insert(0, MIN_ORDER)
+    return kept or [MAX_ORDER]
+
+
+def _rdp_at_requested(accountant, requested):
+    """One upper bound on the composed RDP per requested order.
+
+    Rényi divergence is nondecreasing in the order (van Erven & Harremoës 2014, IEEE Trans. Inf.
+    Theory 60(7), Theorem 3), so: an order in ``[1, MIN_ORDER)`` gets the value at ``MIN_ORDER``; an
+    order above ``MAX_ORDER`` (``inf`` included) gets the order-infinity value, the summed pure
+    epsilon of the ledger (pure DP composes by summation: Dwork & Roth 2014, Theorem 3.16), or
+    ``inf`` when a mechanism has no pure epsilon.
+    """
+    from dpproofs.accountant.rdp import MAX_ORDER, MIN_ORDER
+
+    accounted = {float(a): float(v) for a, v in zip(accountant.orders, accountant.rdp)}
+    pure = accountant.pure_epsilon()
+    values = []
+    for a in requested:
+        if a < MIN_ORDER:
+            values.append(accounted[MIN_ORDER])
+        elif a > MAX_ORDER:
+            values.append(pure)
+        else:
+            values.append(accounted[a])
+    return np.array(values, dtype=float)
