@@ -258,7 +258,6 @@ UNSUPPORTED = {
     "SampledWithReplacementDpEvent": dpa.SampledWithReplacementDpEvent(1000, 10, G(1.0)),
     "SingleEpochTreeAggregationDpEvent": dpa.SingleEpochTreeAggregationDpEvent(1.0, 10),
     "UnsupportedDpEvent": dpa.UnsupportedDpEvent(),
-    "RandomizedResponseDpEvent with num_buckets=3": RR(0.5, 3),
     "the event inside a PoissonSampledDpEvent": P(0.1, RR(0.5, 2)),
     "a PoissonSampledDpEvent inside a PoissonSampledDpEvent": P(0.1, P(0.5, G(1.0))),
 }
@@ -273,6 +272,44 @@ def test_an_unsupported_event_is_named_and_supports_says_false(what):
     assert isinstance(info.value, dp.InvalidArgument)
     assert type(UNSUPPORTED[what]).__name__ in str(info.value) or "PoissonSampledDpEvent" in str(info.value)
     assert "event.events[1].event" in str(info.value)
+
+
+def _k_ary_rr_exact(p, k, alpha=None, epsilon=None):
+    """k-ary randomized response's exact Renyi divergence at ``alpha`` or hockey-stick divergence
+    at ``epsilon`` (mpmath, 50 digits): outputs x, x' and k - 2 others, probabilities
+    (a, b, c...) under input x and (b, a, c...) under x', a = 1 - p + p/k, b = c = p/k."""
+    from mpmath import exp, log, mp, mpf
+
+    with mp.workdps(50):
+        p = mpf(p)
+        a, b = 1 - p + p / k, p / k
+        if alpha is not None:
+            alpha = mpf(alpha)
+            return float(log(a**alpha * b ** (1 - alpha) + b**alpha * a ** (1 - alpha) + (k - 2) * b) / (alpha - 1))
+        return float(max(a - exp(epsilon) * b, 0) + max(b - exp(epsilon) * a, 0))
+
+
+@pytest.mark.parametrize("p, k", [(0.01, 3), (0.05, 20), (0.3, 10), (0.5, 3), (0.9, 1000)])
+def test_k_ary_randomized_response_is_accounted_as_binary_rr_of_its_epsilon_never_below_exact(p, k):
+    event = RR(p, k)
+    exact_epsilon = float(__import__("mpmath").log(1 + k * (1 - __import__("mpmath").mpf(p)) / p))
+    rdp_accountant = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE)
+    [(mechanism, steps)] = rdp_accountant.ledger
+    assert steps == 1 and mechanism.epsilon >= exact_epsilon and mechanism.epsilon == pytest.approx(exact_epsilon, rel=1e-14)
+    for alpha, value in list(zip(rdp_accountant.orders, rdp_accountant.rdp))[::7]:
+        # Mironov 2017 Prop. 5: binary eps-RR is the worst eps-DP pair in every Renyi divergence
+        assert value >= _k_ary_rr_exact(p, k, alpha=float(alpha))
+    pld_accountant = bridge.accountant_for(event, "pld", neighboring_relation=NR.REPLACE_ONE)
+    for epsilon in (0.0, 0.5, exact_epsilon / 2):
+        assert pld_accountant.delta(epsilon) >= _k_ary_rr_exact(p, k, epsilon=epsilon)
+    assert pld_accountant.epsilon(1e-9) >= exact_epsilon * (1 - 1e-12)  # pure eps-DP, no less
+
+
+def test_k_ary_randomized_response_with_more_buckets_than_floats_hold_answers():
+    event = RR(0.01, 10**400)
+    [(mechanism, _)] = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE).ledger
+    exact = float(__import__("mpmath").log(10**400) + __import__("mpmath").log(0.99 / __import__("mpmath").mpf(0.01)))
+    assert mechanism.epsilon >= exact and mechanism.epsilon == pytest.approx(exact, rel=1e-14)
 
 
 def test_sampling_without_replacement_under_replace_one_is_the_fixed_batch_mechanism():

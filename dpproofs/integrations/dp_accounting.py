@@ -26,13 +26,17 @@ of ``ComposedDpEvent``, nested to any depth):
 * ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP);
   ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
-  uniform one of ``k``. Only ``k = 2`` is our binary randomized response, exactly: it tells the
-  truth with probability ``1 - p/2 = e^eps / (1 + e^eps)``, i.e. ``eps = log(2/p - 1)``
-  (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``: non-private).
-  ``k >= 3`` is not a binary randomized response: an :class:`UnsupportedEvent`. The pair
-  accounted is the two inputs' output distributions (dp_accounting's ``REPLACE_ONE`` analysis of
-  the same event); it is the worst case of every ``eps``-DP mechanism, so it is also an upper
-  bound on dp_accounting's ``REPLACE_SPECIAL`` analysis.
+  uniform one of ``k``. It is ``eps``-DP with ``eps = log(1 + k (1 - p) / p)``, the log-ratio of
+  its largest to smallest output probability (``p = 1`` or ``k = 1``: the output ignores the
+  input, no loss; ``p = 0``: non-private). It is accounted as dpproofs' binary
+  ``RandomizedResponse(eps)``: exactly the event for ``k = 2`` (``eps = log(2/p - 1)``); for
+  ``k >= 3`` an upper bound, since binary ``eps``-randomized response is the worst case of every
+  ``eps``-DP pair, in Rényi divergence (Mironov 2017, arXiv 1702.07476v3, Proposition 5) and in
+  every hockey-stick divergence (Kairouz, Oh & Viswanath 2015, arXiv 1311.0776v4, the dominating
+  mechanism in the proof of Theorem 3.3). The pair accounted is the two inputs' output
+  distributions (dp_accounting's ``REPLACE_ONE`` analysis of the same event); being the worst
+  case of every ``eps``-DP mechanism, it is also an upper bound on dp_accounting's
+  ``REPLACE_SPECIAL`` analysis.
 * ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
   accountant only).
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
@@ -86,10 +90,11 @@ ACCOUNTANTS = ("rdp", "pld")
 
 _ENUM_NAMES = {"ADD_OR_REMOVE_ONE": "add_remove", "REPLACE_ONE": "replace_one"}
 
-#: Relative widening of a float ``eps = log(2/p - 1)`` (randomized response): the two or three
-#: correctly rounded operations that compute it err by at most 2 ulps relative (``1 - p`` is
-#: exact for ``p >= 1/2``, Sterbenz; ``log`` of a value >= 3 has relative error <= 1 ulp of its
-#: argument's), so 4 ulps, then one ``nextafter``, keep the mapped epsilon above the exact one.
+#: Relative widening of a float ``eps = log1p(k (1 - p) / p)`` (randomized response): ``1 - p``,
+#: the product and the quotient are correctly rounded (at most 3 half-ulps relative together;
+#: ``1 - p`` is exact for ``p >= 1/2``, Sterbenz), ``log1p`` passes a relative error of its
+#: argument through without growing it (``x / ((1 + x) log1p(x)) <= 1``) and adds at most 1 ulp:
+#: 2.5 ulps in all, so 4 ulps, then one ``nextafter``, keep the mapped epsilon above the exact one.
 _RR_WIDEN = 4 * 2.0**-52
 
 
@@ -199,7 +204,7 @@ def _walk(event, count, run, dpa, path):
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent with num_buckets=2, ZCDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
+        f"RandomizedResponseDpEvent, ZCDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
@@ -270,17 +275,13 @@ def _randomized_response(event, path):
     k = _validate.integer(f"{path}.num_buckets", event.num_buckets, 1)
     if k == 1 or p == 1:
         return None  # the output does not depend on the input
-    if k != 2:
-        raise UnsupportedEvent(
-            f"{path}={event!r}: RandomizedResponseDpEvent with num_buckets={k} is not supported; "
-            f"dpproofs' RandomizedResponse is the binary one (num_buckets=2, eps = log(2/p - 1))", event
-        )
     if p == 0:
         return _NON_PRIVATE_STEP
-    if p >= 0.5:
-        epsilon = math.log1p(2.0 * (1.0 - p) / p)
-    else:
-        epsilon = math.log(2.0 / p - 1.0)
+    # eps = log(1 + k (1 - p) / p): binary (k = 2) exactly, an upper bound for k >= 3 (module docstring)
+    if k < 2**1000:
+        epsilon = math.log1p(k * (1.0 - p) / p)
+    else:  # k beyond floats: log k (>= 693) plus log((1 - p)/p) (>= -37), no cancellation
+        epsilon = math.log(k) + math.log((1.0 - p) / p)  # 1/k < 2**-1000: below its ulp
     return RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
 
 
