@@ -100,6 +100,8 @@ def read_grid(path):
         InvalidArgument: the file cannot be read, has another suffix, or names an unknown axis.
     """
     suffix = str(path).rsplit(".", 1)[-1].lower()
+    if suffix not in ("csv", "toml", "yaml", "yml"):
+        raise InvalidArgument(f"grid={str(path)!r} must end in .csv, .toml, .yaml or .yml")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -124,9 +126,10 @@ def read_grid(path):
         except ModuleNotFoundError:
             raise InvalidArgument(f"grid={str(path)!r}: a YAML grid needs PyYAML (pip install pyyaml); "
                                   "or write it as TOML or CSV") from None
-        table = yaml.safe_load(data) or {}
-    else:
-        raise InvalidArgument(f"grid={str(path)!r} must end in .csv, .toml, .yaml or .yml")
+        try:
+            table = yaml.safe_load(data) or {}
+        except yaml.YAMLError as error:
+            raise InvalidArgument(f"grid={str(path)!r} is not valid YAML: {error}") from None
     if not isinstance(table, dict):
         raise InvalidArgument(f"grid={str(path)!r} must hold a table of axis names to values")
     if "settings" in table:
