@@ -27,6 +27,7 @@ import math
 import sys
 import time
 import types
+from collections.abc import Callable
 
 from dpproofs.errors import InvalidArgument
 
@@ -212,7 +213,8 @@ def _row_of(setting, outcome):
     return outcome
 
 
-def sweep(grid, *, workers=1, scheduler=None, defaults=None, progress=None):
+def sweep(grid: "dict | list[dict] | str", *, workers: "int | None" = 1, scheduler: "str | None" = None,
+          defaults: "dict | None" = None, progress: "Callable[[int, int], None] | None" = None) -> "list[dict]":
     """Evaluate every setting of a grid; rows in grid order, the same whatever runs them.
 
     Args:
