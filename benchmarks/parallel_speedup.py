@@ -8,7 +8,7 @@ faster than on 1 (and the CSV byte-identical); check of the full registry on 2 w
 0.6x of the one-process time.
 
     PYTHONPATH=. python3 benchmarks/parallel_speedup.py sweep --repeats 2
-    PYTHONPATH=. python3 benchmarks/parallel_speedup.py check --repeats 1
+    PYTHONPATH=. python3 benchmarks/parallel_speedup.py check --repeats 1 --dask
     PYTHONPATH=. python3 benchmarks/parallel_speedup.py check --ids 'abadi2016.*'   # a subset
 """
 
@@ -61,13 +61,28 @@ def sweep(repeats):
           f"(target >= 1.7x); CSV identical across runs: {len(digests) == 1}")
 
 
-def check(repeats, ids):
+def _on_local_dask(arguments):
+    """``_timed(arguments + --scheduler)`` on a 2-worker LocalCluster started (and counted) here."""
+    from distributed import LocalCluster
+
+    started = time.perf_counter()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        _, done = _timed([*arguments, "--scheduler", cluster.scheduler_address])
+    return time.perf_counter() - started, done
+
+
+def check(repeats, ids, dask):
     configurations = [("one process", ["--workers", "1"]), ("2 local workers", ["--workers", "2"])]
+    if dask:
+        configurations.append(("2 Dask workers, a task per result module", None))
     times = {name: [] for name, _ in configurations}
     for repeat in range(repeats):
         order = configurations if repeat % 2 == 0 else configurations[::-1]
         for name, flags in order:
-            seconds, done = _timed(["check", *ids, *flags])
+            if flags is None:
+                seconds, done = _on_local_dask(["check", *ids])
+            else:
+                seconds, done = _timed(["check", *ids, *flags])
             times[name].append(seconds)
             tail = done.stdout.strip().splitlines()[-2:]
             print(f"check {' '.join(ids) or '(full registry)'}, {name}: {seconds:.1f} s  {tail[0] if tail else ''}  "
@@ -75,19 +90,23 @@ def check(repeats, ids):
     one, two = min(times["one process"]), min(times["2 local workers"])
     print(f"check: best of {repeats}: one process {one:.1f} s, 2 workers {two:.1f} s: ratio {two / one:.2f} "
           f"(target <= 0.6)")
+    if dask:
+        on_dask = min(times["2 Dask workers, a task per result module"])
+        print(f"check: best of {repeats}: 2 Dask workers {on_dask:.1f} s: ratio {on_dask / one:.2f}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("sweep", "check"))
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--dask", action="store_true", help="check: also on a 2-worker Dask LocalCluster")
     parser.add_argument("--ids", nargs="*", default=[], help="claim ids or patterns for check (default: all)")
     args = parser.parse_args()
     print(f"{sys.version.split()[0]}, {os.cpu_count()} cores [{_uptime()}]", flush=True)
     if args.part == "sweep":
         sweep(args.repeats)
     else:
-        check(args.repeats, args.ids)
+        check(args.repeats, args.ids, args.dask)
 
 
 if __name__ == "__main__":
