@@ -43,13 +43,13 @@ def _timed(arguments):
     return seconds, done
 
 
-def sweep(repeats):
+def sweep(repeats, keep):
     times = {1: [], 2: []}
     digests = set()
     with tempfile.TemporaryDirectory() as folder:
         for repeat in range(repeats):
             for workers in ((1, 2) if repeat % 2 == 0 else (2, 1)):
-                out = Path(folder) / f"w{workers}"
+                out = Path(keep or folder) / f"w{workers}-r{repeat}"
                 seconds, _ = _timed(["sweep", *SWEEP, "--workers", str(workers), "--out", str(out)])
                 digest = hashlib.sha256(out.with_suffix(".csv").read_bytes()).hexdigest()[:16]
                 digests.add(digest)
@@ -99,12 +99,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("sweep", "check"))
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--keep", metavar="FOLDER", help="sweep: keep the tables in FOLDER (to compare them)")
     parser.add_argument("--dask", action="store_true", help="check: also on a 2-worker Dask LocalCluster")
     parser.add_argument("--ids", nargs="*", default=[], help="claim ids or patterns for check (default: all)")
     args = parser.parse_args()
     print(f"{sys.version.split()[0]}, {os.cpu_count()} cores [{_uptime()}]", flush=True)
     if args.part == "sweep":
-        sweep(args.repeats)
+        sweep(args.repeats, args.keep)
     else:
         check(args.repeats, args.ids, args.dask)
 
