@@ -16,16 +16,22 @@ scheduling. Three ways to run, chosen by the arguments:
 Fault tolerance: a worker that dies in the middle of a task (killed, out of memory) loses its
 tasks to the scheduler, which runs them again on another worker (up to Dask's
 ``distributed.scheduler.allowed-failures`` deaths per task); the function being pure, the rerun
-gives the same value. A task that *raises* is not retried: its outcome is a :class:`Failure`
+gives the same value. Every task runs with OpenBLAS on one thread (:func:`one_blas_thread`): a
+matrix-vector product splits its work by the number of threads, and so rounds differently (the
+tight epsilon of one sweep setting moved in its 15th digit between 1 and 2 threads), while the
+same bytes are promised whatever runs the tasks. A task that *raises* is not retried: its outcome is a :class:`Failure`
 naming the exception, and the other tasks finish.
 """
 
+import contextlib
+import ctypes
 import importlib.util
+import os
 import time
 
 from dpproofs import _validate
 
-__all__ = ["Runner", "Failure", "dask_available", "RETRIES"]
+__all__ = ["Runner", "Failure", "dask_available", "RETRIES", "one_blas_thread"]
 
 #: Extra attempts Dask makes of a task whose worker died or whose call failed outside the function
 #: (the function's own exceptions are caught and returned as a :class:`Failure`, never retried).
@@ -59,10 +65,61 @@ class Failure:
         return f"{self.kind}: {self.message}"
 
 
-def _guarded(function, item):
-    """``function(item)``, or a :class:`Failure` when it raises an ``Exception``."""
+#: Names of the thread-count functions of the OpenBLAS builds numpy and scipy ship (plain, 64-bit
+#: integer, and the scipy-openblas wheels' prefixed symbols).
+_OPENBLAS_STEMS = ("openblas", "scipy_openblas")
+
+
+def _openblas_thread_controls():
+    """``[(get, set)]``: the thread-count functions of every OpenBLAS loaded in this process (read
+    from ``/proc/self/maps``; empty elsewhere, or with another BLAS)."""
     try:
-        return function(item)
+        with open("/proc/self/maps") as handle:
+            paths = sorted({line.split()[-1] for line in handle
+                            if "openblas" in line.lower() and line.split()[-1].startswith("/")})
+    except OSError:  # not Linux
+        return []
+    controls = []
+    for path in paths:
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for stem in _OPENBLAS_STEMS:
+            for suffix in ("", "64_"):
+                get = getattr(library, f"{stem}_get_num_threads{suffix}", None)
+                put = getattr(library, f"{stem}_set_num_threads{suffix}", None)
+                if get is not None and put is not None:
+                    controls.append((get, put))
+    return controls
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """Run the block with every loaded OpenBLAS on one thread (and ``OPENBLAS_NUM_THREADS=1`` for
+    one loaded meanwhile); the thread counts are restored after."""
+    controls = _openblas_thread_controls()
+    before = [get() for get, _ in controls]
+    variable = os.environ.get("OPENBLAS_NUM_THREADS")
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    for _, put in controls:
+        put(1)
+    try:
+        yield
+    finally:
+        for (_, put), count in zip(controls, before):
+            put(count)
+        if variable is None:
+            os.environ.pop("OPENBLAS_NUM_THREADS", None)
+        else:
+            os.environ["OPENBLAS_NUM_THREADS"] = variable
+
+
+def _guarded(function, item):
+    """``function(item)`` on one BLAS thread, or a :class:`Failure` when it raises an ``Exception``."""
+    try:
+        with one_blas_thread():
+            return function(item)
     except Exception as error:  # reported with the task's input by the caller; the others go on
         return Failure(type(error).__name__, str(error))
 
@@ -128,9 +185,9 @@ class Runner:
             # dynamic mmap threshold: every large numpy array of the PLD accountant is then mapped and
             # unmapped afresh (measured on one 2-setting PLD sweep: 1.4 s of system time against 0.3 s
             # without it). The workers keep glibc's default here.
-            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
-            self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
             self.client = Client(self.cluster)
         else:
             self.client = Client(self.scheduler, timeout="30s")
