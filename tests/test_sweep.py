@@ -135,3 +135,15 @@ def test_check_groups_claims_by_result_module():
 
     assert group_of("abadi2016.lemma3.bound") == "abadi2016.lemma3"
     assert group_of("accountant.pld.x.y") == "accountant.pld"
+
+
+def test_tasks_run_on_one_blas_thread_and_the_count_is_restored():
+    """Dask's workers run BLAS on one thread (OMP_NUM_THREADS=1) and a product split over threads
+    rounds differently: every task runs on one thread, so that the table is the same bytes."""
+    controls = parallel._openblas_thread_controls()
+    if not controls:
+        pytest.skip("no OpenBLAS loaded (another BLAS, or not Linux)")
+    before = [get() for get, _ in controls]
+    with parallel.one_blas_thread():
+        assert [get() for get, _ in controls] == [1] * len(controls)
+    assert [get() for get, _ in controls] == before
