@@ -32,12 +32,21 @@ def _uptime():
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+def _cpu():
+    """CPU seconds (user + system) of the finished child processes and their waited-for children."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _timed(arguments):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     done = subprocess.run([sys.executable, "-m", "dpproofs", *arguments], capture_output=True, text=True, env=env,
                           cwd=ROOT)
     seconds = time.perf_counter() - started
+    done.cpu_seconds = _cpu() - cpu
     if done.returncode not in (0, 1):
         raise SystemExit(f"dpproofs {' '.join(arguments)} failed:\n{done.stderr[-2000:]}")
     return seconds, done
@@ -50,11 +59,11 @@ def sweep(repeats, keep):
         for repeat in range(repeats):
             for workers in ((1, 2) if repeat % 2 == 0 else (2, 1)):
                 out = Path(keep or folder) / f"w{workers}-r{repeat}"
-                seconds, _ = _timed(["sweep", *SWEEP, "--workers", str(workers), "--out", str(out)])
+                seconds, done = _timed(["sweep", *SWEEP, "--workers", str(workers), "--out", str(out)])
                 digest = hashlib.sha256(out.with_suffix(".csv").read_bytes()).hexdigest()[:16]
                 digests.add(digest)
                 times[workers].append(seconds)
-                print(f"sweep, 200 settings, {workers} worker(s): {seconds:.1f} s  csv sha256 {digest}  [{_uptime()}]",
+                print(f"sweep, 200 settings, {workers} worker(s): {seconds:.1f} s (CPU {done.cpu_seconds:.1f} s)  csv sha256 {digest}  [{_uptime()}]",
                       flush=True)
     best1, best2 = min(times[1]), min(times[2])
     print(f"sweep: best of {repeats}: 1 worker {best1:.1f} s, 2 workers {best2:.1f} s: speed-up {best1 / best2:.2f}x "
@@ -85,7 +94,7 @@ def check(repeats, ids, dask):
                 seconds, done = _timed(["check", *ids, *flags])
             times[name].append(seconds)
             tail = done.stdout.strip().splitlines()[-2:]
-            print(f"check {' '.join(ids) or '(full registry)'}, {name}: {seconds:.1f} s  {tail[0] if tail else ''}  "
+            print(f"check {' '.join(ids) or '(full registry)'}, {name}: {seconds:.1f} s (CPU {done.cpu_seconds:.1f} s)  {tail[0] if tail else ''}  "
                   f"[{_uptime()}]", flush=True)
     one, two = min(times["one process"]), min(times["2 local workers"])
     print(f"check: best of {repeats}: one process {one:.1f} s, 2 workers {two:.1f} s: ratio {two / one:.2f} "
