@@ -48,6 +48,7 @@ __all__ = [
     "delta_lower_bound",
     "DEFAULT_ORDERS",
     "PLDAccountant",
+    "sweep",
 ]
 
 __version__ = "0.1.0"
@@ -58,6 +59,8 @@ _LAZY = {
     "Verdict": "dpproofs.checker.verdicts",
     # the tight accountant loads scipy.optimize and its discretisation only when used
     "PLDAccountant": "dpproofs.accountant.pld.accountant",
+    # a grid of training runs, in parallel on Dask when the extra is installed
+    "sweep": "dpproofs.cli.sweep",
 }
 
 

@@ -9,7 +9,9 @@ the ``ci`` profile). Tests marked ``suite`` (the whole verify suite, about 2 min
 report --only verify`` measures the same probes into docs/verify.md) are skipped unless ``-m suite``.
 Tests marked ``opacus`` (a real Opacus ``PrivacyEngine``; the ``opacus`` extra) are skipped unless
 ``-m opacus`` selects them. Tests marked ``packaging`` (fresh virtual environments and a fresh clone;
-tests/test_packaging.py) are skipped unless ``-m packaging`` selects them.
+tests/test_packaging.py) are skipped unless ``-m packaging`` selects them. Tests marked ``dask_cluster`` (a
+``dask scheduler`` and ``dask worker`` processes on localhost; tests/test_dask_cluster.py) are skipped
+unless ``-m dask_cluster`` selects them.
 """
 
 import os
@@ -27,7 +29,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 def pytest_collection_modifyitems(config, items):
     markexpr = config.getoption("-m") or ""
-    for marker in ("campaign", "suite", "opacus", "packaging"):
+    for marker in ("campaign", "suite", "opacus", "packaging", "dask_cluster"):
         if marker in markexpr:
             continue
         skip = pytest.mark.skip(reason=f"{marker} test: run with -m {marker}")

@@ -27,6 +27,7 @@ COMMANDS = {
     "list": "list_claims",
     "claims": "claims",
     "verify": "verify",
+    "sweep": "sweep",
     "report": "report",
     "api": "api",
 }

@@ -27,7 +27,7 @@ from dpproofs import _validate
 HELP = "check the registered theorem claims (all, or the ids given)"
 
 __all__ = ["HELP", "DEFAULT_EXAMPLES", "FULL_EXAMPLES", "TASKS_PER_WORKER", "add_arguments", "run", "render",
-           "check_one", "selected_ids", "default_workers"]
+           "check_one", "selected_ids", "default_workers", "group_of"]
 
 #: Examples drawn per claim by default, besides its pinned points (slow claims draw their fraction,
 #: at least 1). Measured (2 workers, on a machine loaded ~10 by other jobs): all 247 claims as
@@ -63,6 +63,9 @@ def add_arguments(parser):
     parser.add_argument("--dps", type=int, default=50, help="decimal digits of the checks (default 50)")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes checking claims in parallel (default: one per core; 1: this process)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="check on the Dask cluster of this scheduler (tcp://host:8786; needs dpproofs[dask]); "
+                             "--workers is then ignored")
 
 
 def _examples_of(args):
@@ -151,6 +154,44 @@ def _check_task(task):
     return task[0], check_one(*task[1:])
 
 
+def group_of(claim_id):
+    """The result module a claim belongs to (``paper.result`` of ``paper.result.name``): the unit of
+    a task on a Dask cluster (one import of the result's module and its caches per task)."""
+    return ".".join(claim_id.split(".")[:2])
+
+
+def _check_group(task):
+    """The rows of the claims ``task[0]`` (one result module), a pure function of the task."""
+    claim_ids, examples, seed, dps = task
+    return [check_one(claim_id, examples, seed, dps) for claim_id in claim_ids]
+
+
+def _checked_on_dask(ids, prefix, examples, seed, dps, scheduler, make_progress):
+    """``(ids, rows)`` checked on the Dask cluster of ``scheduler`` (:class:`dpproofs.parallel.Runner`):
+    one task per result module, the biggest first; rows in registry order. A task whose worker dies is
+    run again elsewhere (the same rows: a claim's check is a pure function of its arguments)."""
+    from dpproofs.parallel import Failure, Runner
+
+    chosen = selected_ids(ids, prefix)
+    progress = make_progress(len(chosen))
+    groups = {}
+    for claim_id in chosen:
+        groups.setdefault(group_of(claim_id), []).append(claim_id)
+    tasks = sorted(groups.values(), key=len, reverse=True)
+    by_id = {}
+
+    def finished(index, outcome):
+        if isinstance(outcome, Failure):
+            raise RuntimeError(f"checking {', '.join(tasks[index])} failed on the cluster: {outcome}")
+        for row in outcome:
+            by_id[row["id"]] = row
+            progress.step(row)
+
+    with Runner(scheduler=scheduler, preload=("dpproofs.cli.check",)) as runner:
+        runner.map(_check_group, [(group, examples, seed, dps) for group in tasks], on_result=finished)
+    return chosen, [by_id[claim_id] for claim_id in chosen]
+
+
 def _checked(ids, prefix, examples, seed, dps, workers, make_progress):
     """``(ids, rows)``: the selected ids and their rows, in registry order, checked by ``workers``
     processes (this one when ``workers`` is 1 or one claim is selected).
@@ -211,7 +252,11 @@ def run(args):
     if args.ids and not prefix and not any(is_pattern(i) for i in args.ids):
         workers = min(workers, len(set(args.ids)))  # exact ids: at most one claim each
     started = time.perf_counter()
-    ids, rows = _checked(list(args.ids), prefix, examples, seed, dps, workers, _Progress)
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None:
+        ids, rows = _checked_on_dask(list(args.ids), prefix, examples, seed, dps, scheduler, _Progress)
+    else:
+        ids, rows = _checked(list(args.ids), prefix, examples, seed, dps, workers, _Progress)
     mismatches = [r["id"] for r in rows if not r["matches_expectation"]]
     result = {
         "claims": rows,
@@ -224,6 +269,7 @@ def run(args):
             "seed": seed,
             "dps": dps,
             "workers": workers,
+            **({"scheduler": scheduler} if scheduler is not None else {}),
         },
     }
     return (1 if mismatches else 0), result
@@ -258,10 +304,13 @@ def render(result):
     if cut:
         lines.append("(evidence cut to the terminal's width; --json gives all of it)")
     workers = s.get("workers", 1)
+    if "scheduler" in s:
+        where = f", on the Dask cluster of {s['scheduler']}"
+    else:
+        where = "" if workers == 1 else f", {workers} workers"
     lines.append(
         f"{s['as_expected']}/{s['claims']} claims as expected in {s['seconds']} s "
-        f"({s['examples']} examples per claim, seed {s['seed']}, {s['dps']} digits"
-        f"{'' if workers == 1 else f', {workers} workers'})"
+        f"({s['examples']} examples per claim, seed {s['seed']}, {s['dps']} digits{where})"
     )
     if s["examples"] < FULL_EXAMPLES and s["claims"] > 1:
         lines.append(f"(a quick run: --full checks {FULL_EXAMPLES} examples per claim)")
