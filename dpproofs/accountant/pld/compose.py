@@ -124,16 +124,17 @@ def _damped_suffix(z, rate):
 def _suffix_weight_norm(n, rate):
     """``||w_j||_2`` for ``w_j = (e^{-rate m})_{m = 1 .. n-1-j}``, j = 0 .. n-1 (array), with a
     relative margin of 1e-9 for the float evaluation."""
-    m = np.arange(n - 1, -1, -1, dtype=np.float64)  # n - 1 - j
     if rate <= 0:
-        return np.sqrt(m) * (1 + 1e-9)
+        return np.sqrt(np.arange(n - 1, -1, -1, dtype=np.float64)) * (1 + 1e-9)
     # sum_{k=1}^{M} r^{2k} = r^2 (1 - r^{2M}) / (1 - r^2), r = e^{-rate}; for 2 rate M > 50 the
     # factor 1 - r^{2M} is 1 to within e^{-50} and is replaced by 1 (an upper bound)
     limit = math.exp(-2 * rate) / -math.expm1(-2 * rate)
-    total = np.full(n, limit)
-    near = m < 25.0 / rate  # the last entries (j close to n - 1): the partial sums
-    total[near] = limit * -np.expm1(-2 * rate * m[near])
-    return np.sqrt(total) * (1 + 1e-9)
+    out = np.full(n, math.sqrt(limit) * (1 + 1e-9))
+    # the last entries (j close to n - 1, m < 25 / rate): the partial sums (m is decreasing in j)
+    near = max(0, n - math.ceil(25.0 / rate)) if 25.0 / rate < n else 0
+    m = np.arange(n - 1 - near, -1, -1, dtype=np.float64)  # n - 1 - j for j >= near
+    out[near:] = np.sqrt(limit * -np.expm1(-2 * rate * m)) * (1 + 1e-9)
+    return out
 
 
 class Composed:
@@ -184,10 +185,17 @@ class Composed:
         return self.bound == "upper" and self.delta(epsilon) <= self._constant()
 
     def _parts(self):
-        g = self.gamma
-        if self.bound == "upper":
-            return self.a * (1 + g), self.b * (1 - g)
-        return self.a * (1 - g) - self.wrapped, self.b * (1 + g)
+        """(A, B) with their float error allowances, each at the bound's side (computed once: the
+        bisection of a split composition asks for them hundreds of times)."""
+        parts = self.__dict__.get("_parts_memo")
+        if parts is None:
+            g = self.gamma
+            if self.bound == "upper":
+                parts = self.a * (1 + g), self.b * (1 - g)
+            else:
+                parts = self.a * (1 - g) - self.wrapped, self.b * (1 + g)
+            self._parts_memo = parts
+        return parts
 
     def _log_delta_grid(self):
         a, b = self._parts()
