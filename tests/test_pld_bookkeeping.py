@@ -89,7 +89,7 @@ def _reference_composition(x, count):
     return result
 
 
-@pytest.mark.parametrize("q, sigma, count", [(0.05, 1.0, 60), (1.0, 3.0, 200)])
+@pytest.mark.parametrize("q, sigma, count", [(0.05, 1.0, 60), (1.0, 3.0, 200), (0.05, 1.0, 5)])
 def test_composed_error_bound_covers_the_actual_round_off(q, sigma, count):
     one = pld_eval.discretise(pld_eval.GaussianPair(q, sigma, "add"), 0.05, "upper", tail_z=8.0)
     items = [(one, count)]
@@ -97,8 +97,7 @@ def test_composed_error_bound_covers_the_actual_round_off(q, sigma, count):
     composed = pld_compose.compose_fourier(items, theta)
     # the tilted one-step measure exactly as compose_fourier builds it
     lm = float(one.log_mgf([theta])[0])
-    with np.errstate(divide="ignore"):
-        x = np.exp(np.log(one.masses) + theta * one.losses() - lm)
+    x = pld_compose.tilted_masses(one, theta, lm)
     reference = _reference_composition(x, count)
     first = round((composed.first_loss - count * one.shift) / one.step) - count * one.offset
     window = np.zeros(len(composed.zhat), dtype=np.longdouble)
@@ -137,3 +136,15 @@ def test_composed_parts_are_computed_once():
     composed = pld_compose.compose_fourier([(one, 10)], 1.0)
     first = composed._parts()
     assert composed._parts() is first
+
+
+def test_tilted_masses_agree_with_the_logarithmic_form_and_do_not_overflow():
+    one = pld_eval.discretise(pld_eval.GaussianPair(0.05, 1.0, "add"), 0.05, "upper", tail_z=8.0)
+    lm = float(one.log_mgf([0.7])[0])
+    x = pld_compose.tilted_masses(one, 0.7, lm)
+    with np.errstate(divide="ignore"):
+        logarithmic = np.exp(np.log(one.masses) + 0.7 * one.losses() - lm)
+    assert np.allclose(x, logarithmic, rtol=1e-12, atol=0.0)
+    far = pld_eval.OneStep(1.0, 800, 0.0, np.array([1e-300, 1e-310]), 0.0, "upper")
+    y = pld_compose.tilted_masses(far, 1.0, 0.0)
+    assert np.all(np.isfinite(y)) and y[0] == pytest.approx(math.exp(800 + math.log(1e-300)), rel=1e-12)
