@@ -1,6 +1,6 @@
 """Tight accounting beside its peers on a broad grid, written before any tuning (issue 22).
 
-    nice python benchmarks/pld_peer_grid.py [--rows 0-9,12] [--timeout 300] > benchmarks/pld_peer_grid_DATE.txt
+    nice python benchmarks/pld_peer_grid.py [--rows 0-9,12] [--timeout 300] [--runners ours,dpa_1e-4] > benchmarks/pld_peer_grid_DATE.txt
 
 48 configurations: q 1e-6..1, sigma 0.3..100, T 1..1e9, delta 1e-15..1e-2; Poisson and fixed-size
 batches; add/remove and replace-one; heterogeneous compositions of 2-3 mechanisms. Each call runs in
@@ -199,6 +199,8 @@ def _exact(row):
 
 
 def _fmt(result, key="epsilon"):
+    if "skipped" in result:
+        return "skipped", None
     if "unsupported" in result:
         return "unsupported", None
     if "error" in result:
@@ -221,6 +223,8 @@ def main():
     parser.add_argument("--child", nargs=2)
     parser.add_argument("--rows", default="")
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--runners", default=",".join(RUNNERS),
+                        help="comma-separated subset of ours,dpa_1e-4,dpa_1e-3,prv (the others print 'skipped')")
     args = parser.parse_args()
     if args.child:
         return _child(args.child[0], int(args.child[1]))
@@ -231,7 +235,9 @@ def main():
     ratios, flags_count = [], {}
     for index in _rows(args.rows):
         row = GRID[index]
-        results = {name: _call(name, index, args.timeout) for name in RUNNERS}
+        chosen = set(args.runners.split(",")) | {"ours"}
+        results = {name: _call(name, index, args.timeout) if name in chosen else {"skipped": True}
+                   for name in RUNNERS}
         ours = results["ours"]
         exact, uncertainty = _exact(row)
         flags = []

@@ -49,17 +49,52 @@ def _vec_normal_mass(a, b, mean, sigma):
     edge's own rounding only moves the cell (its effect on the connect-the-dots split is of
     second order and is covered by the margin of :func:`discretise`)."""
     x, y = (a - mean) / sigma, (b - mean) / sigma
-    right = x >= 0
     with np.errstate(invalid="ignore"):
-        hi_tail = np.where(right, special.ndtr(-x), special.ndtr(y))
-        lo_tail = np.where(right, special.ndtr(-y), special.ndtr(x))
-    mass = np.maximum(hi_tail - lo_tail, 0.0)
-    error = NDTR_RELATIVE * (hi_tail + lo_tail) + 2 * UNIT * mass
+        tails = special.ndtr(-x), special.ndtr(y), special.ndtr(-y), special.ndtr(x)
+    return _normal_mass_from(x, y, *tails)
+
+
+def _vec_normal_mass_edges(u, mean, sigma):
+    """:func:`_vec_normal_mass` of the consecutive cells ``(u[i], u[i+1]]`` of one array of edges,
+    with the same values: the standardised edges are computed once, and the normal tails only at
+    the edges of cells that use them (wide cells; narrow ones are integrated by Gauss-Legendre),
+    two tails an edge instead of four a cell."""
+    z = (u - mean) / sigma
+    x, y = z[:-1], z[1:]
+    narrow = _narrow(x, y)
+    wide = ~narrow
+    need = np.zeros(len(z), dtype=bool)
+    need[:-1] |= wide
+    need[1:] |= wide
+    upper, lower = np.full(len(z), np.nan), np.full(len(z), np.nan)
+    with np.errstate(invalid="ignore"):
+        upper[need] = special.ndtr(-z[need])  # P(N > z)
+        lower[need] = special.ndtr(z[need])   # P(N <= z)
+    return _normal_mass_from(x, y, upper[:-1], lower[1:], upper[1:], lower[:-1], narrow)
+
+
+def _narrow(x, y):
+    """Cells integrated by Gauss-Legendre (see :func:`_vec_normal_mass`)."""
     with np.errstate(invalid="ignore", over="ignore"):
         width = y - x
         top = np.maximum(np.abs(x), np.abs(y))
-        narrow = np.isfinite(width) & (width * np.maximum(top, 1.0) < 0.5) & (width > 0)
+        return np.isfinite(width) & (width * np.maximum(top, 1.0) < 0.5) & (width > 0)
+
+
+def _normal_mass_from(x, y, above_x, below_y, above_y, below_x, narrow=None):
+    """The body of :func:`_vec_normal_mass` given the four standard normal tails at the cells'
+    standardised ends (``above_x = Phi(-x)``, ``below_y = Phi(y)``, ...; only read for the cells
+    that are not narrow)."""
+    right = x >= 0
+    with np.errstate(invalid="ignore"):
+        hi_tail = np.where(right, above_x, below_y)
+        lo_tail = np.where(right, above_y, below_x)
+        mass = np.maximum(hi_tail - lo_tail, 0.0)
+        error = NDTR_RELATIVE * (hi_tail + lo_tail) + 2 * UNIT * mass
+    if narrow is None:
+        narrow = _narrow(x, y)
     if np.any(narrow):
+        top = np.maximum(np.abs(x), np.abs(y))
         xn, yn, tn = x[narrow], y[narrow], top[narrow]
         half, mid = (yn - xn) / 2, (xn + yn) / 2
         t = mid[:, None] + half[:, None] * _GL_NODES[None, :]
@@ -175,12 +210,14 @@ class GaussianPair:
         masses below edges[0] and at or above edges[-1] (P only, with error bounds)."""
         u = self.positions(edges)
         u_ext = np.concatenate(([-np.inf], u, [np.inf]))
-        a, b = u_ext[:-1], u_ext[1:]
         out = []
+        normal = {}  # mean -> cell masses (P and Q share the component N(0, s^2))
         for parts in (self.p_parts, self.q_parts):
-            mass, error = np.zeros(len(a)), np.zeros(len(a))
+            mass, error = np.zeros(len(u_ext) - 1), np.zeros(len(u_ext) - 1)
             for weight, mean in parts:
-                m, e = _vec_normal_mass(a, b, mean, self.sigma)
+                if mean not in normal:
+                    normal[mean] = _vec_normal_mass_edges(u_ext, mean, self.sigma)
+                m, e = normal[mean]
                 mass += weight * m
                 error += weight * e + 2 * UNIT * weight * m + SUBNORMAL_ERROR
             out.append((mass, error))

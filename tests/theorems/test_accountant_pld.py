@@ -35,3 +35,9 @@ def test_one_step_bracket_ends_hold_at_small_and_large_delta(claim, point):
 def test_sampled_gaussian_bracket_ends_hold_against_the_inversion_reference(claim):
     point = {"q": 0.01, "sigma": 4.0, "steps": 100, "delta": 1e-5}
     assert claim.outcome_at(point, 20) is Outcome.HOLDS
+
+
+@pytest.mark.parametrize("claim", FAILING, ids=lambda c: c.id)
+def test_each_mutant_is_refuted_with_a_certificate_at_its_pin(claim):
+    for point in claim.pinned:
+        assert claim.ball_outcome_at(point, 128) is Outcome.VIOLATED

@@ -25,11 +25,14 @@ Ids -> items:
   example: in ``SLOW_CLAIMS``, run by the campaign test, not by ``dpproofs check``);
 * mutants (refuted at pinned, ball-certified points): each end moved inward by the bracket's
   width (``...moved_inward``), and the upper end computed with the one-step mass beyond the
-  discretisation's tail dropped instead of sent to +inf (``gaussian.upper.mutant.tail_dropped``).
+  discretisation's tail dropped instead of sent to +inf (``gaussian.upper.mutant.tail_dropped``), and
+  the composition of centred buffers read without undoing the centring
+  (``gaussian.upper.mutant.uncentred``).
 """
 
 import functools
 
+import numpy as np
 import sympy
 from flint import arb
 
@@ -41,7 +44,7 @@ from dpproofs.math import pld_exact as precise_pld
 from dpproofs.accountant.pld import compose as pld_compose
 from dpproofs.accountant.pld import discretise as pld_eval
 
-__all__ = ["CLAIMS", "SLOW_CLAIMS", "bracket", "gaussian_upper_without_tail"]
+__all__ = ["CLAIMS", "SLOW_CLAIMS", "bracket", "gaussian_upper_without_tail", "gaussian_upper_uncentred"]
 
 SOURCE = "dpproofs PLDAccountant (connect-the-dots: Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022, arXiv:2207.04380v1; Gaussian profile: Balle & Wang 2018, arXiv:1805.06530v2, Thm 8)"
 
@@ -68,6 +71,25 @@ def gaussian_upper_without_tail(sigma_value, steps_value, delta_value):
     dropped = pld_eval.OneStep(one.step, one.offset, one.shift, one.masses, 0.0, "upper")
     items = [(dropped, int(steps_value))]
     return pld_compose.compose_fourier(items, pld_compose.choose_tilt(items, delta=delta_value)).epsilon(delta_value)
+
+
+@functools.lru_cache(maxsize=64)
+def gaussian_upper_uncentred(sigma_value, steps_value, delta_value):
+    """Mutant accountant: the upper end of a composition whose one-step buffer was centred (rolled
+    so that its tilted mean sits at index 0, :func:`dpproofs.accountant.pld.compose.compose_fourier`)
+    without rolling the composition back: every loss read ``n c`` cells too low."""
+    pair = pld_eval.GaussianPair(1.0, sigma_value, "add")
+    one = pld_eval.discretise(pair, 1e-3 / sigma_value, "upper")
+    items = [(one, int(steps_value))]
+    theta = pld_compose.choose_tilt(items, delta=delta_value)
+    good = pld_compose.compose_fourier(items, theta)
+    # the centring offset exactly as compose_fourier computes it
+    x = pld_compose.tilted_masses(one, theta, float(one.log_mgf([theta])[0]))
+    index = (float((x * one.losses()).sum()) / float(x.sum()) - one.offset * one.step) / one.step
+    centre = int(steps_value) * (int(round(index)) % len(good.zhat))
+    bad = pld_compose.Composed(np.roll(good.zhat, -centre), good.first_loss, good.step, good.theta, good.log_scale,
+                               good.error, good.wrapped, good.above, good.infinity, "upper")
+    return bad.epsilon(delta_value)
 
 
 def _end(point, which, shift=0.0):
@@ -230,8 +252,19 @@ tail_dropped = gaussian_upper.mutant(
     pinned=(TAIL_PIN,),
 )
 
+_uncentred = sympy.Function("pld_epsilon_upper_uncentred")
+uncentred = gaussian_upper.mutant(
+    "uncentred",
+    statement=sympy.Le(tight_delta(_uncentred(sigma, steps, delta), sigma, steps), delta),
+    sides=_gaussian_sides(lambda point: gaussian_upper_uncentred(float(point["sigma"]), int(point["steps"]),
+                                                                 float(point["delta"]))),
+    explanation="the composition of centred buffers read without undoing the centring: every loss is "
+    "n c cells too low, and the upper end falls below the exact epsilon",
+    pinned=(MUTANT_PIN,),
+)
+
 #: Checked by ``dpproofs check`` and the docs: each example costs about a second.
-CLAIMS = [gaussian_upper, gaussian_lower, upper_moved_inward, lower_moved_inward, tail_dropped]
+CLAIMS = [gaussian_upper, gaussian_lower, upper_moved_inward, lower_moved_inward, tail_dropped, uncentred]
 #: Slower: one_step.* (random tiny q, sigma and delta need fine grids: up to tens of seconds per
 #: example; tested at pinned points) and sampled_gaussian.* (minutes per example: two Bromwich
 #: inversions of tens of mpmath quadratures each; campaign test only).

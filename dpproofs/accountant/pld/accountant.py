@@ -65,7 +65,7 @@ TAIL_SHARE = 3e-5
 #: bracket stays wide).
 SPLIT_AFTER = 4.0
 #: ... and wider than this relative width in any case (ordinary first passes are narrower).
-SPLIT_WIDTH = 0.05
+SPLIT_WIDTH = 0.005
 #: The first grid step is the composed loss's standard deviation divided by this (the first
 #: pass's lower end is O(h) loose, so a coarse first pass is mostly wasted).
 INITIAL_CELLS_PER_SD = 1500

@@ -69,12 +69,6 @@ from dpproofs.math.pairs import (  # noqa: F401 (re-exported: the pairs' public 
     _vec_normal_mass,
 )
 
-#: Largest number of (tilt, cell) terms :meth:`OneStep.log_mgf` holds at once (16 MB of float64):
-#: the tilt search asks for 86 tilts over grids of up to millions of cells, which as one array
-#: took 250 MB per call.
-LOG_MGF_CHUNK = 1 << 21
-
-
 class OneStep:
     """A one-step discrete PLD: P-masses ``masses[i]`` at loss ``(offset + i) step + shift``, P-mass
     ``infinity`` at +inf; ``bound`` 'upper' or 'lower' (see the module docstring)."""
@@ -88,19 +82,73 @@ class OneStep:
         return (self.offset + np.arange(len(self.masses))) * self.step + self.shift
 
     def log_mgf(self, thetas):
-        """log sum_k w_k e^{theta l_k} for each theta (finite part only), exactly as float
-        log-sum-exp (used for the tilt and for Chernoff windows, never for a bound's value
-        without its own error allowance)."""
-        keep = self.masses > 0
-        logw, l = np.log(self.masses[keep]), self.losses()[keep]
+        """log sum_k w_k e^{theta l_k} for each theta (finite part only), as float log-sum-exp
+        (used for the tilt and for Chernoff windows, never for a bound's value without its own
+        error allowance). Memoised per theta; evaluated by :func:`blocked_log_mgf` (one matrix
+        product per group of tilts instead of one exponential per (tilt, cell))."""
         thetas = np.atleast_1d(np.asarray(thetas, dtype=np.float64))
-        result = np.empty(thetas.shape)
-        rows = max(1, LOG_MGF_CHUNK // max(1, l.size))
-        for start in range(0, thetas.size, rows):  # each row is reduced alone: chunking is exact
-            e = logw[None, :] + thetas[start:start + rows, None] * l[None, :]
-            top = e.max(axis=1)
-            result[start:start + rows] = top + np.log(np.sum(np.exp(e - top[:, None]), axis=1))
-        return result
+        memo = self.__dict__.setdefault("_mgf_memo", {})
+        missing = [t for t in dict.fromkeys(thetas.tolist()) if t not in memo]
+        if missing:
+            keep = np.flatnonzero(self.masses > 0)
+            if keep.size == 0:
+                values = np.full(len(missing), -np.inf)
+            else:
+                first, last = int(keep[0]), int(keep[-1])
+                base = (self.offset + first) * self.step + self.shift
+                values = blocked_log_mgf(self.masses[first:last + 1], base, self.step, np.array(missing))
+            if len(memo) > 4096:
+                memo.clear()
+            memo.update(zip(missing, values.tolist()))
+        return np.array([memo[t] for t in thetas.tolist()], dtype=np.float64)
+
+
+#: Largest |theta| (block length - 1) step inside one block of :func:`blocked_log_mgf`: the factors
+#: e^{theta j step} stay within e^{+-BLOCK_EXPONENT}, far from float overflow (e^709) together with
+#: masses <= 1 and block sums of at most 2^26 terms.
+BLOCK_EXPONENT = 200.0
+
+
+def blocked_log_mgf(w, base, step, thetas):
+    """``log sum_k w_k e^{theta (base + k step)}`` for each ``theta`` (``w >= 0``, ``w[0] > 0``).
+
+    Blocked evaluation: with ``B`` cells a block, ``sum_k = sum_b e^{theta l_{bB + r}} sum_j
+    w_{bB+j} e^{theta (j - r) step}`` (``r = 0`` for theta >= 0, ``r = B - 1`` below, so every factor
+    is in [1, e^{BLOCK_EXPONENT}]), ``B`` at most about sqrt(len(w)): the inner sums of all tilts sharing a block length are ONE
+    matrix product (blocks x B) @ (B x tilts), and only the (blocks x tilts) outer terms go
+    through log-sum-exp. Same float accuracy class as the direct sum (each factor e^{x} with
+    |x| <= BLOCK_EXPONENT has relative error <= (|x| + 1) u, as e^{log w + theta l} had; sums of
+    positive terms)."""
+    w = np.asarray(w, dtype=np.float64)
+    n = len(w)
+    out = np.empty(len(thetas))
+    # the block length of each tilt: a power of two with |theta| (B - 1) step <= BLOCK_EXPONENT, at
+    # most about sqrt(n) (then the factor table and the outer terms both hold ~sqrt(n) per tilt)
+    top = 1 << max(0, (math.isqrt(max(n - 1, 0)) + 1).bit_length())
+    with np.errstate(divide="ignore"):
+        ideal = np.where(np.abs(thetas) * step > 0, BLOCK_EXPONENT / (np.abs(thetas) * step) + 1, top)
+    lengths = np.minimum(top, 2.0 ** np.floor(np.log2(np.maximum(ideal, 1.0)))).astype(np.int64)
+    for length in np.unique(lengths):
+        length = int(length)
+        chosen = np.flatnonzero(lengths == length)
+        t = thetas[chosen]
+        blocks = -(-n // length)
+        padded = np.zeros(blocks * length)
+        padded[:n] = w
+        grid = padded.reshape(blocks, length)
+        j = np.arange(length, dtype=np.float64)
+        anchor = np.where(t >= 0, 0.0, length - 1.0)  # r of each tilt
+        factors = np.exp(np.outer(j, t * step) - anchor[None, :] * (t * step)[None, :])  # (B, tilts)
+        inner = grid @ factors  # (blocks, tilts)
+        with np.errstate(divide="ignore"):
+            logs = np.log(inner)
+        starts = base + step * (length * np.arange(blocks, dtype=np.float64))
+        logs += np.outer(starts, t) + (anchor * t * step)[None, :]
+        peak = np.max(logs, axis=0)
+        peak = np.where(np.isfinite(peak), peak, 0.0)
+        with np.errstate(under="ignore"):
+            out[chosen] = peak + np.log(np.sum(np.exp(logs - peak[None, :]), axis=0))
+    return out
 
 
 def symmetrised(one):
