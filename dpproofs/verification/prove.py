@@ -42,6 +42,7 @@ from dpproofs.errors import BOX_ERRORS, reraise_internal
 from dpproofs.math.ball import precision as ball_precision
 from dpproofs.math.ball import to_arb
 from dpproofs.verification import exact
+from dpproofs.verification.contract import Contractor
 
 __all__ = ["MAX_PROOF_BOXES", "MAX_SPLIT_DEPTH", "PROOF_BITS", "Proof", "prove"]
 
@@ -129,6 +130,8 @@ class _Box:
     proxy: bool = False
     #: halvings still to make without evaluating (after an evaluation found no finite enclosure)
     skip: int = 0
+    #: names of the variables of the hypotheses not certainly true on the box (None: not known)
+    live: frozenset = None
 
 
 class _Target:
@@ -193,6 +196,7 @@ class _Prover:
         for v in claim.variables:
             self.domain[v.name] = _initial_range(v, problem.bounds.get(v.name))
         self.closed = {"interval": 0, "mean value": 0, "monotone": 0, "derivative proofs": 0, "discarded": 0}
+        self.contractor = Contractor(claim.hypotheses, claim.variables)
         self.boxes = 0
 
     def point(self, ranges):
@@ -255,12 +259,24 @@ class _Prover:
             reraise_internal(error)
             point = None
         if point is not None and target.hypotheses and not box.proxy:
+            # narrow the box to the part that can satisfy the hypotheses (contract.py); a box
+            # none of whose points can is discarded
             try:
-                if self.claim.hypotheses_ball(point, self.prec) is Outcome.VIOLATED:
-                    self.closed["discarded"] += 1
-                    return None
+                narrowed, live = self.contractor.contract(ranges, self.point, self.prec)
             except BOX_ERRORS as error:
                 reraise_internal(error)
+                narrowed, live = ranges, None
+            if narrowed is None:
+                self.closed["discarded"] += 1
+                return None
+            if narrowed != ranges:
+                self.closed["contracted"] = self.closed.get("contracted", 0) + 1
+                box = dataclasses.replace(box, ranges=narrowed)
+                ranges = narrowed
+                if all(low == high for low, high in ranges.values()):
+                    return self.at_point(target, box)
+                point = self.point(ranges)
+            box.live = live
         natural = None
         needs_integer_split = False
         if point is not None:
@@ -334,11 +350,20 @@ class _Prover:
         end = low if increasing else high
         open_end = self._open(name, "low" if increasing else "high", end)
         strict = box.strict and not (open_end and strictly)
-        return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), proxy=True)
+        # no live hypothesis involves ``name``: every point of the domain in the box has its
+        # image on the face in the domain too, so the face keeps the hypotheses (not a proxy)
+        return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), proxy=box.proxy)
 
     def monotone(self, target, box, gradient):
-        """The face of the box where the minimum lies, when a derivative has a certain sign."""
+        """The face of the box where the minimum lies, when a derivative has a certain sign.
+
+        Not in a variable of a hypothesis still undecided on the box (unless the box is already a
+        proxy, whose every point must satisfy the claim): its face could lie outside the domain
+        where the claim need not hold; the box is split instead, and contraction narrows the
+        pieces to the domain."""
         for name, value in gradient.items():
+            if not box.proxy and target.hypotheses and (box.live is None or name in box.live):
+                continue
             if value.lower() >= 0:
                 return self._face(box, name, True, value.lower() > 0)
             if value.upper() <= 0:
@@ -359,6 +384,8 @@ class _Prover:
             d_low, d_high, _, _ = self.domain[name]
             if box.depth[name] < SUBPROOF_AFTER or not (low == d_low or high == d_high):
                 continue
+            if not box.proxy and target.hypotheses and (box.live is None or name in box.live):
+                continue  # its face could leave the domain (see monotone)
             increasing = low == d_low  # the face the box touches is where the minimum should be
             child = target.child(name, 1 if increasing else -1)
             sub = _Box(dict(box.ranges), False, dict(box.depth), proxy=True)
