@@ -73,6 +73,18 @@ def _isolations(difference, symbol):
     return found
 
 
+def _exact_outcome(ranges, name, bound, op):
+    """Whether ``name op bound`` holds on all, none or part of the box (exact comparison)."""
+    low, high = ranges[name]
+    if op in ("<", "<="):
+        holds = high < bound or (op == "<=" and high == bound)
+        fails = low > bound or (op == "<" and low == bound)
+    else:
+        holds = low > bound or (op == ">=" and low == bound)
+        fails = high < bound or (op == ">" and high == bound)
+    return Outcome.HOLDS if holds else Outcome.VIOLATED if fails else Outcome.UNDECIDED
+
+
 def _float_up(value):
     return math.nextafter(float(value), math.inf)
 
@@ -94,11 +106,23 @@ class Contractor:
         self.integer = {v.name: v.integer for v in variables}
         self.names = [frozenset(s.name for s in h.free_symbols) for h in self.hypotheses]
         self.rules = []  # (index, name, kind, c1, c0, op)
+        #: ``{index: (name, bound, op)}``: the hypotheses ``name op bound`` with a rational bound
+        #: (``0.1 <= eps`` is kept as a hypothesis, the float box being only outward), decided
+        #: exactly on a box (ball arithmetic cannot decide ``1/10 <= eps`` at ``eps = 1/10``)
+        self.exact = {}
         for index, hypothesis in enumerate(self.hypotheses):
             op = relation_of(hypothesis)
             if op not in _MIRROR:
                 continue
             difference = hypothesis.lhs - hypothesis.rhs  # difference op 0
+            if len(hypothesis.free_symbols) == 1:
+                symbol = next(iter(hypothesis.free_symbols))
+                c1 = sympy.diff(difference, symbol)
+                c0 = sympy.expand(difference - c1 * symbol)
+                if c1.is_Rational and c1 != 0 and c0.is_Rational and symbol.name in self.integer:
+                    bound = -c0 / c1
+                    self.exact[index] = (symbol.name, fractions.Fraction(int(bound.p), int(bound.q)),
+                                         op if c1 > 0 else _MIRROR[op])
             for symbol in sorted(hypothesis.free_symbols, key=lambda s: s.name):
                 if symbol.name not in self.integer:
                     continue
@@ -141,6 +165,13 @@ class Contractor:
         live = set()
         point = point_of(ranges)
         for index, hypothesis in enumerate(self.hypotheses):
+            if index in self.exact:
+                outcome = _exact_outcome(ranges, *self.exact[index])
+                if outcome is Outcome.VIOLATED:
+                    return None, frozenset()
+                if outcome is Outcome.UNDECIDED:
+                    live |= self.names[index]
+                continue
             try:
                 lhs = arithmetic.evaluate_ball(hypothesis.lhs, point, prec)
                 rhs = arithmetic.evaluate_ball(hypothesis.rhs, point, prec)

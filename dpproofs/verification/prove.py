@@ -41,7 +41,7 @@ from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import BOX_ERRORS, reraise_internal
 from dpproofs.math.ball import precision as ball_precision
 from dpproofs.math.ball import to_arb
-from dpproofs.verification import exact
+from dpproofs.verification import exact, facts
 from dpproofs.verification.contract import Contractor
 
 __all__ = ["MAX_PROOF_BOXES", "MAX_SPLIT_DEPTH", "PROOF_BITS", "Proof", "prove"]
@@ -142,6 +142,8 @@ class _Target:
         self.expression, self.form, self.claim, self.level = expression, form, claim, level
         self.variables = variables
         self.derivatives = _derivatives_of(form, variables)
+        self.uses_facts = any(getattr(node.func, "__name__", None) in facts.FACTS
+                              for node in sympy.preorder_traversal(expression) if isinstance(node, sympy.Function))
         self._children = {}
 
     def child(self, name, sign):
@@ -159,6 +161,7 @@ class _Target:
         there (a finite enclosure of an elementary expression over a closed box means it is
         defined and continuous on it); the one with the higher lower bound when both exist."""
         found = []
+        unsupported = False  # an integer argument given a range, which only the facts enclose
         if self.claim is not None:
             try:
                 lhs, rhs = self.claim.evaluate_ball(point, prec)
@@ -166,8 +169,16 @@ class _Target:
                 if value.is_finite():
                     found.append(value)
             except vocabulary.UnsupportedExpression:
-                if self.form is None:
-                    raise
+                unsupported = self.form is None
+            except BOX_ERRORS as error:
+                reraise_internal(error)
+        if self.claim is not None and self.uses_facts:
+            try:  # calls enclosed from their corners by monotonicity facts (facts.py)
+                value = facts.enclose(self.expression, point, prec)
+                if value.is_finite():
+                    found.append(value)
+            except vocabulary.UnsupportedExpression:
+                pass
             except BOX_ERRORS as error:
                 reraise_internal(error)
         if self.form is not None:
@@ -177,6 +188,8 @@ class _Target:
                     found.append(value)
             except BOX_ERRORS as error:
                 reraise_internal(error)
+        if not found and unsupported:
+            raise vocabulary.UnsupportedExpression("an integer argument is given a range")
         if not found:
             raise ValueError("no finite enclosure here")
         return max(found, key=lambda ball: ball.lower())
@@ -277,6 +290,13 @@ class _Prover:
                     return self.at_point(target, box)
                 point = self.point(ranges)
             box.live = live
+        if point is not None and target.uses_facts and not box.strict:
+            try:  # f(A) - f(B) with A beyond B in the direction the facts make f grow
+                if facts.dominates(target.expression, point, self.prec):
+                    self.closed["facts"] = self.closed.get("facts", 0) + 1
+                    return None
+            except BOX_ERRORS as error:
+                reraise_internal(error)
         natural = None
         needs_integer_split = False
         if point is not None:
@@ -295,6 +315,11 @@ class _Prover:
             # failures are slow, e.g. the sampled Gaussian's series over a wide sigma range):
             # halve every variable twice before evaluating again
             return self.split(box, {}, False, 2 * len(ranges) - 1)
+        if point is not None and target.uses_facts:
+            reduced = self.monotone_by_facts(target, box, point)
+            if reduced is not None:
+                self.closed["monotone"] += 1
+                return [reduced]
         gradient = {}
         if point is not None and not needs_integer_split:
             gradient = self.gradient(target, box, point)
@@ -368,6 +393,25 @@ class _Prover:
                 return self._face(box, name, True, value.lower() > 0)
             if value.upper() <= 0:
                 return self._face(box, name, False, value.upper() < 0)
+        return None
+
+    def monotone_by_facts(self, target, box, point):
+        """The face of the box where the minimum lies, when the rules of monotone composition
+        and the vocabulary's monotonicity facts (facts.py) show the target monotone in a variable
+        (``f(x + d) - f(x)`` with ``f`` nondecreasing is nondecreasing in ``d``)."""
+        for name in sorted(box.ranges):
+            low, high = box.ranges[name]
+            if low == high:
+                continue
+            if not box.proxy and target.hypotheses and (box.live is None or name in box.live):
+                continue  # its face could leave the domain (see monotone)
+            try:
+                way = facts.direction(target.expression, name, point, self.prec)
+            except BOX_ERRORS as error:
+                reraise_internal(error)
+                continue
+            if way:
+                return self._face(box, name, way > 0, False)
         return None
 
     def monotone_by_proof(self, target, box, gradient):
