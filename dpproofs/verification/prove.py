@@ -6,8 +6,14 @@ boxes with exact rational corners (an exact bound is used as it is; an irrationa
 propagated one is replaced by the float box bound, which lies outside it: the boxes only ever
 cover more than the domain, never less). A box is
 
-* **discarded** when a hypothesis certainly fails on all of it;
-* **closed** when the interval enclosure of ``g`` over it is certainly ``>= 0`` (``> 0``);
+* **narrowed** by the hypotheses (:mod:`.contract`), and **discarded** when no point of it can
+  satisfy them;
+* **closed** when the claim is ``c f(A) - c f(B) >= 0`` with ``A`` beyond ``B`` in the direction
+  the monotonicity facts of :mod:`.facts` make ``f`` grow (non-strict relations only);
+* **reduced** to a face when the rules of monotone composition and the facts show the margin
+  monotone in a variable;
+* **closed** when the interval enclosure of ``g`` over it is certainly ``>= 0`` (``> 0``) (the
+  better of the vocabulary's ball evaluation, the closed form's, and the facts' corner enclosure);
 * **closed** by the mean-value form ``g(c) + sum_i g_i(X) (X_i - c_i)`` (``c`` the centre,
   ``g_i`` the partial derivatives that sympy computes from the closed forms of
   :data:`dpproofs.verification.exact.EXACT_FORMS`, enclosed over the box);
@@ -15,7 +21,9 @@ cover more than the domain, never less). A box is
   monotone in that variable and its minimum over the box lies on one face, which is checked
   instead (an exact endpoint is a radius-0 ball: ``x <= 1`` on ``0 < x < 1`` closes at ``x = 1``;
   for a strict relation a face on an *open* bound of the domain needs only ``g >= 0`` there when
-  ``g`` strictly increases away from it, since that face is not part of the domain);
+  ``g`` strictly increases away from it, since that face is not part of the domain); never in a
+  variable of a hypothesis still undecided on the box, whose face could leave the domain (the
+  box is split and narrowed instead);
 * otherwise **split** in two along the variable that contributes the most width (the largest
   ``|g_i(X)| width_i`` when the derivatives are known, else the widest relative range, in log
   scale for logarithmic variables; an integer variable whose calls need integer arguments first).
