@@ -15,6 +15,7 @@ import dpproofs as dp
 from dpproofs.checker import search
 from dpproofs.errors import SafetyStop
 from dpproofs.math import ball, precise, stop
+from dpproofs.verification import frontend
 
 
 class CountingClock:
@@ -34,10 +35,18 @@ class CountingClock:
 def test_a_search_of_ten_million_samples_ends_at_its_deadline(monkeypatch):
     clock = CountingClock(step=1.0, limit=200)
     monkeypatch.setattr(search, "time", types.SimpleNamespace(perf_counter=clock))
+    monkeypatch.setattr(frontend, "EARLY_PROOF_BOXES", 0)  # the early proof would answer before any search
     verdict = dp.verify("alpha <= alpha**2", ["1 < alpha <= 5"], samples=10**7, time_budget=5)
     assert verdict.status in ("proved", "holds")
     assert verdict.examples < 200
     assert "stopped the search early" in verdict.evidence
+
+
+def test_ten_million_samples_of_a_claim_the_early_proof_closes_draw_none(monkeypatch):
+    clock = CountingClock(step=1.0, limit=0)  # the search's clock is never read
+    monkeypatch.setattr(search, "time", types.SimpleNamespace(perf_counter=clock))
+    verdict = dp.verify("alpha <= alpha**2", ["1 < alpha <= 5"], samples=10**7, time_budget=5)
+    assert verdict.status == "proved" and verdict.examples == 0 and "before any search" in verdict.evidence
 
 
 def test_a_long_arb_integral_ends_at_the_safety_stop_after_a_bounded_number_of_clock_reads():

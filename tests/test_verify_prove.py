@@ -59,3 +59,59 @@ def test_the_proof_budget_counts_boxes_not_seconds():
     first = _prove("sqrt(x*y) <= (x + y)/2", ["0.1 <= x <= 10", "0.1 <= y <= 10"])
     assert not first.proved and first.boxes == prove.MAX_PROOF_BOXES and not first.stopped
     assert first == _prove("sqrt(x*y) <= (x + y)/2", ["0.1 <= x <= 10", "0.1 <= y <= 10"])
+
+
+@pytest.mark.parametrize(
+    "claim, where",
+    [
+        # the minimum over the box lies where alpha <= 2 sigma^2 is broken: contraction narrows
+        # each box to the part the coupled condition allows instead of reducing onto that face
+        ("rdp_gaussian(alpha, sigma) <= 1.1", ["1 < alpha <= 16", "0.5 <= sigma <= 4", "alpha <= 2*sigma**2"]),
+        ("q*sigma <= 1.01/10", ["1 <= sigma <= 4", "0 < q < 1", "q < 1/10/sigma"]),
+    ],
+)
+def test_a_true_claim_under_a_coupled_condition_is_proved_by_contraction(claim, where):
+    result = _prove(claim, where)
+    assert result.proved and result.closed.get("contracted", 0) > 0, result
+
+
+@pytest.mark.parametrize(
+    "claim, where",
+    [
+        # false within relative 1e-6 of the curve alpha = 2 sigma^2
+        ("rdp_gaussian(alpha, sigma) <= 1 - 1e-6", ["1 < alpha <= 16", "0.5 <= sigma <= 4", "alpha <= 2*sigma**2"]),
+        ("q*sigma <= 0.0999", ["1 <= sigma <= 4", "0 < q < 1", "q <= 1/10/sigma"]),
+    ],
+)
+def test_a_claim_false_on_the_edge_of_a_coupled_condition_is_not_proved(claim, where):
+    assert not _prove(claim, where).proved
+
+
+def test_contraction_keeps_every_point_that_satisfies_the_hypotheses():
+    import fractions
+    import math
+    import random
+
+    from dpproofs.verification.contract import Contractor
+
+    user_claim, problem, _ = build_claim(
+        "x <= 10", ["0 < q < 1", "1 <= sigma <= 4", "q < 1/(16*sigma)", "alpha <= 2*sigma**2", "1 <= alpha <= 16",
+                    "x >= 0.001", "x <= 10", "log(x) <= q*alpha - 1"])
+    prover = prove._Prover(user_claim, problem, 1, None, 128)
+    contractor = Contractor(user_claim.hypotheses, user_claim.variables)
+    ranges = {name: (low, high) for name, (low, high, _, _) in prover.domain.items()}
+    ranges["alpha"] = (fractions.Fraction(8), fractions.Fraction(16))  # a box of the proof
+    narrowed, live = contractor.contract(ranges, prover.point, 128)
+    # sigma >= sqrt(alpha/2) >= 2, then q <= 1/(16 sigma) <= 1/32, then x <= exp(q alpha - 1) <= e^-0.5
+    assert narrowed["sigma"][0] >= 1.99 and narrowed["q"][1] <= 0.0313 and narrowed["x"][1] <= 0.61, narrowed
+    rng = random.Random(3)
+    kept = 0
+    for _ in range(20000):
+        point = {name: rng.uniform(float(low), float(high)) for name, (low, high) in ranges.items()}
+        if point["q"] * 16 * point["sigma"] < 1 and point["alpha"] <= 2 * point["sigma"] ** 2 \
+                and math.log(point["x"]) <= point["q"] * point["alpha"] - 1:
+            kept += 1
+            for name, value in point.items():
+                low, high = narrowed[name]
+                assert low <= fractions.Fraction(value) <= high, (name, value, narrowed[name])
+    assert kept > 20

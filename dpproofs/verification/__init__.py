@@ -86,12 +86,21 @@ The work, in order:
    hold at exact points: the sampled Gaussian at q = 0 and q = 1, ``delta_composed_pure`` at an
    integer n, ``log_moment`` as ``lam rdp_sampled_gaussian(lam + 1, ...)``). A counterexample's
    coordinates are printed exactly (``"1/10"``).
+   Then an **early proof** (the proof of step 3 with at most ``EARLY_PROOF_BOXES`` = 400 boxes):
+   a claim that closes on so few boxes is *proved* before any search (``examples`` 0); a false
+   claim cannot close and goes on to the search.
 2. **Search**: the pinned float corners and points on the edges of the coupled conditions
    (:mod:`.boundary`: each condition solved to equality for one variable, the others at the box
    corners and at seeded draws), a Hypothesis search steered by the margin (the bounds drawn
    often) and a local refinement from the closest approaches.
 3. **Proof** (:mod:`.prove`): subdivision of the exact domain into boxes with exact corners,
-   each closed by interval evaluation, by the mean-value form with ball derivatives (sympy
+   each first narrowed by the hypotheses (:mod:`.contract`: HC4-style contraction, every
+   hypothesis solved for each variable it isolates, so a coupled bound such as
+   ``alpha <= 2*sigma**2`` narrows boxes instead of rejecting points), then closed by interval
+   evaluation (monotone vocabulary calls enclosed from two corners by the monotonicity facts of
+   :mod:`.facts`, each with its source; ``f(A) - f(B)`` closed at once when ``A`` lies beyond
+   ``B`` in the direction the facts make ``f`` grow), by monotone composition through the facts
+   (a variable fixed at an end of its range), by the mean-value form with ball derivatives (sympy
    differentiates the closed form of the margin), or reduced to a face by monotonicity (the sign
    of a partial derivative, certified on the box or proved by covering the box for the
    derivative); split along the variable contributing the most width. A proof that does not

@@ -6,8 +6,14 @@ boxes with exact rational corners (an exact bound is used as it is; an irrationa
 propagated one is replaced by the float box bound, which lies outside it: the boxes only ever
 cover more than the domain, never less). A box is
 
-* **discarded** when a hypothesis certainly fails on all of it;
-* **closed** when the interval enclosure of ``g`` over it is certainly ``>= 0`` (``> 0``);
+* **narrowed** by the hypotheses (:mod:`.contract`), and **discarded** when no point of it can
+  satisfy them;
+* **closed** when the claim is ``c f(A) - c f(B) >= 0`` with ``A`` beyond ``B`` in the direction
+  the monotonicity facts of :mod:`.facts` make ``f`` grow (non-strict relations only);
+* **reduced** to a face when the rules of monotone composition and the facts show the margin
+  monotone in a variable;
+* **closed** when the interval enclosure of ``g`` over it is certainly ``>= 0`` (``> 0``) (the
+  better of the vocabulary's ball evaluation, the closed form's, and the facts' corner enclosure);
 * **closed** by the mean-value form ``g(c) + sum_i g_i(X) (X_i - c_i)`` (``c`` the centre,
   ``g_i`` the partial derivatives that sympy computes from the closed forms of
   :data:`dpproofs.verification.exact.EXACT_FORMS`, enclosed over the box);
@@ -15,7 +21,9 @@ cover more than the domain, never less). A box is
   monotone in that variable and its minimum over the box lies on one face, which is checked
   instead (an exact endpoint is a radius-0 ball: ``x <= 1`` on ``0 < x < 1`` closes at ``x = 1``;
   for a strict relation a face on an *open* bound of the domain needs only ``g >= 0`` there when
-  ``g`` strictly increases away from it, since that face is not part of the domain);
+  ``g`` strictly increases away from it, since that face is not part of the domain); never in a
+  variable of a hypothesis still undecided on the box, whose face could leave the domain (the
+  box is split and narrowed instead);
 * otherwise **split** in two along the variable that contributes the most width (the largest
   ``|g_i(X)| width_i`` when the derivatives are known, else the widest relative range, in log
   scale for logarithmic variables; an integer variable whose calls need integer arguments first).
@@ -41,7 +49,8 @@ from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import BOX_ERRORS, reraise_internal
 from dpproofs.math.ball import precision as ball_precision
 from dpproofs.math.ball import to_arb
-from dpproofs.verification import exact
+from dpproofs.verification import exact, facts
+from dpproofs.verification.contract import Contractor
 
 __all__ = ["MAX_PROOF_BOXES", "MAX_SPLIT_DEPTH", "PROOF_BITS", "Proof", "prove"]
 
@@ -129,6 +138,8 @@ class _Box:
     proxy: bool = False
     #: halvings still to make without evaluating (after an evaluation found no finite enclosure)
     skip: int = 0
+    #: names of the variables of the hypotheses not certainly true on the box (None: not known)
+    live: frozenset = None
 
 
 class _Target:
@@ -139,6 +150,8 @@ class _Target:
         self.expression, self.form, self.claim, self.level = expression, form, claim, level
         self.variables = variables
         self.derivatives = _derivatives_of(form, variables)
+        self.uses_facts = any(getattr(node.func, "__name__", None) in facts.FACTS
+                              for node in sympy.preorder_traversal(expression) if isinstance(node, sympy.Function))
         self._children = {}
 
     def child(self, name, sign):
@@ -156,6 +169,7 @@ class _Target:
         there (a finite enclosure of an elementary expression over a closed box means it is
         defined and continuous on it); the one with the higher lower bound when both exist."""
         found = []
+        unsupported = False  # an integer argument given a range, which only the facts enclose
         if self.claim is not None:
             try:
                 lhs, rhs = self.claim.evaluate_ball(point, prec)
@@ -163,8 +177,16 @@ class _Target:
                 if value.is_finite():
                     found.append(value)
             except vocabulary.UnsupportedExpression:
-                if self.form is None:
-                    raise
+                unsupported = self.form is None
+            except BOX_ERRORS as error:
+                reraise_internal(error)
+        if self.claim is not None and self.uses_facts:
+            try:  # calls enclosed from their corners by monotonicity facts (facts.py)
+                value = facts.enclose(self.expression, point, prec)
+                if value.is_finite():
+                    found.append(value)
+            except vocabulary.UnsupportedExpression:
+                pass
             except BOX_ERRORS as error:
                 reraise_internal(error)
         if self.form is not None:
@@ -174,6 +196,8 @@ class _Target:
                     found.append(value)
             except BOX_ERRORS as error:
                 reraise_internal(error)
+        if not found and unsupported:
+            raise vocabulary.UnsupportedExpression("an integer argument is given a range")
         if not found:
             raise ValueError("no finite enclosure here")
         return max(found, key=lambda ball: ball.lower())
@@ -193,6 +217,7 @@ class _Prover:
         for v in claim.variables:
             self.domain[v.name] = _initial_range(v, problem.bounds.get(v.name))
         self.closed = {"interval": 0, "mean value": 0, "monotone": 0, "derivative proofs": 0, "discarded": 0}
+        self.contractor = Contractor(claim.hypotheses, claim.variables)
         self.boxes = 0
 
     def point(self, ranges):
@@ -255,9 +280,28 @@ class _Prover:
             reraise_internal(error)
             point = None
         if point is not None and target.hypotheses and not box.proxy:
+            # narrow the box to the part that can satisfy the hypotheses (contract.py); a box
+            # none of whose points can is discarded
             try:
-                if self.claim.hypotheses_ball(point, self.prec) is Outcome.VIOLATED:
-                    self.closed["discarded"] += 1
+                narrowed, live = self.contractor.contract(ranges, self.point, self.prec)
+            except BOX_ERRORS as error:
+                reraise_internal(error)
+                narrowed, live = ranges, None
+            if narrowed is None:
+                self.closed["discarded"] += 1
+                return None
+            if narrowed != ranges:
+                self.closed["contracted"] = self.closed.get("contracted", 0) + 1
+                box = dataclasses.replace(box, ranges=narrowed)
+                ranges = narrowed
+                if all(low == high for low, high in ranges.values()):
+                    return self.at_point(target, box)
+                point = self.point(ranges)
+            box.live = live
+        if point is not None and target.uses_facts and not box.strict:
+            try:  # f(A) - f(B) with A beyond B in the direction the facts make f grow
+                if facts.dominates(target.expression, point, self.prec):
+                    self.closed["facts"] = self.closed.get("facts", 0) + 1
                     return None
             except BOX_ERRORS as error:
                 reraise_internal(error)
@@ -279,6 +323,11 @@ class _Prover:
             # failures are slow, e.g. the sampled Gaussian's series over a wide sigma range):
             # halve every variable twice before evaluating again
             return self.split(box, {}, False, 2 * len(ranges) - 1)
+        if point is not None and target.uses_facts:
+            reduced = self.monotone_by_facts(target, box, point)
+            if reduced is not None:
+                self.closed["monotone"] += 1
+                return [reduced]
         gradient = {}
         if point is not None and not needs_integer_split:
             gradient = self.gradient(target, box, point)
@@ -334,15 +383,43 @@ class _Prover:
         end = low if increasing else high
         open_end = self._open(name, "low" if increasing else "high", end)
         strict = box.strict and not (open_end and strictly)
-        return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), proxy=True)
+        # no live hypothesis involves ``name``: every point of the domain in the box has its
+        # image on the face in the domain too, so the face keeps the hypotheses (not a proxy)
+        return _Box({**box.ranges, name: (end, end)}, strict, dict(box.depth), proxy=box.proxy)
 
     def monotone(self, target, box, gradient):
-        """The face of the box where the minimum lies, when a derivative has a certain sign."""
+        """The face of the box where the minimum lies, when a derivative has a certain sign.
+
+        Not in a variable of a hypothesis still undecided on the box (unless the box is already a
+        proxy, whose every point must satisfy the claim): its face could lie outside the domain
+        where the claim need not hold; the box is split instead, and contraction narrows the
+        pieces to the domain."""
         for name, value in gradient.items():
+            if not box.proxy and target.hypotheses and (box.live is None or name in box.live):
+                continue
             if value.lower() >= 0:
                 return self._face(box, name, True, value.lower() > 0)
             if value.upper() <= 0:
                 return self._face(box, name, False, value.upper() < 0)
+        return None
+
+    def monotone_by_facts(self, target, box, point):
+        """The face of the box where the minimum lies, when the rules of monotone composition
+        and the vocabulary's monotonicity facts (facts.py) show the target monotone in a variable
+        (``f(x + d) - f(x)`` with ``f`` nondecreasing is nondecreasing in ``d``)."""
+        for name in sorted(box.ranges):
+            low, high = box.ranges[name]
+            if low == high:
+                continue
+            if not box.proxy and target.hypotheses and (box.live is None or name in box.live):
+                continue  # its face could leave the domain (see monotone)
+            try:
+                way = facts.direction(target.expression, name, point, self.prec)
+            except BOX_ERRORS as error:
+                reraise_internal(error)
+                continue
+            if way:
+                return self._face(box, name, way > 0, False)
         return None
 
     def monotone_by_proof(self, target, box, gradient):
@@ -359,6 +436,8 @@ class _Prover:
             d_low, d_high, _, _ = self.domain[name]
             if box.depth[name] < SUBPROOF_AFTER or not (low == d_low or high == d_high):
                 continue
+            if not box.proxy and target.hypotheses and (box.live is None or name in box.live):
+                continue  # its face could leave the domain (see monotone)
             increasing = low == d_low  # the face the box touches is where the minimum should be
             child = target.child(name, 1 if increasing else -1)
             sub = _Box(dict(box.ranges), False, dict(box.depth), proxy=True)
