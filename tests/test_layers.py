@@ -18,6 +18,9 @@ MAY_IMPORT_CONTENT = set()
 #: ``dpproofs`` itself (the public facade) and ``dpproofs.__main__`` sit above all of them.
 LAYERS = (
     ("foundation", ("dpproofs.errors", "dpproofs._validate")),
+    # the task runner (in one process or on Dask): imports the foundation only, so that any layer
+    # above (the checker, the sweep) can hand it pure tasks
+    ("execution", ("dpproofs.parallel",)),
     ("math", ("dpproofs.math",)),
     ("mechanisms", ("dpproofs.mechanisms", "dpproofs.mechanisms_allocation", "dpproofs.mechanisms_shuffle")),
     ("accountant", ("dpproofs.accountant",)),
