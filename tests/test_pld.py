@@ -211,7 +211,9 @@ def test_the_split_composition_equals_the_single_tilt_one_where_both_are_tight()
     theta = pld_compose.choose_tilt([(one, 10000)], delta=1e-5)
     single = pld_compose.compose_fourier([(one, 10000)], theta).epsilon(1e-5)
     split = pld_compose.compose_split(one, 10000, delta=1e-5, epsilon_hint=0.95).epsilon(1e-5)
-    assert abs(single - split) <= 1e-6 * single
+    # the split's upper end carries the terms beyond K as a constant of at most
+    # SPLIT_REMAINDER_SHARE * delta, which moves epsilon by about that share over the tilt theta
+    assert abs(single - split) <= 1e-6 * single + pld_compose.SPLIT_REMAINDER_SHARE / theta
 
 
 def test_the_upper_one_step_pld_keeps_its_mass_at_fine_grids():

@@ -66,6 +66,10 @@ TAIL_SHARE = 3e-5
 SPLIT_AFTER = 4.0
 #: ... and wider than this relative width in any case (ordinary first passes are narrower).
 SPLIT_WIDTH = 0.005
+#: ... but on the search's first pass only above this width (a refinement usually narrows such a
+#: first bracket for less than the split costs: at (0.5, 20, 1e5, 1e-12) the split tried on the
+#: first pass tripled the call's time and changed neither end)
+SPLIT_FIRST_WIDTH = 0.05
 #: The first grid step is the composed loss's standard deviation divided by this (the first
 #: pass's lower end is O(h) loose, so a coarse first pass is mostly wasted).
 INITIAL_CELLS_PER_SD = 1500
@@ -143,6 +147,7 @@ class PLDAccountant(PrivacyAccountant):
         self._cache = {}   # (mechanism, direction, bound, h, tail_z) -> OneStep
         self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
         self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
+        self._first_pass = True  # the search's first pass: the split is tried there only when wide
 
     # --- composition -------------------------------------------------------------------------
 
@@ -354,7 +359,8 @@ class PLDAccountant(PrivacyAccountant):
             elif up is not None and lows and up <= max(lows):
                 low = up  # below another direction's lower end: it changes neither end of the maximum
             elif delta is not None and len(active) == 1 and (
-                    low is None or up is None or not up - low <= max(SPLIT_AFTER * target, SPLIT_WIDTH) * up):
+                    low is None or up is None
+                    or not up - low <= (SPLIT_FIRST_WIDTH if self._first_pass else SPLIT_AFTER * target) * up):
                 # rare large losses may carry the answer: the bulk/jump split (evaluator.pld),
                 # intersected with the single-tilt bracket (both are valid)
                 split = self._attempt_split(active[0], direction, step, tail_z, delta, low, up)
@@ -447,7 +453,8 @@ class PLDAccountant(PrivacyAccountant):
             coarsest = max(0.05, sd / 15) if math.isfinite(sd) else 0.05
             while step < coarsest and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
                 step *= 10
-        for _ in range(passes):
+        for index in range(passes):
+            self._first_pass = index == 0
             step = self._align(active, step)
             if self._cells(active, step, tail_z) > self._max_cells:
                 break  # the one-step PLDs alone would exceed the budget

@@ -525,6 +525,13 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0):
 # T * infinity. Each term is an upper (lower) bound of its exact counterpart, so the sums are.
 
 
+#: Share of delta that the terms k > K of a bulk/jump split may carry (bounded by their total P-mass:
+#: added to the upper bound's delta, dropped from the lower's; it was 1e-6). It moves epsilon by
+#: about this share over the tilt theta (-d log delta / d eps), the same share as the accountant's
+#: one-step tails (TAIL_SHARE); a term fewer saves the widest window of the split (k jumps).
+SPLIT_REMAINDER_SHARE = 3e-5
+
+
 class SplitComposed:
     """The sum of the :class:`Composed` terms of :func:`compose_split` plus a constant (upper:
     remainder and +inf mass; lower: 0)."""
@@ -590,7 +597,7 @@ def compose_split(one, count, *, delta, epsilon_hint, max_cells=1 << 22, max_ter
     m_j = math.fsum(jumps.masses) * (1 + 1e-12)
     lam = count * m_j
     log_cap = count * math.log(max(1.0, m_b))
-    # the smallest K with remainder <= 1e-6 delta
+    # the smallest K with remainder <= SPLIT_REMAINDER_SHARE delta
     remainder, k_max = math.inf, None
     for k in range(0, min(max_terms, count) + 1):
         if k == count:
@@ -599,7 +606,7 @@ def compose_split(one, count, *, delta, epsilon_hint, max_cells=1 << 22, max_ter
         if lam >= k + 2:
             continue
         log_r = log_cap + (k + 1) * math.log(lam) - math.lgamma(k + 2) - math.log1p(-lam / (k + 2))
-        if log_r <= math.log(1e-6 * delta):
+        if log_r <= math.log(SPLIT_REMAINDER_SHARE * delta):
             remainder, k_max = math.exp(log_r), k
             break
     if k_max is None:
