@@ -447,16 +447,18 @@ def _verify(claim, where, integers, samples, seed, dps, time_budget, started):
 #: Boxes of the proof tried before any search (a claim that closes on few boxes is proved
 #: without the search's cost; a false one cannot close, so it goes on to the search).
 EARLY_PROOF_BOXES = 400
-#: The early proof stops at this share of the time budget (a safety stop, like the others).
+#: The early proof stops after this share of the time budget from its start (a safety stop).
 EARLY_PROOF_SHARE = 0.2
 
 
 def _early_proof(claim, problem, started, time_budget):
     """A *proved* verdict from :func:`.prove.prove` with :data:`EARLY_PROOF_BOXES` boxes, tried
     after the exact corners and before the search; None when it does not close."""
+    # its share counts from its own start (a machine slowed by other work must not leave it no
+    # time after the exact corners), within the verification's safety stop
+    deadline = min(time.perf_counter() + EARLY_PROOF_SHARE * time_budget, started + FINISH_SHARE * time_budget)
     try:
-        proof = prove.prove(claim, problem, max_boxes=EARLY_PROOF_BOXES,
-                            deadline=started + EARLY_PROOF_SHARE * time_budget)
+        proof = prove.prove(claim, problem, max_boxes=EARLY_PROOF_BOXES, deadline=deadline)
     except DomainViolation as error:
         raise InvalidArgument(str(error)) from None
     if not proof.proved:

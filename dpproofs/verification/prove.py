@@ -170,6 +170,19 @@ class _Target:
         defined and continuous on it); the one with the higher lower bound when both exist."""
         found = []
         unsupported = False  # an integer argument given a range, which only the facts enclose
+        if self.claim is not None and self.uses_facts:
+            try:  # calls enclosed from their corners by monotonicity facts (facts.py), first:
+                # a positive enclosure spares the vocabulary's evaluation over the box (an
+                # integral for the sampled Gaussian)
+                value = facts.enclose(self.expression, point, prec)
+                if value.is_finite():
+                    if value > 0:
+                        return value
+                    found.append(value)
+            except vocabulary.UnsupportedExpression:
+                pass
+            except BOX_ERRORS as error:
+                reraise_internal(error)
         if self.claim is not None:
             try:
                 lhs, rhs = self.claim.evaluate_ball(point, prec)
@@ -178,15 +191,6 @@ class _Target:
                     found.append(value)
             except vocabulary.UnsupportedExpression:
                 unsupported = self.form is None
-            except BOX_ERRORS as error:
-                reraise_internal(error)
-        if self.claim is not None and self.uses_facts:
-            try:  # calls enclosed from their corners by monotonicity facts (facts.py)
-                value = facts.enclose(self.expression, point, prec)
-                if value.is_finite():
-                    found.append(value)
-            except vocabulary.UnsupportedExpression:
-                pass
             except BOX_ERRORS as error:
                 reraise_internal(error)
         if self.form is not None:
