@@ -24,9 +24,7 @@ naming the exception, and the other tasks finish.
 """
 
 import contextlib
-import ctypes
 import importlib.util
-import os
 import time
 
 from dpproofs import _validate
@@ -65,54 +63,15 @@ class Failure:
         return f"{self.kind}: {self.message}"
 
 
-#: Names of the thread-count functions of the OpenBLAS builds numpy and scipy ship (plain, 64-bit
-#: integer, and the scipy-openblas wheels' prefixed symbols).
-_OPENBLAS_STEMS = ("openblas", "scipy_openblas")
-
-
-def _openblas_thread_controls():
-    """``[(get, set)]``: the thread-count functions of every OpenBLAS loaded in this process (read
-    from ``/proc/self/maps``; empty elsewhere, or with another BLAS)."""
-    try:
-        with open("/proc/self/maps") as handle:
-            paths = sorted({line.split()[-1] for line in handle
-                            if "openblas" in line.lower() and line.split()[-1].startswith("/")})
-    except OSError:  # not Linux
-        return []
-    controls = []
-    for path in paths:
-        try:
-            library = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for stem in _OPENBLAS_STEMS:
-            for suffix in ("", "64_"):
-                get = getattr(library, f"{stem}_get_num_threads{suffix}", None)
-                put = getattr(library, f"{stem}_set_num_threads{suffix}", None)
-                if get is not None and put is not None:
-                    controls.append((get, put))
-    return controls
-
-
 @contextlib.contextmanager
 def one_blas_thread():
-    """Run the block with every loaded OpenBLAS on one thread (and ``OPENBLAS_NUM_THREADS=1`` for
-    one loaded meanwhile); the thread counts are restored after."""
-    controls = _openblas_thread_controls()
-    before = [get() for get, _ in controls]
-    variable = os.environ.get("OPENBLAS_NUM_THREADS")
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    for _, put in controls:
-        put(1)
-    try:
+    """Run the block with every BLAS loaded in this process on one thread (threadpoolctl: OpenBLAS,
+    MKL, BLIS); the thread counts are restored after. A matrix product split over threads rounds
+    differently, so this keeps a task's floats the same whatever the worker's thread settings."""
+    import threadpoolctl
+
+    with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
         yield
-    finally:
-        for (_, put), count in zip(controls, before):
-            put(count)
-        if variable is None:
-            os.environ.pop("OPENBLAS_NUM_THREADS", None)
-        else:
-            os.environ["OPENBLAS_NUM_THREADS"] = variable
 
 
 def _guarded(function, item):

@@ -140,10 +140,29 @@ def test_check_groups_claims_by_result_module():
 def test_tasks_run_on_one_blas_thread_and_the_count_is_restored():
     """Dask's workers run BLAS on one thread (OMP_NUM_THREADS=1) and a product split over threads
     rounds differently: every task runs on one thread, so that the table is the same bytes."""
-    controls = parallel._openblas_thread_controls()
-    if not controls:
-        pytest.skip("no OpenBLAS loaded (another BLAS, or not Linux)")
-    before = [get() for get, _ in controls]
-    with parallel.one_blas_thread():
-        assert [get() for get, _ in controls] == [1] * len(controls)
-    assert [get() for get, _ in controls] == before
+    import threadpoolctl
+
+    def counts():
+        return [pool["num_threads"] for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+
+    before = counts()
+    if not before:
+        pytest.skip("no BLAS loaded that threadpoolctl can see")
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):  # a multi-threaded start, whatever the machine
+        started = counts()
+        with parallel.one_blas_thread():
+            assert counts() == [1] * len(before)
+        assert counts() == started
+    assert counts() == before
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e999", "x"])
+def test_a_non_finite_or_non_numeric_value_is_refused_naming_the_axis(value, capsys):
+    # nan or inf would reach the table and make its JSON invalid (json writes NaN, Infinity)
+    code = main(["sweep", "--sigma", value, "--epochs", "1", "--dataset-size", "100", "--batch-size", "10",
+                 "--delta", "1e-5", "--workers", "1"])
+    assert code == 2
+    assert f"sigma={value!r}" in capsys.readouterr().err
+    with pytest.raises(InvalidArgument, match="epochs"):
+        sweep_module.settings_of({"epochs": [1, value], "sigma": 1.0, "dataset_size": 100, "batch_size": 10,
+                                  "delta": 1e-5})

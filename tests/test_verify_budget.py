@@ -15,7 +15,7 @@ import dpproofs as dp
 from dpproofs.checker import search
 from dpproofs.errors import SafetyStop
 from dpproofs.math import ball, precise, stop
-from dpproofs.verification import frontend
+from dpproofs.verification import frontend, prove
 
 
 class CountingClock:
@@ -45,6 +45,11 @@ def test_a_search_of_ten_million_samples_ends_at_its_deadline(monkeypatch):
 def test_ten_million_samples_of_a_claim_the_early_proof_closes_draw_none(monkeypatch):
     clock = CountingClock(step=1.0, limit=0)  # the search's clock is never read
     monkeypatch.setattr(search, "time", types.SimpleNamespace(perf_counter=clock))
+    # the front end's and the prover's clocks stand still: no safety stop can fire, so the verdict
+    # depends on work alone (the early proof's EARLY_PROOF_BOXES), never on the machine's load
+    frozen = types.SimpleNamespace(perf_counter=lambda: 0.0)
+    monkeypatch.setattr(frontend, "time", frozen)
+    monkeypatch.setattr(prove, "time", frozen)
     verdict = dp.verify("alpha <= alpha**2", ["1 < alpha <= 5"], samples=10**7, time_budget=5)
     assert verdict.status == "proved" and verdict.examples == 0 and "before any search" in verdict.evidence
 

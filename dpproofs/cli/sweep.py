@@ -67,8 +67,8 @@ def _parse(name, text):
         value = float(text) if kind is float else int(float(text)) if float(text).is_integer() else None
     except (TypeError, ValueError):
         value = None
-    if value is None:
-        raise InvalidArgument(f"{name}={text!r} must be {'a number' if kind is float else 'an integer'}")
+    if value is None or not math.isfinite(value):  # nan or inf would also make the JSON table invalid
+        raise InvalidArgument(f"{name}={text!r} must be {'a finite number' if kind is float else 'an integer'}")
     return value
 
 
