@@ -41,7 +41,7 @@ from flint import arb
 from dpproofs.checker import arithmetic
 from dpproofs.checker import vocabulary
 
-__all__ = ["Fact", "FACTS", "enclose"]
+__all__ = ["ADD_DIRECTION_SOURCE", "Fact", "FACTS", "add_direction_at_integer_orders", "enclose"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,6 +72,12 @@ FACTS = {
     # lam * rdp_sampled_gaussian(lam + 1, q, sigma) with the RDP >= 0 (Abadi et al. 2016, Eqs. 3-4)
     "log_moment": (Fact(+1, _ORDER + ", times lam > 0"), Fact(+1, _PROCESSING + " (a fresh draw of mu0)"),
                    Fact(-1, _PROCESSING + " (more Gaussian noise)")),
+    # the add direction alone is the divergence of one pair (mu, mu0): the same facts hold for it
+    # (the post-processings above map mu to mu and mu0 to mu0)
+    "rdp_sampled_gaussian_add": (Fact(+1, _ORDER), Fact(+1, _PROCESSING + " (a fresh draw of mu0)"),
+                                 Fact(-1, _PROCESSING + " (more Gaussian noise)")),
+    "log_moment_add": (Fact(+1, _ORDER + ", times lam > 0"), Fact(+1, _PROCESSING + " (a fresh draw of mu0)"),
+                       Fact(-1, _PROCESSING + " (more Gaussian noise)")),
     "delta_gaussian": (Fact(-1, _HOCKEY), Fact(-1, _PROCESSING + " (more Gaussian noise)")),
     "delta_laplace": (Fact(-1, _FORM), Fact(-1, _FORM)),
     "delta_randomized_response": (Fact(-1, _FORM), Fact(+1, _FORM)),
@@ -81,6 +87,43 @@ FACTS = {
                             Fact(+1, _PROCESSING + " (dropping one of n + 1 outputs)")),
     "Phi": (Fact(+1, "a distribution function"),),
 }
+
+
+#: Where the remove direction of the sampled Gaussian is dominated by its add direction.
+ADD_DIRECTION_SOURCE = "Mironov, Talwar & Zhang 2019 (arXiv 1908.10530v1), Thm 5 (A_alpha >= B_alpha)"
+
+#: ``{function: its add direction}``: equal at every integer order by :data:`ADD_DIRECTION_SOURCE`
+#: (``max(log A, log B) = log A``); the add direction at an integer order is an exact finite sum,
+#: where the remove direction is an integral (seconds per box in ball arithmetic).
+_ADD_DIRECTION = {"rdp_sampled_gaussian": "rdp_sampled_gaussian_add", "log_moment": "log_moment_add"}
+
+
+def add_direction_at_integer_orders(expr, integer_names):
+    """``expr`` with every ``rdp_sampled_gaussian(alpha, q, sigma)`` and ``log_moment(lam, q,
+    sigma)`` whose order is an integer at every point (an integer literal, or an integer-coefficient
+    polynomial in the claim's integer variables) replaced by its add direction, which equals it
+    there (:data:`ADD_DIRECTION_SOURCE`).
+
+    Args:
+        expr: a sympy expression over the vocabulary.
+        integer_names: the names of the claim's integer variables.
+
+    Returns:
+        The rewritten expression (``expr`` itself when nothing applies).
+    """
+    namespace = vocabulary.namespace()
+    integers = {s: sympy.Symbol(s.name, integer=True) for s in expr.free_symbols if s.name in integer_names}
+
+    def replace(node):
+        if not node.args:
+            return node
+        args = [replace(a) for a in node.args]
+        name = getattr(node.func, "__name__", None)
+        if isinstance(node, sympy.Function) and name in _ADD_DIRECTION and args[0].xreplace(integers).is_integer:
+            return namespace[_ADD_DIRECTION[name]](*args)
+        return node.func(*args) if args != list(node.args) else node
+
+    return replace(expr)
 
 
 def _integer_positions(name):

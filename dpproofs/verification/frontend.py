@@ -466,8 +466,14 @@ def _early_proof(claim, problem, started, time_budget):
     closed = ", ".join(f"{count} {how}" for how, count in proof.closed.items() if count)
     return Verdict(claim_id=claim.id, status="proved", expected=None, examples=0, certified=True,
                    boxes=proof.boxes, seconds=round(time.perf_counter() - started, 3),
-                   evidence=f"ball arithmetic on the whole domain ({proof.boxes} boxes: {closed}), before "
+                   evidence=f"{_proof_text(proof, closed)}, before "
                             f"any search; the exact corners of the domain were decided first")
+
+
+def _proof_text(proof, closed):
+    """How a finished proof closed, and what it assumed beyond the monotonicity facts."""
+    assumed = "".join(f", with {what}" for what in proof.assumes)
+    return f"ball arithmetic on the whole domain ({proof.boxes} boxes: {closed}){assumed}"
 
 
 def _with_proof(verdict, claim, problem, deadline, started):
@@ -487,7 +493,7 @@ def _with_proof(verdict, claim, problem, deadline, started):
     if proof.proved:
         return dataclasses.replace(
             verdict, status="proved", certified=True, boxes=proof.boxes, seconds=seconds,
-            evidence=f"ball arithmetic on the whole domain ({proof.boxes} boxes: {closed}); {verdict.evidence}")
+            evidence=f"{_proof_text(proof, closed)}; {verdict.evidence}")
     return dataclasses.replace(verdict, boxes=proof.boxes, seconds=seconds,
                                evidence=f"{verdict.evidence}; proof incomplete after {proof.boxes} boxes "
                                         f"({closed or 'none closed'}): {proof.note}")

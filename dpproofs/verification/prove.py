@@ -81,13 +81,17 @@ _LEFT = object()
 class Proof:
     """What :func:`prove` did: ``proved``, ``boxes`` examined, how they were closed
     (``closed``: counts by ``interval``, ``mean value``, ``monotone``, ``discarded``), a ``note``
-    (why it stopped, and the part left unproved) and whether the deadline ``stopped`` it."""
+    (why it stopped, and the part left unproved), whether the deadline ``stopped`` it, and what
+    else it ``assumes``."""
 
     proved: bool
     boxes: int
     closed: dict
     note: str
     stopped: bool = False
+    #: results from the literature the proof relies on beyond the monotonicity facts (stated in
+    #: the verdict's evidence)
+    assumes: tuple = ()
 
 
 def _margin(claim):
@@ -146,8 +150,11 @@ class _Target:
     """An expression to prove ``>= 0`` (``> 0``) on boxes: the claim's margin (level 0) or a
     partial derivative of its closed form (level >= 1, to prove a monotonicity)."""
 
-    def __init__(self, expression, form, variables, claim=None, level=0):
+    def __init__(self, expression, form, variables, claim=None, level=0, direct=False):
         self.expression, self.form, self.claim, self.level = expression, form, claim, level
+        #: the expression is a rewriting of the claim's margin (facts.add_direction_at_integer_orders):
+        #: enclosed by itself, not by the claim's evaluator
+        self.direct = direct
         self.variables = variables
         self.derivatives = _derivatives_of(form, variables)
         self.uses_facts = any(getattr(node.func, "__name__", None) in facts.FACTS
@@ -185,8 +192,11 @@ class _Target:
                 reraise_internal(error)
         if self.claim is not None:
             try:
-                lhs, rhs = self.claim.evaluate_ball(point, prec)
-                value = rhs - lhs if self.claim.relation in ("<=", "<") else lhs - rhs
+                if self.direct:
+                    value = arithmetic.evaluate_ball(self.expression, point, prec)
+                else:
+                    lhs, rhs = self.claim.evaluate_ball(point, prec)
+                    value = rhs - lhs if self.claim.relation in ("<=", "<") else lhs - rhs
                 if value.is_finite():
                     found.append(value)
             except vocabulary.UnsupportedExpression:
@@ -215,7 +225,14 @@ class _Prover:
     def __init__(self, claim, problem, max_boxes, deadline, prec):
         self.claim, self.max_boxes, self.deadline, self.prec = claim, max_boxes, deadline, prec
         self.margin = _margin(claim)
-        self.target = _Target(self.margin, exact.exact_form(self.margin), claim.variables, claim=claim)
+        # at integer orders the sampled Gaussian's RDP is its add direction, an exact finite sum
+        # (facts.ADD_DIRECTION_SOURCE); the remove direction's integral is never evaluated on a box
+        expression = facts.add_direction_at_integer_orders(self.margin, {v.name for v in claim.variables if v.integer})
+        self.add_direction = expression != self.margin
+        self.assumes = ((f"the sampled Gaussian at integer orders taken as its add direction "
+                         f"({facts.ADD_DIRECTION_SOURCE})",) if self.add_direction else ())
+        self.target = _Target(expression, exact.exact_form(expression), claim.variables, claim=claim,
+                              direct=self.add_direction)
         self.variables = {v.name: v for v in claim.variables}
         self.domain = {}  # name -> (low, high, low_open, high_open): the first box's bounds
         for v in claim.variables:
@@ -239,7 +256,7 @@ class _Prover:
             return self._unfinished(stack + left, why, stopped=why.startswith("the time budget"))
         if left:
             return self._unfinished(left, "some boxes cannot be decided")
-        return Proof(True, self.boxes, dict(self.closed), "every box decided")
+        return Proof(True, self.boxes, dict(self.closed), "every box decided", assumes=self.assumes)
 
     def cover(self, target, box, budget):
         """Examine ``box`` and its pieces breadth first for ``target``: ``(left, stack, why)``,
