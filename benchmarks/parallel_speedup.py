@@ -1,4 +1,5 @@
-"""Wall-clock time of ``dpproofs sweep`` (200 settings) and ``dpproofs check`` on 1 and 2 workers.
+"""Wall-clock time of ``dpproofs sweep`` (200 settings) and ``dpproofs check`` on 1 and 2 workers
+(the sweep's table also once on 4 workers, to compare its bytes).
 
 Each run is a fresh ``python -m dpproofs ...`` process (what a user types: the interpreter, the
 imports and the cluster's start are counted), the configurations alternate within one invocation of
@@ -53,11 +54,12 @@ def _timed(arguments):
 
 
 def sweep(repeats, keep):
-    times = {1: [], 2: []}
+    times = {1: [], 2: [], 4: []}
     digests = set()
     with tempfile.TemporaryDirectory() as folder:
         for repeat in range(repeats):
-            for workers in ((1, 2) if repeat % 2 == 0 else (2, 1)):
+            # 4 workers (on 2 cores: not for speed) once, for the bytes of the table
+            for workers in ((1, 2) if repeat % 2 == 0 else (2, 1)) + ((4,) if repeat == 0 else ()):
                 out = Path(keep or folder) / f"w{workers}-r{repeat}"
                 seconds, done = _timed(["sweep", *SWEEP, "--workers", str(workers), "--out", str(out)])
                 digest = hashlib.sha256(out.with_suffix(".csv").read_bytes()).hexdigest()[:16]

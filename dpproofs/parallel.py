@@ -5,18 +5,21 @@ order, whatever the number of workers and the order in which they finish: a task
 function of its inputs (and of the seed among them), so the result does not depend on the
 scheduling. Three ways to run, chosen by the arguments:
 
-* ``workers=1`` (or Dask not installed: it is the optional extra ``dpproofs[dask]``): every task
-  in this process, one after the other;
-* ``workers=N`` (N > 1): a ``dask.distributed.LocalCluster`` of N worker *processes* with one
-  thread each (the tasks are CPU-bound Python: threads would share one interpreter lock);
+* ``workers=1``: every task in this process, one after the other;
+* ``workers=N`` (N > 1): a pool of N local worker *processes* (the tasks are CPU-bound Python:
+  threads would share one interpreter lock), started by ``fork`` where the platform has it, so a
+  worker begins with this process's imports instead of importing numpy, scipy and dpproofs again
+  (a ``dask.distributed.LocalCluster`` cost about 6 s of CPU to start on a 28 s sweep; the pool
+  needs neither Dask nor a scheduler process);
 * ``scheduler="tcp://host:8786"``: a ``dask.distributed.Client`` on a cluster started elsewhere
   (``dask scheduler`` and ``dask worker tcp://host:8786``; Kubernetes, SLURM through
-  dask-jobqueue).
+  dask-jobqueue). Only this mode needs the optional extra ``dpproofs[dask]``.
 
 Fault tolerance: a worker that dies in the middle of a task (killed, out of memory) loses its
-tasks to the scheduler, which runs them again on another worker (up to Dask's
-``distributed.scheduler.allowed-failures`` deaths per task); the function being pure, the rerun
-gives the same value. Every task runs with OpenBLAS on one thread (:func:`one_blas_thread`): a
+task, which runs again: on a cluster the scheduler sends it to another worker (up to Dask's
+``distributed.scheduler.allowed-failures`` deaths per task); the local pool is started afresh
+and given the tasks not yet finished (at most :data:`RETRIES` times). The function being pure,
+the rerun gives the same value. Every task runs with OpenBLAS on one thread (:func:`one_blas_thread`): a
 matrix-vector product splits its work by the number of threads, and so rounds differently (the
 tight epsilon of one sweep setting moved in its 15th digit between 1 and 2 threads), while the
 same bytes are promised whatever runs the tasks. A task that *raises* is not retried: its outcome is a :class:`Failure`
@@ -29,10 +32,10 @@ import time
 
 from dpproofs import _validate
 
-__all__ = ["Runner", "Failure", "dask_available", "RETRIES", "one_blas_thread"]
+__all__ = ["Runner", "Failure", "dask_available", "RETRIES", "one_blas_thread", "pool_context"]
 
-#: Extra attempts Dask makes of a task whose worker died or whose call failed outside the function
-#: (the function's own exceptions are caught and returned as a :class:`Failure`, never retried).
+#: Extra attempts made of a task whose worker died or whose call failed outside the function (the
+#: function's own exceptions are caught and returned as a :class:`Failure`, never retried).
 RETRIES = 3
 
 
@@ -90,17 +93,26 @@ def _preload(modules):
     return True
 
 
-class Runner:
-    """Where tasks run: this process, a local Dask cluster, or a Dask scheduler's cluster.
+def pool_context():
+    """``fork`` where the platform has it (a worker starts with this process's imports), else
+    ``spawn``."""
+    import multiprocessing
 
-    Use as a context manager (the local cluster is stopped on exit)::
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+class Runner:
+    """Where tasks run: this process, a pool of local processes, or a Dask scheduler's cluster.
+
+    Use as a context manager (the local pool or the client is stopped on exit)::
 
         with Runner(workers=2) as runner:
             outcomes = runner.map(function, inputs)
 
     Args:
-        workers (int | None): worker processes of a local cluster; 1 runs every task in this
-            process; None means one per core this process may use. Ignored with ``scheduler``.
+        workers (int | None): local worker processes; 1 runs every task in this process; None
+            means one per core this process may use. Ignored with ``scheduler``.
         scheduler (str | None): address of a running Dask scheduler (``tcp://host:8786``).
         preload (tuple[str, ...]): modules every worker imports before its first task.
 
@@ -119,47 +131,48 @@ class Runner:
             from dpproofs.errors import InvalidArgument
 
             raise InvalidArgument(f"scheduler={scheduler!r} needs Dask: pip install 'dpproofs[dask]'")
-        self.client = self.cluster = None
+        self.client = self.pool = None
+        #: how many times the local pool was started afresh after a worker died
+        self.restarts = 0
 
     @property
     def mode(self):
-        """``"process"`` (this one), ``"local"`` (a local cluster) or ``"scheduler"``."""
+        """``"process"`` (this one), ``"local"`` (a pool of local processes) or ``"scheduler"``."""
         if self.scheduler is not None:
             return "scheduler"
-        return "local" if self.workers > 1 and dask_available() else "process"
+        return "local" if self.workers > 1 else "process"
 
     def __enter__(self):
         mode = self.mode
         if mode == "process":
             return self
+        if mode == "local":
+            _preload(self.preload)  # imported here once: every forked worker starts with them
+            self.pool = self._new_pool()
+            return self
         import logging
 
-        from distributed import Client, LocalCluster
+        from distributed import Client
 
         logging.getLogger("distributed").setLevel(logging.ERROR)  # stdout/stderr stay the command's
-        if mode == "local":
-            import dask
-
-            # Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers, which also turns off glibc's
-            # dynamic mmap threshold: every large numpy array of the PLD accountant is then mapped and
-            # unmapped afresh (measured on one 2-setting PLD sweep: 1.4 s of system time against 0.3 s
-            # without it). The workers keep glibc's default here.
-            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-                self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None)
-            self.client = Client(self.cluster)
-        else:
-            self.client = Client(self.scheduler, timeout="30s")
+        self.client = Client(self.scheduler, timeout="30s")
         if self.preload:
             self.client.run(_preload, self.preload)
         return self
 
+    def _new_pool(self):
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=pool_context(),
+                                   initializer=_preload, initargs=(self.preload,))
+
     def __exit__(self, *exc):
         if self.client is not None:
             self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-        self.client = self.cluster = None
+        if self.pool is not None:
+            # an error or Ctrl-C: the queued tasks are dropped, not run to completion
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        self.client = self.pool = None
         return False
 
     def map(self, function, items, on_result=None):
@@ -176,9 +189,11 @@ class Runner:
         """
         items = list(items)
         outcomes = [None] * len(items)
+        if self.pool is not None:
+            return self._map_on_pool(function, items, outcomes, on_result)
         if self.client is None:
             if self.mode != "process":
-                raise RuntimeError("Runner.map on a cluster needs `with Runner(...) as runner:`")
+                raise RuntimeError("Runner.map on a pool or a cluster needs `with Runner(...) as runner:`")
             for index, item in enumerate(items):
                 outcomes[index] = _guarded(function, item)
                 if on_result is not None:
@@ -199,6 +214,41 @@ class Runner:
             future.release()
             if on_result is not None:
                 on_result(index, outcomes[index])
+        return outcomes
+
+
+    def _map_on_pool(self, function, items, outcomes, on_result):
+        """:meth:`map` on the local pool; a pool broken by a dead worker is started afresh with
+        the tasks not yet finished, at most :data:`RETRIES` times (then they are failures)."""
+        from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        waiting = list(range(len(items)))
+        for attempt in range(RETRIES + 1):
+            futures = {self.pool.submit(_guarded, function, items[index]): index for index in waiting}
+            broken, finished = None, set()
+            for future in as_completed(futures):
+                index = futures[future]
+                try:
+                    outcomes[index] = future.result()
+                except BrokenProcessPool as error:  # a worker died: this task and the queued ones
+                    broken = error
+                    continue
+                finished.add(index)
+                if on_result is not None:
+                    on_result(index, outcomes[index])
+            waiting = [index for index in waiting if index not in finished]
+            if broken is None or not waiting:
+                break
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.restarts += 1
+            if attempt == RETRIES:
+                for index in waiting:
+                    outcomes[index] = Failure(type(broken).__name__, str(broken))
+                    if on_result is not None:
+                        on_result(index, outcomes[index])
+                break
+            self.pool = self._new_pool()
         return outcomes
 
 

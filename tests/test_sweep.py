@@ -3,6 +3,7 @@
 ``dask worker``, a worker killed mid-run) is tests/test_dask_cluster.py (marker ``dask_cluster``)."""
 
 import json
+import os
 
 import pytest
 
@@ -53,17 +54,16 @@ def test_a_failing_setting_is_reported_in_its_row_and_the_others_finish(in_proce
     assert all(r["epsilon"] is not None for r in in_process_rows if r is not failed[0])
 
 
-@pytest.mark.skipif(not parallel.dask_available(), reason="needs the dask extra")
 def test_one_two_and_four_local_workers_write_the_same_bytes(in_process_rows):
     reference = sweep_module.to_csv(in_process_rows)
     for workers in (2, 4):
         assert sweep_module.to_csv(dpproofs.sweep(GRID, workers=workers)) == reference, workers
 
 
-def test_without_dask_every_worker_count_runs_in_this_process(monkeypatch, in_process_rows):
+def test_without_dask_local_workers_run_and_only_a_scheduler_is_refused(monkeypatch, in_process_rows):
     monkeypatch.setattr(parallel, "dask_available", lambda: False)
     runner = parallel.Runner(workers=4)
-    assert runner.mode == "process"
+    assert runner.mode == "local"  # a pool of local processes: the standard library's
     calls = []
     rows = dpproofs.sweep(GRID, workers=4, progress=lambda done, total: calls.append((done, total)))
     assert sweep_module.to_csv(rows) == sweep_module.to_csv(in_process_rows)
@@ -83,6 +83,26 @@ def test_the_runner_keeps_input_order_and_turns_an_exception_into_a_failure():
 
 def _inverse(x):
     return 1 / x
+
+
+def _dies_once(item):
+    """Kills its worker the first time it sees ``item = (marker, value)`` with a marker file
+    missing (a worker lost to the out-of-memory killer), then returns ``2 value``."""
+    marker, value = item
+    if marker is not None and not os.path.exists(marker):
+        with open(marker, "w"):
+            pass
+        os._exit(9)
+    return 2 * value
+
+
+def test_a_local_worker_that_dies_mid_task_loses_nothing(tmp_path):
+    items = [(None, i) for i in range(6)]
+    items[3] = (str(tmp_path / "died"), 3)
+    with parallel.Runner(workers=2) as runner:
+        outcomes = runner.map(_dies_once, items)
+    assert outcomes == [0, 2, 4, 6, 8, 10]
+    assert runner.restarts == 1
 
 
 def test_grid_files_csv_toml_and_settings_lists(tmp_path):

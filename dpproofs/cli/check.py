@@ -9,9 +9,9 @@ An ``ID`` selects exactly that claim; a glob pattern (``'PAPER.RESULT.*'``,
 under it (see :func:`dpproofs.checker.registry.select`).
 
 Claims are checked in parallel by ``--workers`` processes (default: one per core; a
-``multiprocessing`` pool with the ``spawn`` context, each worker replaced after
-:data:`TASKS_PER_WORKER` claims so that its caches cannot grow without bound; ``--workers 1``
-checks in this process). Each claim is
+``multiprocessing`` pool forked from this process once it has loaded the claims, one task per
+result module, the biggest first, each worker replaced after :data:`TASKS_PER_WORKER` tasks so
+that its caches cannot grow without bound; ``--workers 1`` checks in this process). Each claim is
 a pure function of its id, the number of examples, the seed and the digits
 (:func:`check_one`), and the results are reported in registry order, so the output is the same
 whatever the number of workers (the ``seconds`` fields aside). Progress (done/total, elapsed
@@ -36,9 +36,9 @@ __all__ = ["HELP", "DEFAULT_EXAMPLES", "FULL_EXAMPLES", "TASKS_PER_WORKER", "add
 DEFAULT_EXAMPLES = 2
 #: Examples per claim of the full campaign (``--full``; the default before the parallel runner).
 FULL_EXAMPLES = 60
-#: Claims a worker process checks before it is replaced by a fresh one (bounds its memory: the
-#: evaluator's caches grow with every claim checked).
-TASKS_PER_WORKER = 50
+#: Result modules (tasks) a worker process checks before it is replaced by a fresh one, forked
+#: again from the parent (bounds its memory: the evaluator's caches grow with every claim checked).
+TASKS_PER_WORKER = 20
 
 
 def default_workers():
@@ -133,7 +133,7 @@ def _duration(seconds):
 
 def selected_ids(ids, prefix):
     """The ids of the claims ``ids`` select (:func:`dpproofs.checker.registry.select`), in registry
-    order. Runs in a worker when there are several: the parent never loads the claims."""
+    order."""
     from dpproofs.checker import registry
 
     claims = registry.select(ids, prefix=prefix)
@@ -150,10 +150,6 @@ def _quiet_worker():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _check_task(task):
-    return task[0], check_one(*task[1:])
-
-
 def group_of(claim_id):
     """The result module a claim belongs to (``paper.result`` of ``paper.result.name``): the unit of
     a task on a Dask cluster (one import of the result's module and its caches per task)."""
@@ -166,6 +162,16 @@ def _check_group(task):
     return [check_one(claim_id, examples, seed, dps) for claim_id in claim_ids]
 
 
+def _group_tasks(chosen, examples, seed, dps):
+    """One task per result module (its claims share imports and caches: checked apart, two
+    workers would each fill them), the biggest first (a short one then ends the run, not a long
+    one started last)."""
+    groups = {}
+    for claim_id in chosen:
+        groups.setdefault(group_of(claim_id), []).append(claim_id)
+    return [(group, examples, seed, dps) for group in sorted(groups.values(), key=len, reverse=True)]
+
+
 def _checked_on_dask(ids, prefix, examples, seed, dps, scheduler, make_progress):
     """``(ids, rows)`` checked on the Dask cluster of ``scheduler`` (:class:`dpproofs.parallel.Runner`):
     one task per result module, the biggest first; rows in registry order. A task whose worker dies is
@@ -174,21 +180,18 @@ def _checked_on_dask(ids, prefix, examples, seed, dps, scheduler, make_progress)
 
     chosen = selected_ids(ids, prefix)
     progress = make_progress(len(chosen))
-    groups = {}
-    for claim_id in chosen:
-        groups.setdefault(group_of(claim_id), []).append(claim_id)
-    tasks = sorted(groups.values(), key=len, reverse=True)
+    tasks = _group_tasks(chosen, examples, seed, dps)
     by_id = {}
 
     def finished(index, outcome):
         if isinstance(outcome, Failure):
-            raise RuntimeError(f"checking {', '.join(tasks[index])} failed on the cluster: {outcome}")
+            raise RuntimeError(f"checking {', '.join(tasks[index][0])} failed on the cluster: {outcome}")
         for row in outcome:
             by_id[row["id"]] = row
             progress.step(row)
 
     with Runner(scheduler=scheduler, preload=("dpproofs.cli.check",)) as runner:
-        runner.map(_check_group, [(group, examples, seed, dps) for group in tasks], on_result=finished)
+        runner.map(_check_group, tasks, on_result=finished)
     return chosen, [by_id[claim_id] for claim_id in chosen]
 
 
@@ -208,24 +211,28 @@ def _checked(ids, prefix, examples, seed, dps, workers, make_progress):
             rows.append(check_one(claim_id, examples, seed, dps))
             progress.step(rows[-1])
         return chosen, rows
-    import multiprocessing
     import signal
     import threading
+
+    from dpproofs.parallel import pool_context
 
     # SIGTERM (a job scheduler, ``timeout``) ends the run like Ctrl-C: the workers are stopped with
     # it instead of finishing their claims as orphans
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if in_main else None
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker,
-                                                     maxtasksperchild=TASKS_PER_WORKER)
+    # the claims are loaded here, before the pool starts: a worker forked from this process begins
+    # with them (and sympy, flint, numpy) instead of importing them again, and so does each
+    # replacement after TASKS_PER_WORKER result modules
+    chosen = selected_ids(ids, prefix)
+    pool = pool_context().Pool(workers, initializer=_quiet_worker, maxtasksperchild=TASKS_PER_WORKER)
     try:
-        chosen = pool.apply(selected_ids, (ids, prefix))
         progress = make_progress(len(chosen))
-        rows = [None] * len(chosen)
-        tasks = [(index, claim_id, examples, seed, dps) for index, claim_id in enumerate(chosen)]
-        for index, row in pool.imap_unordered(_check_task, tasks, chunksize=1):
-            rows[index] = row
-            progress.step(row)
+        by_id = {}
+        for group_rows in pool.imap_unordered(_check_group, _group_tasks(chosen, examples, seed, dps), chunksize=1):
+            for row in group_rows:
+                by_id[row["id"]] = row
+                progress.step(row)
+        rows = [by_id[claim_id] for claim_id in chosen]
         pool.close()
     except BaseException:  # an error or Ctrl-C: stop the workers now, do not wait for their claims
         pool.terminate()

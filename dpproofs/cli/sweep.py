@@ -13,8 +13,8 @@ Each setting is one run, as ``dpproofs epsilon`` (``sigma`` given) or ``dpproofs
 for RDP the lower end is 0), ``order`` (RDP) and ``error`` (empty, or why the setting has no
 answer: a failing setting is reported in its row while the others finish).
 
-Settings run in parallel through :class:`dpproofs.parallel.Runner` (``--workers N``: a local Dask
-cluster; ``--scheduler ADDRESS``: an existing one; one process without Dask). Each setting is a pure
+Settings run in parallel through :class:`dpproofs.parallel.Runner` (``--workers N``: local worker
+processes; ``--scheduler ADDRESS``: a running Dask cluster). Each setting is a pure
 function of its row (:func:`evaluate`) and the rows are written in grid order, floats as their
 shortest exact ``repr``: the same grid gives the same bytes whatever the number of workers.
 """
@@ -219,7 +219,7 @@ def sweep(grid: "dict | list[dict] | str", *, workers: "int | None" = 1, schedul
 
     Args:
         grid (dict | list[dict] | str): the grid (:func:`settings_of`).
-        workers (int | None): local worker processes (a Dask ``LocalCluster``); 1 runs in this
+        workers (int | None): local worker processes (forked from this one); 1 runs in this
             process; None, one per core.
         scheduler (str | None): address of a running Dask scheduler (``tcp://host:8786``).
         defaults (dict | None): values of the axes the grid leaves out.
@@ -292,7 +292,7 @@ def add_arguments(parser):
     parser.add_argument("--figure", metavar="FILE", help="plot epsilon against epochs (or steps) per sigma, brackets "
                                                          "drawn (needs matplotlib)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="local Dask worker processes (default: one per core; 1: this process)")
+                        help="local worker processes (default: one per core; 1: this process)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786)")
 
 
