@@ -55,6 +55,21 @@ def test_compose_refuses_an_unsupported_event_naming_it_and_leaves_the_state_unc
     assert accountant.get_epsilon(1e-5) == before
 
 
+@pytest.mark.parametrize("event, words, named", [
+    (dp_accounting.GaussianDpEvent(-1), "Noise multiplier", "event.noise_multiplier=-1"),
+    (dp_accounting.PoissonSampledDpEvent(1.1, dp_accounting.GaussianDpEvent(1)), "Sampling rate",
+     "event.sampling_probability=1.1"),
+    (dp_accounting.PoissonSampledDpEvent(-0.1, dp_accounting.GaussianDpEvent(1)), "Sampling rate",
+     "event.sampling_probability=-0.1"),
+])
+def test_a_bad_event_parameter_is_refused_in_dp_accountings_words_and_ours(event, words, named):
+    """dp_accounting's own tests match "Noise multiplier" / "Sampling rate"; ours name the
+    argument, its value and the allowed range after them."""
+    for accountant in (ours.RdpAccountant(), ours.PLDAccountant()):
+        with pytest.raises(ValueError, match=f"^{words}: {named} is outside the allowed range"):
+            accountant.compose(event)
+
+
 def test_a_replace_one_gaussian_warns_that_dp_accounting_reads_its_noise_over_2c():
     accountant = ours.RdpAccountant(neighboring_relation=REPLACE_ONE)
     with pytest.warns(ours.ReadDifferentlyWarning, match="noise_multiplier=2.0"):

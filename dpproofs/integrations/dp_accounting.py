@@ -162,7 +162,7 @@ def _walk(event, count, run, dpa, path):
         _add(run, count, None if sigma == math.inf else Gaussian(sigma) if sigma > 0 else _NON_PRIVATE_STEP)
         return
     if isinstance(event, dpa.PoissonSampledDpEvent):
-        q = _validate.real(f"{path}.sampling_probability", event.sampling_probability, 0, 1)
+        q = _described("Sampling rate", _validate.real, f"{path}.sampling_probability", event.sampling_probability, 0, 1)
         if isinstance(event.event, dpa.LaplaceDpEvent):  # dpproofs.SampledLaplace
             scale = _noise(f"{path}.event.noise_multiplier", event.event.noise_multiplier)
             if q == 0 or scale == math.inf:
@@ -218,11 +218,21 @@ def _add(run, count, mechanism):
     run.entries.append((mechanism, count))
 
 
+def _described(description, check, name, *args):
+    """``check(name, *args)``, its error message led by ``description`` (the words dp_accounting's
+    own messages begin with, so code that matches them keeps working; the argument, its value and
+    the allowed range follow)."""
+    try:
+        return check(name, *args)
+    except (InvalidArgument, InvalidArgumentType) as error:
+        raise type(error)(f"{description}: {error}") from None
+
+
 def _noise(name, value):
     """A noise multiplier in ``[0, inf]`` (0: no noise; inf: no release)."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value) == math.inf:
         return math.inf
-    return _validate.real(name, value, 0)
+    return _described("Noise multiplier", _validate.real, name, value, 0)
 
 
 def _effective_sigma(event, dpa, path, parent):
