@@ -41,7 +41,10 @@ RETRIES = 3
 
 def dask_available():
     """True when ``dask.distributed`` can be imported (the optional extra ``dpproofs[dask]``)."""
-    return importlib.util.find_spec("dask") is not None and importlib.util.find_spec("distributed") is not None
+    try:
+        return importlib.util.find_spec("dask") is not None and importlib.util.find_spec("distributed") is not None
+    except (ImportError, ValueError):  # a module blocked in sys.modules (None) has no spec
+        return False
 
 
 class Failure:

@@ -186,3 +186,26 @@ def test_a_non_finite_or_non_numeric_value_is_refused_naming_the_axis(value, cap
     with pytest.raises(InvalidArgument, match="epochs"):
         sweep_module.settings_of({"epochs": [1, value], "sigma": 1.0, "dataset_size": 100, "batch_size": 10,
                                   "delta": 1e-5})
+
+
+_WITHOUT_DASK = """
+import sys
+sys.modules["dask"] = sys.modules["distributed"] = None  # as if the extra were not installed
+from dpproofs.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("arguments", [
+    ["sweep", "--sigma", "1.0", "2.0", "--q", "0.01", "--steps", "10", "--delta", "1e-5", "--workers", "2"],
+    ["check", "mironov2017.proposition3*", "--workers", "2"],
+])
+def test_without_the_dask_extra_sweep_and_check_run_on_local_workers(arguments):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_DASK, *arguments], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    refused = subprocess.run([sys.executable, "-c", _WITHOUT_DASK, *arguments, "--scheduler", "tcp://127.0.0.1:1"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 2 and "needs Dask: pip install 'dpproofs[dask]'" in refused.stderr, refused.stderr
