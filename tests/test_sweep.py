@@ -147,3 +147,10 @@ def test_tasks_run_on_one_blas_thread_and_the_count_is_restored():
     with parallel.one_blas_thread():
         assert [get() for get, _ in controls] == [1] * len(controls)
     assert [get() for get, _ in controls] == before
+
+
+def test_check_on_a_scheduler_without_dask_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setattr(parallel, "dask_available", lambda: False)
+    assert main(["check", "abadi2016.lemma_c1.statement", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpproofs check: error: scheduler='tcp://127.0.0.1:1' needs Dask") and err.count("\n") == 1

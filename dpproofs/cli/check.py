@@ -254,6 +254,9 @@ def run(args):
     started = time.perf_counter()
     scheduler = getattr(args, "scheduler", None)
     if scheduler is not None:
+        from dpproofs.parallel import Runner
+
+        Runner(scheduler=scheduler)  # InvalidArgument now, before the registry loads, when Dask is absent
         ids, rows = _checked_on_dask(list(args.ids), prefix, examples, seed, dps, scheduler, _Progress)
     else:
         ids, rows = _checked(list(args.ids), prefix, examples, seed, dps, workers, _Progress)
