@@ -14,7 +14,9 @@ Claims are checked in parallel by ``--workers`` processes (default: one per core
 checks in this process). Each claim is
 a pure function of its id, the number of examples, the seed and the digits
 (:func:`check_one`), and the results are reported in registry order, so the output is the same
-whatever the number of workers (the ``seconds`` fields aside). Progress (done/total, elapsed
+whatever the number of workers (the ``seconds`` fields aside). ``--scheduler ADDRESS`` checks on
+the Dask cluster of that scheduler instead (:func:`dpproofs.parallel.Runner`; the ``dask`` extra): one
+task per result module (:func:`group_of`), a task whose worker dies run again elsewhere. Progress (done/total, elapsed
 time, an estimate of the time left) goes to stderr; stdout holds only the result.
 """
 
