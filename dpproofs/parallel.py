@@ -7,8 +7,8 @@ scheduling. Three ways to run, chosen by the arguments:
 
 * ``workers=1``: every task in this process, one after the other;
 * ``workers=N`` (N > 1): a pool of N local worker *processes* (the tasks are CPU-bound Python:
-  threads would share one interpreter lock), started by ``fork`` where the platform has it, so a
-  worker begins with this process's imports instead of importing numpy, scipy and dpproofs again
+  threads would share one interpreter lock), started by ``fork`` on Linux, so a worker begins
+  with this process's imports instead of importing numpy, scipy and dpproofs again
   (a ``dask.distributed.LocalCluster`` cost about 6 s of CPU to start on a 28 s sweep; the pool
   needs neither Dask nor a scheduler process);
 * ``scheduler="tcp://host:8786"``: a ``dask.distributed.Client`` on a cluster started elsewhere
@@ -97,12 +97,13 @@ def _preload(modules):
 
 
 def pool_context():
-    """``fork`` where the platform has it (a worker starts with this process's imports), else
-    ``spawn``."""
+    """``fork`` on Linux (a worker starts with this process's imports), else ``spawn`` (Python's
+    default on macOS and Windows, where forking a process that has loaded system frameworks is
+    unsafe; a script then needs the ``if __name__ == "__main__":`` guard)."""
     import multiprocessing
+    import sys
 
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 
 class Runner:

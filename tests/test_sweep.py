@@ -209,3 +209,17 @@ def test_without_the_dask_extra_sweep_and_check_run_on_local_workers(arguments):
     refused = subprocess.run([sys.executable, "-c", _WITHOUT_DASK, *arguments, "--scheduler", "tcp://127.0.0.1:1"],
                              capture_output=True, text=True)
     assert refused.returncode == 2 and "needs Dask: pip install 'dpproofs[dask]'" in refused.stderr, refused.stderr
+    controls = parallel._openblas_thread_controls()
+    if not controls:
+        pytest.skip("no OpenBLAS loaded (another BLAS, or not Linux)")
+    before = [get() for get, _ in controls]
+    with parallel.one_blas_thread():
+        assert [get() for get, _ in controls] == [1] * len(controls)
+    assert [get() for get, _ in controls] == before
+
+
+def test_check_on_a_scheduler_without_dask_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setattr(parallel, "dask_available", lambda: False)
+    assert main(["check", "abadi2016.lemma_c1.statement", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpproofs check: error: scheduler='tcp://127.0.0.1:1' needs Dask") and err.count("\n") == 1

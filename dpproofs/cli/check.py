@@ -14,7 +14,9 @@ result module, the biggest first, each worker replaced after :data:`TASKS_PER_WO
 that its caches cannot grow without bound; ``--workers 1`` checks in this process). Each claim is
 a pure function of its id, the number of examples, the seed and the digits
 (:func:`check_one`), and the results are reported in registry order, so the output is the same
-whatever the number of workers (the ``seconds`` fields aside). Progress (done/total, elapsed
+whatever the number of workers (the ``seconds`` fields aside). ``--scheduler ADDRESS`` checks on
+the Dask cluster of that scheduler instead (:func:`dpproofs.parallel.Runner`; the ``dask`` extra): one
+task per result module (:func:`group_of`), a task whose worker dies run again elsewhere. Progress (done/total, elapsed
 time, an estimate of the time left) goes to stderr; stdout holds only the result.
 """
 
@@ -261,6 +263,9 @@ def run(args):
     started = time.perf_counter()
     scheduler = getattr(args, "scheduler", None)
     if scheduler is not None:
+        from dpproofs.parallel import Runner
+
+        Runner(scheduler=scheduler)  # InvalidArgument now, before the registry loads, when Dask is absent
         ids, rows = _checked_on_dask(list(args.ids), prefix, examples, seed, dps, scheduler, _Progress)
     else:
         ids, rows = _checked(list(args.ids), prefix, examples, seed, dps, workers, _Progress)

@@ -390,7 +390,8 @@ def figure(rows, path):
         label = ", ".join(f"{n}={v:g}" if isinstance(v, float) else f"{n}={v}" for n, v in zip(varying, key))
         ax.errorbar(xs, ys, yerr=[low, [0.0] * len(ys)], marker="o", capsize=3, label=label or None)
     ax.set_xlabel(x_name)
-    ax.set_ylabel("epsilon (upper bound; bar down to the lower end of the bracket)")
+    ax.set_ylabel("epsilon (upper bound)")
+    ax.set_title("each bar reaches down to the lower end of the bracket", fontsize="small")
     if lines and any(k for k in lines):
         ax.legend(fontsize="small")
     fig.tight_layout()
