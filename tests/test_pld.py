@@ -168,6 +168,14 @@ def test_calibrate_sigma_pld_never_overshoots_and_is_close():
     assert sampled(0.01, sigma * 0.97, 1000).epsilon(1e-5) > 1.0
 
 
+@pytest.mark.parametrize("tolerance", [1e-3, 1e-6])
+def test_calibrate_sigma_pld_is_the_smallest_certified_sigma_to_its_tolerance(tolerance):
+    """One tolerance below the calibrated sigma the certified epsilon is above the target."""
+    sigma = dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.1, steps=100, tolerance=tolerance, accountant="pld")
+    assert sampled(0.1, sigma, 100).epsilon(1e-5) <= 1.0
+    assert sampled(0.1, sigma * (1 - tolerance), 100).epsilon(1e-5) > 1.0
+
+
 def test_the_exact_reference_inverts_the_gaussian_composition_to_its_closed_form():
     value = precise_pld.delta_sampled_gaussian_composed(4.379, 1, 10.0, 100)
     assert abs(value - precise.delta_gaussian(4.379, 1.0, dps=30)) <= 1e-12 * value

@@ -338,7 +338,8 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     probe = _pld.PLDAccountant(relation=relation).compose(step(high), steps)
     active = probe._active()
     if not active:
-        return _certified_above(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width, tolerance)
+        return _smallest_certified(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width,
+                                   tolerance)
     tail_z = _pld._tail_z(_pld.TAIL_SHARE * delta / steps)
     first = probe._initial_step(active, _pld.CALIBRATION_CELLS_PER_SD)
     grid = max(first, first * probe._cells(active, first, tail_z) / 2**15)
@@ -385,7 +386,7 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
         if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
             high = max(s for s, v in seen.items() if v <= aim)
     bounds = _bounds_factory(step, steps, delta, relation, report)
-    return _certified_above(high, bounds, epsilon, relative_width, tolerance)
+    return _smallest_certified(high, bounds, epsilon, relative_width, tolerance)
 
 
 def _bounds_factory(step, steps, delta, relation, report=None):
@@ -402,6 +403,64 @@ def _bounds_factory(step, steps, delta, relation, report=None):
                 report(f"check sigma = {sigma:.6g}: epsilon <= {seen[sigma, width].upper:.6g}")
         return seen[sigma, width]
     return bounds
+
+
+#: Most evaluations of the user's accountant spent looking for the smallest certified sigma below a
+#: certified one (each is a full ``epsilon_bounds``).
+MAX_DOWNWARD_EVALUATIONS = 40
+
+
+def _smallest_certified(sigma, bounds, epsilon, relative_width, tolerance):
+    """A sigma whose ``_pld.PLDAccountant(relative_width)`` upper end is at most ``epsilon``, with an
+    evaluated sigma at most ``tolerance`` (relative) below it whose upper end is above ``epsilon``:
+    the smallest certified sigma to ``tolerance``, as far as evaluations can show (the upper end
+    moves with the accountant's grid, so it is not exactly monotone in sigma; between the two
+    evaluated points it is not known). Starts from the certified :func:`_certified_above` of
+    ``sigma`` and searches below it on ``g = log upper - log epsilon`` against ``x = log sigma``
+    (near linear there): a secant step to the crossing, aimed a quarter tolerance on the certified
+    side, then the point one tolerance below the certified end. Each evaluation is a full
+    ``epsilon_bounds``, at most :data:`MAX_DOWNWARD_EVALUATIONS` of them."""
+    sigma = _certified_above(sigma, bounds, epsilon, relative_width, tolerance)
+
+    def g(x):  # > 0: not certified
+        upper = bounds(math.exp(x), relative_width).upper
+        return math.log(upper) - math.log(epsilon) if 0 < upper < math.inf else 50.0
+
+    width = -math.log1p(-tolerance)  # the tolerance in x = log sigma
+    high = math.log(sigma)
+    g_high = g(high)  # already evaluated by _certified_above
+    low = g_low = None
+    for _ in range(MAX_DOWNWARD_EVALUATIONS):
+        if low is not None and high - low <= width:
+            break
+        if low is None:
+            # the slack over an elasticity |d log epsilon / d log sigma| of 1 (the Gaussian's epsilon
+            # falls like 1/sigma; a steeper one makes the step overshoot, as the bracket needs)
+            x = high - max(width, -1.5 * g_high)
+            if x < math.log(1e-3):
+                break
+        elif g_low - g_high > 0:
+            root = high - (high - low) * (-g_high) / (g_low - g_high)
+            x = min(max(root + width / 4, low + 0.05 * (high - low)), high - 0.05 * (high - low))
+            if high - x < width:  # the crossing is within the tolerance: show it at the tolerance
+                x = high - width
+        else:
+            x = (low + high) / 2
+        g_x = g(x)
+        if g_x > 0:
+            low, g_low = x, g_x
+        else:
+            high, g_high = x, g_x
+            if low is None:
+                continue
+            x = high - width  # the point one tolerance below the new certified end
+            if x > low:
+                g_x = g(x)
+                if g_x > 0:
+                    low, g_low = x, g_x
+                else:
+                    high, g_high = x, g_x
+    return math.exp(high)
 
 
 def _certified_above(sigma, bounds, epsilon, relative_width, tolerance):

@@ -8,6 +8,11 @@ is unreachable (InvalidArgument) are not examples.
 Mutant ``.never_overshoots.mutant.below_tolerance``: a calibration returning ``sigma_c (1 - 2e-3)``
 (twice its tolerance below) overshoots (refuted at the Abadi pin): the claim can see a sigma that
 is too small by the tolerance.
+
+``.smallest``: at ``sigma_c (1 - 1e-3)`` (one tolerance below) the certified upper end is above the
+target, so ``sigma_c`` is the smallest certified sigma to the tolerance. Mutant
+``.smallest.mutant.above_tolerance``: a calibration returning ``sigma_c (1 + 2e-3)`` is refuted (one
+tolerance below it is still certified).
 """
 
 import functools
@@ -19,7 +24,7 @@ from dpproofs.checker.claims import Claim, Sides, Variable
 from dpproofs.math import ball
 from dpproofs.math import precise
 
-__all__ = ["CLAIMS", "PIN", "calibrated", "below_tolerance"]
+__all__ = ["CLAIMS", "PIN", "TOLERANCE", "above_tolerance", "calibrated", "below_tolerance"]
 
 SOURCE = "dpproofs.calibrate_sigma(accountant='pld') and dpproofs.PLDAccountant (their documented contract)"
 epsilon, delta, q, steps = (sympy.Symbol(name, real=True) for name in ("epsilon", "delta", "q", "T"))
@@ -87,7 +92,54 @@ mutant_below_tolerance = never_overshoots.mutant(
     pinned=(PIN,),
 )
 
-CLAIMS = [never_overshoots, mutant_below_tolerance]
+#: calibrate_sigma's default relative tolerance for accountant="pld"
+TOLERANCE = 1e-3
+
+
+def above_tolerance(eps, delta_value, q_value, steps_value):
+    """The mutant of ``smallest``: a calibration returning twice its tolerance too much noise."""
+    return calibrated(eps, delta_value, q_value, steps_value) * (1 + 2 * TOLERANCE)
+
+
+def _one_tolerance_below(calibrate):
+    return lambda *args: calibrate(*args) * (1 - TOLERANCE)
+
+
+def _sides_reversed(value):
+    """``(epsilon, value)``: the target below the upper end at the point."""
+    forward = _sides(value)
+    return Sides(lambda point, dps: forward.precise(point, dps)[::-1],
+                 lambda point, prec: forward.ball(point, prec)[::-1])
+
+
+smallest = Claim(
+    id="accountant.calibrate_pld.smallest",
+    source=SOURCE,
+    statement=sympy.Lt(epsilon, pld_epsilon(q, calibrated_sigma(epsilon, delta, q, steps) * (1 - sympy.Rational(1, 1000)),
+                                            steps, delta)),
+    variables=VARIABLES,
+    kind="statement",
+    title="one tolerance below calibrate_sigma(accountant='pld')'s sigma, PLDAccountant's certified epsilon is "
+    "above the target: the calibrated sigma is the smallest certified one to the tolerance",
+    explanation="the calibration ends on a certified sigma with an evaluated uncertified one at most the "
+    "tolerance (1e-3 relative) below it (calibrate._smallest_certified); the certified upper end moves with "
+    "the accountant's grid, so this is shown point by point, not by monotonicity",
+    sides=_sides_reversed(_upper_at(_one_tolerance_below(calibrated))),
+    pinned=(PIN,),
+    cost=0.1,
+)
+mutant_above_tolerance = smallest.mutant(
+    "above_tolerance",
+    statement=sympy.Lt(epsilon, pld_epsilon(q, calibrated_sigma(epsilon, delta, q, steps)
+                                            * (1 + sympy.Rational(2, 1000)) * (1 - sympy.Rational(1, 1000)),
+                                            steps, delta)),
+    sides=_sides_reversed(_upper_at(_one_tolerance_below(above_tolerance))),
+    explanation="a calibration that returns twice its tolerance too much noise: one tolerance below it is "
+    "still certified",
+    pinned=(PIN,),
+)
+
+CLAIMS = [never_overshoots, mutant_below_tolerance, smallest, mutant_above_tolerance]
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------
