@@ -381,7 +381,7 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
             return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
 
         _, x_hi = illinois(lambda x: g(math.exp(x)), math.log(low), math.log(high), g(low), g(high),
-                           converged=lambda lo, hi: hi - lo <= tolerance / 4, clamp=0.05)
+                           converged=lambda lo, hi: hi - lo <= max(tolerance, COARSE_TOLERANCE) / 4, clamp=0.05)
         high = math.exp(x_hi)
         if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
             high = max(s for s, v in seen.items() if v <= aim)
@@ -405,6 +405,10 @@ def _bounds_factory(step, steps, delta, relation, report=None):
     return bounds
 
 
+#: The coarse search (one fixed grid step, upper end only) stops at this relative bracket (a quarter of
+#: it) at the finest: its grid is itself about 1e-4 from the user's accountant, whose own search
+#: (:func:`_smallest_certified`) takes the rest of a smaller tolerance.
+COARSE_TOLERANCE = 1e-4
 #: Most evaluations of the user's accountant spent looking for the smallest certified sigma below a
 #: certified one (each is a full ``epsilon_bounds``).
 MAX_DOWNWARD_EVALUATIONS = 40
