@@ -256,7 +256,7 @@ def test_to_event_builds_dp_accountings_own_vocabulary():
 UNSUPPORTED = {
     "RepeatAndSelectDpEvent": dpa.dp_event.RepeatAndSelectDpEvent(G(1.0), 10.0, 1.0),
     "SampledWithReplacementDpEvent": dpa.SampledWithReplacementDpEvent(1000, 10, G(1.0)),
-    "SingleEpochTreeAggregationDpEvent": dpa.SingleEpochTreeAggregationDpEvent(1.0, 10),
+    "SingleEpochTreeAggregationDpEvent under add/remove": dpa.SingleEpochTreeAggregationDpEvent(1.0, 10),
     "UnsupportedDpEvent": dpa.UnsupportedDpEvent(),
     "the event inside a PoissonSampledDpEvent": P(0.1, RR(0.5, 2)),
     "a PoissonSampledDpEvent inside a PoissonSampledDpEvent": P(0.1, P(0.5, G(1.0))),
@@ -356,7 +356,7 @@ def test_replace_one_is_passed_to_both_accountants(relation):
     assert rdp.epsilon(DELTA) > bridge.accountant_for(event).epsilon(DELTA)
 
 
-@pytest.mark.parametrize("relation", [NR.REPLACE_SPECIAL, "replace_special", "add-remove", 3])
+@pytest.mark.parametrize("relation", ["add-remove", "replace-special", 3])
 def test_other_relations_are_refused_by_name(relation):
     with pytest.raises((dp.InvalidArgument, dp.InvalidArgumentType), match="neighboring_relation"):
         bridge.accountant_for(G(1.0), neighboring_relation=relation)
@@ -416,3 +416,71 @@ def test_importing_the_bridge_does_not_import_dp_accounting():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+TREE = dpa.SingleEpochTreeAggregationDpEvent
+
+
+@pytest.mark.parametrize("relation", ["replace_special", NR.REPLACE_SPECIAL])
+def test_replace_special_is_accounted_as_add_remove(relation):
+    event = S(P(0.01, G(1.1)), 100)
+    special = bridge.accountant_for(event, neighboring_relation=relation)
+    assert special.relation == "add_remove"
+    assert special.epsilon(DELTA) == bridge.accountant_for(event).epsilon(DELTA)
+
+
+@pytest.mark.parametrize("steps, depth", [(1, 1), ([1], 1), (2, 2), (3, 2), (4, 3), (800, 10), (1023, 10),
+                                          (1024, 11), ([10, 40, 30, 20], 6)])
+def test_tree_aggregation_is_one_gaussian_of_sigma_over_sqrt_depth_never_more_noise(steps, depth):
+    # Kairouz et al. 2021 (arXiv 2103.00039) App. D: depth = ceil(log2(max steps + 1)) nodes per record
+    import mpmath
+
+    assert depth == math.ceil(math.log2(max(steps if isinstance(steps, list) else [steps]) + 1))
+    accountant = bridge.accountant_for(TREE(1.3, steps), neighboring_relation="replace_special")
+    [(mechanism, count)] = accountant.ledger
+    exact = mpmath.mpf(1.3) / mpmath.sqrt(depth)
+    assert count == 1 and isinstance(mechanism, dp.Gaussian)
+    assert mechanism.sigma <= exact and mechanism.sigma == pytest.approx(float(exact), rel=1e-14)
+
+
+def test_tree_aggregation_matches_dp_accountings_rdp_and_composes_by_count():
+    orders = [1.5, 2.0, 8.0, 32.0]
+    event = C([TREE(0.7, [10, 400]), S(TREE(2.0, 5), 3)])
+    ours = bridge.accountant_for(event, neighboring_relation="replace_special", orders=orders)
+    theirs = dpa_rdp.RdpAccountant(orders, NR.REPLACE_SPECIAL)
+    theirs.compose(event)
+    for value, native in zip(ours.rdp, theirs._rdp):
+        assert native <= value <= native * (1 + PEER_RTOL)
+
+
+def test_tree_aggregation_under_replace_one_doubles_the_sensitivity():
+    special = bridge.accountant_for(TREE(2.0, 15), neighboring_relation="replace_special")
+    replace = bridge.accountant_for(TREE(2.0, 15), neighboring_relation="replace_one")
+    # depth 4: Gaussian(1.0); replace-one moves each node by 2: RDP alpha * 4 / (2 * 1.0^2)
+    assert replace.ledger == special.ledger
+    for alpha, value in zip(replace.orders, replace.rdp):
+        assert value >= 2 * alpha and value == pytest.approx(2 * alpha, rel=1e-9)
+
+
+def test_tree_aggregation_edge_cases():
+    special = {"neighboring_relation": "replace_special"}
+    assert bridge.accountant_for(TREE(1.0, 0), **special).ledger == []
+    assert bridge.accountant_for(TREE(1.0, [0, 0]), **special).ledger == []
+    assert bridge.accountant_for(TREE(math.inf, 5), **special).ledger == []
+    assert bridge.accountant_for(TREE(0.0, 5), **special).epsilon(DELTA) == math.inf
+    assert bridge.supports(TREE(1.0, 5), neighboring_relation="replace_one")
+    assert not bridge.supports(TREE(1.0, 5))
+    with pytest.raises(bridge.UnsupportedEvent, match="REPLACE_SPECIAL.*add_remove"):
+        bridge.accountant_for(TREE(1.0, 5))
+
+
+@pytest.mark.parametrize("event, words", [
+    (TREE(-1.0, 3), r"non-negative: event.noise_multiplier=-1.0"),
+    (TREE(float("nan"), 3), r"non-negative: event.noise_multiplier=nan"),
+    (TREE(1.0, [3, -3]), r"non-negative: event.step_counts\[1\]=-3"),
+    (TREE(1.0, []), r"event.step_counts=\[\] must be a non-empty list"),
+    (TREE(1.0, 2.5), r"event.step_counts\[0\]=2.5"),
+])
+def test_tree_aggregation_bad_arguments_are_value_errors_naming_them(event, words):
+    with pytest.raises(ValueError, match=words):
+        bridge.accountant_for(event, neighboring_relation="replace_special")

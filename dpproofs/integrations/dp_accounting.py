@@ -39,15 +39,24 @@ of ``ComposedDpEvent``, nested to any depth):
   ``REPLACE_SPECIAL`` analysis.
 * ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
   accountant only).
+* ``SingleEpochTreeAggregationDpEvent(s, step_counts)`` (tree aggregation restarted every epoch,
+  no record in two trees) -> ``Gaussian(s / sqrt(depth))``, ``depth = ceil(log2(max(step_counts)
+  + 1))`` (Kairouz et al. 2021, arXiv 2103.00039, Appendix D: a record is in at most ``depth``
+  nodes, each moved by at most the clipping norm). Under ``"replace_special"`` and
+  ``"replace_one"`` only (the analysis keeps each record in its step): under ``"add_remove"`` it
+  is an :class:`UnsupportedEvent`. ``s = 0``: non-private; every step count 0: no release.
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
   :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
-* Anything else (tree aggregation, repeat-and-select, sampling with replacement,
+* Anything else (repeat-and-select, sampling with replacement,
   ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
 dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"`` (also
 ``NeighboringRelation.REPLACE_ONE``) are passed to the accountant's ``relation=``.
-``REPLACE_SPECIAL`` is not supported.
+``"replace_special"`` (``NeighboringRelation.REPLACE_SPECIAL``: a record replaced by a special one
+that contributes nothing) is accounted as ``"add_remove"``: for the additive-noise events the pair
+is the same (the special record adds 0, as an absent one), and dpproofs' randomized response is
+the worst pair of its two inputs under either relation.
 
 Reading the noise multiplier. dp_accounting documents ``GaussianDpEvent.noise_multiplier`` as
 ``s / C`` (noise std over the clipping norm), dpproofs' own convention, and the bridge keeps it:
@@ -84,11 +93,18 @@ __all__ = [
 ]
 
 #: Names of the neighbouring relations (dp_accounting's enum members are accepted too).
-RELATIONS = ("add_remove", "replace_one")
+#: ``"replace_special"`` (a record replaced by a special one that contributes nothing; dp_accounting's
+#: ``REPLACE_SPECIAL``) is accounted as ``"add_remove"`` (the same pair for every event accounted),
+#: and is the relation :class:`SingleEpochTreeAggregationDpEvent <_tree_aggregation>` needs.
+RELATIONS = ("add_remove", "replace_one", "replace_special")
 #: Names of the accountants ``accountant_for`` can build.
 ACCOUNTANTS = ("rdp", "pld")
 
-_ENUM_NAMES = {"ADD_OR_REMOVE_ONE": "add_remove", "REPLACE_ONE": "replace_one"}
+_ENUM_NAMES = {"ADD_OR_REMOVE_ONE": "add_remove", "REPLACE_ONE": "replace_one", "REPLACE_SPECIAL": "replace_special"}
+
+#: Events whose analysis needs the records' slots fixed (a removed record leaves its slot empty, it
+#: does not shift the later records): refused under plain ``"add_remove"``.
+_FIXED_SLOT_RELATIONS = ("replace_one", "replace_special")
 
 #: Relative widening of a float ``eps = log1p(k (1 - p) / p)`` (randomized response): ``1 - p``,
 #: the product and the quotient are correctly rounded (at most 3 half-ulps relative together;
@@ -131,6 +147,7 @@ class _Run:
     def __init__(self):
         self.entries = []  # (mechanism, count) in order of appearance
         self.non_private = False
+        self.fixed_slots = []  # (path, event) of the events that need fixed slots (_FIXED_SLOT_RELATIONS)
 
 
 def _count(name, value):
@@ -196,6 +213,10 @@ def _walk(event, count, run, dpa, path):
     if isinstance(event, dpa.RandomizedResponseDpEvent):
         _add(run, count, _randomized_response(event, path))
         return
+    if isinstance(event, dpa.SingleEpochTreeAggregationDpEvent):
+        run.fixed_slots.append((path, event))
+        _add(run, count, _tree_aggregation(event, path))
+        return
     if isinstance(event, dpa.ZCDpEvent):
         rho = _noise(f"{path}.rho", event.rho)
         xi = _noise(f"{path}.xi", event.xi)
@@ -204,7 +225,7 @@ def _walk(event, count, run, dpa, path):
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent, ZCDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
+        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
@@ -280,6 +301,68 @@ def _effective_sigma(event, dpa, path, parent):
     return math.nextafter(sigma * (1 - (2 * len(found) + 4) * 2.0**-52), 0.0)
 
 
+def _tree_aggregation(event, path):
+    """``SingleEpochTreeAggregationDpEvent(noise_multiplier, step_counts)`` as one Gaussian.
+
+    Tree aggregation restarted after each epoch of ``step_counts[i]`` steps, no record in two
+    trees (Kairouz, McMahan, Song, Thakkar, Thakurta & Xu 2021, arXiv 2103.00039, Appendix D): a
+    record's contribution (L2 norm at most 1, the clipping norm) enters at most
+    ``depth = ceil(log2(max(step_counts) + 1))`` nodes of its tree, each released with Gaussian
+    noise of std ``sigma``; with the record's slot fixed (replace-special: the nodes move by at
+    most 1 each) the release is one Gaussian mechanism of L2 sensitivity ``sqrt(depth)``, i.e.
+    ``Gaussian(sigma / sqrt(depth))``. Under replace-one each node moves by up to 2, and
+    ``Gaussian(s)`` under ``"replace_one"`` accounts that doubling itself (same mapping).
+    ``depth = 0`` (all step counts 0): nothing released; ``sigma = 0``: non-private.
+    """
+    sigma = event.noise_multiplier
+    if not (isinstance(sigma, numbers.Real) and not isinstance(sigma, bool) and float(sigma) == math.inf):
+        sigma = _described("Noise multiplier must be non-negative", _validate.real, f"{path}.noise_multiplier",
+                           sigma, 0)
+    steps = event.step_counts
+    if isinstance(steps, numbers.Number):  # dp_accounting takes one integer for one epoch
+        steps = [steps]
+    elif isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise InvalidArgumentType(
+            f"{path}.step_counts={event.step_counts!r} must be a non-negative integer or a non-empty "
+            f"sequence of them")
+    steps = [_described("Steps must be non-negative", _validate.integer, f"{path}.step_counts[{index}]", value, 0)
+             for index, value in enumerate(steps)]
+    if not steps:
+        raise InvalidArgument(
+            f"{path}.step_counts={event.step_counts!r} must be a non-empty list of non-negative "
+            f"integers, or one such integer (the steps of each epoch)")
+    depth = max(steps).bit_length()  # = ceil(log2(max + 1)), exactly, for an integer max >= 0
+    if depth == 0 or sigma == math.inf:
+        return None
+    if sigma == 0:
+        return _NON_PRIVATE_STEP
+    if depth == 1:
+        return Gaussian(sigma)
+    # sqrt and division: one half-ulp each; lowered by 4 ulps relative, then one float toward 0
+    # (less noise: more privacy loss, never less)
+    return Gaussian(math.nextafter(sigma / math.sqrt(depth) * (1 - 4 * 2.0**-52), 0.0))
+
+
+def _fixed_slot_refusal(run, relation):
+    """An :class:`UnsupportedEvent` for the first event of ``run`` that needs fixed slots when
+    ``relation`` does not fix them (plain add/remove), else None."""
+    if relation in _FIXED_SLOT_RELATIONS or not run.fixed_slots:
+        return None
+    path, event = run.fixed_slots[0]
+    return UnsupportedEvent(
+        f"{path}={event!r}: neighboring_relation must be `REPLACE_SPECIAL` or `REPLACE_ONE` for "
+        f"`{type(event).__name__}`, found {relation!r}: its analysis (Kairouz et al. 2021, arXiv "
+        f"2103.00039, Appendix D) keeps every record in its step; removing a record would shift "
+        f"the later ones; allowed: 'replace_special', 'replace_one'", event)
+
+
+def _accounted_relation(relation):
+    """The relation the dpproofs accountant is built with: ``"replace_special"`` is accounted as
+    ``"add_remove"`` (a special record adds 0 to every sum, as an absent one; dpproofs' randomized
+    response is the worst pair of its two inputs, an upper bound under either)."""
+    return "add_remove" if relation == "replace_special" else relation
+
+
 def _randomized_response(event, path):
     p = _validate.real(f"{path}.noise_parameter", event.noise_parameter, 0, 1)
     k = _validate.integer(f"{path}.num_buckets", event.num_buckets, 1)
@@ -303,7 +386,7 @@ def _relation(value):
         return _ENUM_NAMES[name]
     raise InvalidArgument(
         f"neighboring_relation={value!r} is not supported; allowed: {list(RELATIONS)} "
-        f"(or dp_accounting's NeighboringRelation.ADD_OR_REMOVE_ONE / REPLACE_ONE)"
+        f"(or dp_accounting's NeighboringRelation.ADD_OR_REMOVE_ONE / REPLACE_ONE / REPLACE_SPECIAL)"
     )
 
 
@@ -315,6 +398,7 @@ def _accepts(cls, keyword):
 
 
 def _empty_accountant(accountant, relation, orders):
+    relation = _accounted_relation(relation)
     kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
     if kind == "pld":
         cls = dpproofs.PLDAccountant
@@ -343,8 +427,9 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
 
     ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for the
     default orders) or ``"pld"`` (:class:`dpproofs.PLDAccountant`).
-    ``neighboring_relation``: ``"add_remove"`` (default) or ``"replace_one"`` (one record
-    changed; both accountants support it), or dp_accounting's ``NeighboringRelation`` member.
+    ``neighboring_relation``: ``"add_remove"`` (default), ``"replace_one"`` (one record
+    changed; both accountants support it) or ``"replace_special"`` (accounted as add/remove; the
+    relation tree aggregation needs), or dp_accounting's ``NeighboringRelation`` member.
 
     Raises :class:`UnsupportedEvent` (an :class:`InvalidArgument`) naming the first event that
     cannot be accounted, :class:`InvalidArgument` for a parameter out of range. Everything is
@@ -355,6 +440,9 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
     cls, kwargs = _empty_accountant(accountant, relation, orders)
     run = _Run()
     _walk(event, 1, run, dpa, "event")
+    refusal = _fixed_slot_refusal(run, relation)
+    if refusal is not None:
+        raise refusal
     if run.non_private:
         cls = _non_private_class(cls)
     result = cls(**kwargs)
@@ -378,8 +466,11 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
+    if _fixed_slot_refusal(run, relation) is not None:
+        return False
     kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
-    return all(mechanism.refusal(kind, relation) is None for mechanism, _ in run.entries)
+    accounted = _accounted_relation(relation)
+    return all(mechanism.refusal(kind, accounted) is None for mechanism, _ in run.entries)
 
 
 def to_event(accountant: Any) -> Any:

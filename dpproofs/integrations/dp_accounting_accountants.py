@@ -60,12 +60,11 @@ class _Backed(privacy_accountant.PrivacyAccountant):
     _kind = "rdp"
 
     def _setup(self, neighboring_relation, orders=None):
-        if getattr(neighboring_relation, "name", None) == "REPLACE_SPECIAL":
-            relation = "add_remove"  # an upper bound of REPLACE_SPECIAL (module docstring)
-        else:
-            relation = bridge._relation(neighboring_relation)
+        named = bridge._relation(neighboring_relation)
+        relation = bridge._accounted_relation(named)  # REPLACE_SPECIAL as add/remove (module docstring)
         cls, kwargs = bridge._empty_accountant(self._kind, relation, orders)
         super().__init__(neighboring_relation)
+        self._named_relation = named
         self._relation = relation
         self._accountant = cls(**kwargs)
         self._non_private = False
@@ -82,6 +81,9 @@ class _Backed(privacy_accountant.PrivacyAccountant):
             bridge._walk(event, max(count, 1), run, dp_accounting, "event")
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
+        refusal = bridge._fixed_slot_refusal(run, self._named_relation)
+        if refusal is not None:
+            return self.CompositionErrorDetails(invalid_event=refusal.event, error_message=str(refusal))
         for mechanism, _ in run.entries:
             refusal = mechanism.refusal(self._kind, self._relation)
             if refusal is not None:
