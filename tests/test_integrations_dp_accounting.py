@@ -484,3 +484,40 @@ def test_tree_aggregation_edge_cases():
 def test_tree_aggregation_bad_arguments_are_value_errors_naming_them(event, words):
     with pytest.raises(ValueError, match=words):
         bridge.accountant_for(event, neighboring_relation="replace_special")
+
+
+MOG, DLAP = dpa.dp_event.MixtureOfGaussiansDpEvent, dpa.dp_event.DiscreteLaplaceDpEvent
+
+
+@pytest.mark.parametrize("accountant", ["rdp", "pld"])
+@pytest.mark.parametrize("event, private", [
+    (MOG(1.0, [0], [1.0]), True), (MOG(0.0, [0.0, 0.0], [0.5, 0.5]), True), (MOG(0.0, [0.0, 3.0], [1.0, 0.0]), True),
+    (MOG(0.0, [1, 2], [0.5, 0.5]), False), (DLAP(0, 1), False),
+])
+def test_zero_parameter_mixtures_and_discrete_laplace(accountant, event, private):
+    result = bridge.accountant_for(C([event, S(G(0.5), 0)]), accountant)
+    assert result.ledger == []
+    if private:
+        assert not isinstance(result, bridge._NonPrivateMixin)
+    else:
+        assert result.epsilon(DELTA) == math.inf and result.delta(1.0) == 1.0
+
+
+@pytest.mark.parametrize("event, name", [(MOG(1.0, [0.0, 1.0], [0.5, 0.5]), "MixtureOfGaussiansDpEvent"),
+                                         (DLAP(0.5, 1), "DiscreteLaplaceDpEvent")])
+def test_general_mixtures_and_discrete_laplace_stay_refused_by_name(event, name):
+    assert not bridge.supports(event)
+    with pytest.raises(bridge.UnsupportedEvent, match=name + " is supported with"):
+        bridge.accountant_for(event, "pld")
+
+
+@pytest.mark.parametrize("event, words", [
+    (MOG(-1.0, [0], [1.0]), "event.standard_deviation=-1.0"),
+    (MOG(1.0, [0, 1], [1.0]), "same length"),
+    (MOG(1.0, [0, 1], [0.5, 0.6]), "must sum to 1"),
+    (MOG(1.0, [0], [1.5]), r"event.sampling_probs\[0\]=1.5"),
+    (DLAP(-1.0, 1), "event.noise_parameter=-1.0"),
+])
+def test_zero_parameter_events_validate_their_arguments(event, words):
+    with pytest.raises(ValueError, match=words):
+        bridge.accountant_for(event, "pld")

@@ -45,6 +45,12 @@ of ``ComposedDpEvent``, nested to any depth):
   nodes, each moved by at most the clipping norm). Under ``"replace_special"`` and
   ``"replace_one"`` only (the analysis keeps each record in its step): under ``"add_remove"`` it
   is an :class:`UnsupportedEvent`. ``s = 0``: non-private; every step count 0: no release.
+* ``MixtureOfGaussiansDpEvent(s, c, p)``: every sensitivity of positive probability 0 -> nothing
+  (the two distributions are equal); else ``s = 0`` -> non-private; any other mixture is an
+  :class:`UnsupportedEvent`.
+* ``DiscreteLaplaceDpEvent(0, C)`` -> non-private (``exp(-a|x|) tanh(a/2)`` is no distribution at
+  ``a = 0``; dp_accounting reads it as zero noise, and epsilon ``inf`` bounds any reading); any
+  other discrete Laplace is an :class:`UnsupportedEvent`.
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
   :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
 * Anything else (repeat-and-select, sampling with replacement,
@@ -217,6 +223,12 @@ def _walk(event, count, run, dpa, path):
         run.fixed_slots.append((path, event))
         _add(run, count, _tree_aggregation(event, path))
         return
+    if isinstance(event, dpa.dp_event.MixtureOfGaussiansDpEvent):
+        _add(run, count, _mixture_of_gaussians(event, path))
+        return
+    if isinstance(event, dpa.dp_event.DiscreteLaplaceDpEvent):
+        _add(run, count, _discrete_laplace(event, path))
+        return
     if isinstance(event, dpa.ZCDpEvent):
         rho = _noise(f"{path}.rho", event.rho)
         xi = _noise(f"{path}.xi", event.xi)
@@ -225,7 +237,8 @@ def _walk(event, count, run, dpa, path):
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
+        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, zero-parameter "
+        f"MixtureOfGaussiansDpEvent and DiscreteLaplaceDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
@@ -341,6 +354,58 @@ def _tree_aggregation(event, path):
     # sqrt and division: one half-ulp each; lowered by 4 ulps relative, then one float toward 0
     # (less noise: more privacy loss, never less)
     return Gaussian(math.nextafter(sigma / math.sqrt(depth) * (1 - 4 * 2.0**-52), 0.0))
+
+
+#: How far the sampling probabilities of a ``MixtureOfGaussiansDpEvent`` may sum from 1: float
+#: probabilities as users type them (``[0.1] * 10`` sums to ``1 - 2**-53``), a few ulps per term.
+_PROBABILITY_SUM_TOL = 1e-9
+
+
+def _mixture_of_gaussians(event, path):
+    """``MixtureOfGaussiansDpEvent(s, c, p)``: ``N(0, s^2)`` against ``sum_i p_i N(c_i, s^2)``.
+
+    Accounted in its two degenerate cases only: every sensitivity of positive probability is 0
+    (the two distributions are equal: no loss, whatever ``s``), else ``s = 0`` (point masses at 0
+    and at some ``c_i != 0``: non-private). The general mixture is an :class:`UnsupportedEvent`.
+    """
+    std = _described("Noise multiplier", _validate.real, f"{path}.standard_deviation", event.standard_deviation, 0)
+    sensitivities, probabilities = event.sensitivities, event.sampling_probs
+    for name, values in (("sensitivities", sensitivities), ("sampling_probs", probabilities)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise InvalidArgumentType(f"{path}.{name}={values!r} must be a sequence of real numbers")
+    if len(sensitivities) == 0 or len(sensitivities) != len(probabilities):
+        raise InvalidArgument(
+            f"{path}.sensitivities={sensitivities!r} and {path}.sampling_probs={probabilities!r} must be "
+            f"non-empty and of the same length")
+    sensitivities = [_validate.real(f"{path}.sensitivities[{i}]", c) for i, c in enumerate(sensitivities)]
+    probabilities = [_validate.real(f"{path}.sampling_probs[{i}]", q, 0, 1) for i, q in enumerate(probabilities)]
+    total = math.fsum(probabilities)
+    if abs(total - 1) > _PROBABILITY_SUM_TOL:
+        raise InvalidArgument(f"{path}.sampling_probs={event.sampling_probs!r} must sum to 1 (sum: {total!r})")
+    if all(c == 0 for c, q in zip(sensitivities, probabilities) if q > 0):
+        return None  # the mixture is N(0, s^2) itself
+    if std == 0:
+        return _NON_PRIVATE_STEP
+    raise UnsupportedEvent(
+        f"{path}={event!r}: MixtureOfGaussiansDpEvent is supported with standard_deviation 0 "
+        f"(non-private) or every sensitivity 0 (no loss) only; a general mixture of Gaussians has "
+        f"no dpproofs analysis yet", event)
+
+
+def _discrete_laplace(event, path):
+    """``DiscreteLaplaceDpEvent(a, C)``: accounted for ``a = 0`` only, as non-private.
+
+    ``exp(-a|x|) tanh(a/2)`` is no distribution at ``a = 0``; dp_accounting reads it as zero
+    noise, and non-private (epsilon ``inf``) is an upper bound on any reading. ``a > 0`` is an
+    :class:`UnsupportedEvent`.
+    """
+    a = _described("Noise parameter", _validate.real, f"{path}.noise_parameter", event.noise_parameter, 0)
+    _validate.integer(f"{path}.sensitivity", event.sensitivity, 0)
+    if a == 0:
+        return _NON_PRIVATE_STEP
+    raise UnsupportedEvent(
+        f"{path}={event!r}: DiscreteLaplaceDpEvent is supported with noise_parameter 0 (non-private) "
+        f"only; the discrete Laplace mechanism has no dpproofs analysis yet", event)
 
 
 def _fixed_slot_refusal(run, relation):
