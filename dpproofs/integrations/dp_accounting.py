@@ -53,7 +53,11 @@ of ``ComposedDpEvent``, nested to any depth):
   other discrete Laplace is an :class:`UnsupportedEvent`.
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
   :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
-* Anything else (repeat-and-select, sampling with replacement,
+* ``RepeatAndSelectDpEvent(inner, mean, shape)`` -> ``dpproofs.RepeatAndSelect`` of the inner
+  run's mechanisms (Papernot & Steinke 2022, arXiv 2110.03620v2: Theorem 2 for a truncated
+  negative binomial number of runs, ``shape`` in ``[0, inf)``; Theorem 6 for Poisson,
+  ``shape = inf``). RDP accountant only: the PLD accountant refuses it.
+* Anything else (sampling with replacement, truncated subsampling,
   ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
@@ -223,6 +227,9 @@ def _walk(event, count, run, dpa, path):
         run.fixed_slots.append((path, event))
         _add(run, count, _tree_aggregation(event, path))
         return
+    if isinstance(event, dpa.dp_event.RepeatAndSelectDpEvent):
+        _add(run, count, _repeat_and_select(event, run, dpa, path))
+        return
     if isinstance(event, dpa.dp_event.MixtureOfGaussiansDpEvent):
         _add(run, count, _mixture_of_gaussians(event, path))
         return
@@ -238,7 +245,8 @@ def _walk(event, count, run, dpa, path):
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
         f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, zero-parameter "
-        f"MixtureOfGaussiansDpEvent and DiscreteLaplaceDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
+        f"MixtureOfGaussiansDpEvent and DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
+        f"SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
@@ -354,6 +362,24 @@ def _tree_aggregation(event, path):
     # sqrt and division: one half-ulp each; lowered by 4 ulps relative, then one float toward 0
     # (less noise: more privacy loss, never less)
     return Gaussian(math.nextafter(sigma / math.sqrt(depth) * (1 - 4 * 2.0**-52), 0.0))
+
+
+def _repeat_and_select(event, run, dpa, path):
+    """``RepeatAndSelectDpEvent(inner, mean, shape)`` -> ``dpproofs.RepeatAndSelect`` of the inner
+    run's mechanisms (Papernot & Steinke 2022, arXiv 2110.03620v2, Theorems 2 and 6; RDP only).
+    A non-private inner run makes the selection non-private; an empty one releases nothing."""
+    mean = _described("Mean of number of repetitions must be >=1", _validate.real, f"{path}.mean", event.mean, 1)
+    shape = event.shape
+    if not (isinstance(shape, numbers.Real) and not isinstance(shape, bool) and float(shape) == math.inf):
+        shape = _described("Distribution of repetitions must be >=0", _validate.real, f"{path}.shape", shape, 0)
+    inner = _Run()
+    _walk(event.event, 1, inner, dpa, f"{path}.event")
+    run.fixed_slots.extend(inner.fixed_slots)
+    if inner.non_private:
+        return _NON_PRIVATE_STEP
+    if not inner.entries:
+        return None
+    return dpproofs.RepeatAndSelect(tuple(inner.entries), mean, float(shape))
 
 
 #: How far the sampling probabilities of a ``MixtureOfGaussiansDpEvent`` may sum from 1: float
