@@ -916,7 +916,13 @@ class RepeatAndSelect(Mechanism):
             # K = 1: one run, its curve as the accountant composes it (it adds fast.RTOL itself)
             return sum((c * np.asarray(m.rdp_curve(orders, relation), dtype=np.float64)
                         for m, c in self.inner if c), np.zeros(len(orders)))
-        run = self._run_curve(orders, relation)  # upper bounds: the returned curve is never below the theorem
+        # the run at lambda itself as the accountant composes it (within fast.RTOL of exact or above;
+        # the accountant adds fast.RTOL to the whole curve, so the sum keeps that contract), raised by
+        # a few ulps per term; the runs inside the minimum over lambda_hat and delta_hat are upper
+        # bounds (_run_curve)
+        run = sum((c * np.asarray(m.rdp_curve(orders, relation), dtype=np.float64)
+                   for m, c in self.inner if c), np.zeros(len(orders)))
+        run = run * (1.0 + (len(self.inner) + 8) * 2.0**-52)
         grid = np.union1d(orders[orders > 1], _SELECT_GRID)
         run_grid = self._run_curve(grid, relation)
         log_mean = math.log(self.mean)
