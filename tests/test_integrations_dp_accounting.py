@@ -503,9 +503,8 @@ def test_zero_parameter_mixtures_and_discrete_laplace(accountant, event, private
         assert result.epsilon(DELTA) == math.inf and result.delta(1.0) == 1.0
 
 
-@pytest.mark.parametrize("event, name", [(MOG(1.0, [0.0, 1.0], [0.5, 0.5]), "MixtureOfGaussiansDpEvent"),
-                                         (DLAP(0.5, 1), "DiscreteLaplaceDpEvent")])
-def test_general_mixtures_and_discrete_laplace_stay_refused_by_name(event, name):
+@pytest.mark.parametrize("event, name", [(MOG(1.0, [0.0, 1.0], [0.5, 0.5]), "MixtureOfGaussiansDpEvent")])
+def test_general_mixtures_stay_refused_by_name(event, name):
     assert not bridge.supports(event)
     with pytest.raises(bridge.UnsupportedEvent, match=name + " is supported with"):
         bridge.accountant_for(event, "pld")
@@ -517,6 +516,7 @@ def test_general_mixtures_and_discrete_laplace_stay_refused_by_name(event, name)
     (MOG(1.0, [0, 1], [0.5, 0.6]), "must sum to 1"),
     (MOG(1.0, [0], [1.5]), r"event.sampling_probs\[0\]=1.5"),
     (DLAP(-1.0, 1), "event.noise_parameter=-1.0"),
+    (DLAP(1.0, -1), "event.sensitivity=-1"),
 ])
 def test_zero_parameter_events_validate_their_arguments(event, words):
     with pytest.raises(ValueError, match=words):
@@ -564,3 +564,22 @@ def test_repeat_and_select_is_at_most_dp_accountings_theorem_2_bound():
 def test_repeat_and_select_bad_arguments_are_value_errors_naming_them(event, words):
     with pytest.raises(ValueError, match=words):
         bridge.accountant_for(event)
+
+
+@pytest.mark.parametrize("accountant", ["rdp", "pld"])
+def test_discrete_laplace_is_randomized_response_of_a_times_c_never_below(accountant):
+    result = bridge.accountant_for(C([S(DLAP(0.5, 3), 2), DLAP(0.7, 0)]), accountant, neighboring_relation="replace_special")
+    [(mechanism, count)] = result.ledger
+    assert count == 2 and mechanism.epsilon >= 1.5 and mechanism.epsilon == pytest.approx(1.5, rel=1e-15)
+
+
+def test_discrete_laplace_rdp_is_at_most_its_pure_epsilon():
+    # the a C-DP pure bound: the RDP at every order is at most a C (and the accountant's is RR's, below it)
+    result = bridge.accountant_for(DLAP(0.4, 2))
+    assert all(value <= 0.8 * (1 + 1e-9) for value in result.rdp)
+
+
+def test_discrete_laplace_under_replace_one_is_refused_in_dp_accountings_words():
+    assert not bridge.supports(DLAP(0.5, 1), neighboring_relation="replace_one")
+    with pytest.raises(bridge.UnsupportedEvent, match="`ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL`"):
+        bridge.accountant_for(DLAP(0.5, 1), "pld", neighboring_relation="replace_one")

@@ -149,3 +149,12 @@ def test_tree_aggregation_is_accounted_under_replace_special_and_replace_one_onl
     pld = ours.PLDAccountant(relations.REPLACE_SPECIAL)
     pld.compose(tree)
     assert pld.get_epsilon(1e-6) <= mine.get_epsilon(1e-6)
+
+
+def test_epsilon_at_delta_zero_is_the_summed_pure_epsilon_where_every_step_has_one():
+    accountant = ours.PLDAccountant()
+    accountant.compose(dp_accounting.dp_event.DiscreteLaplaceDpEvent(1.0, 1), 3)
+    accountant.compose(dp_accounting.LaplaceDpEvent(2.0), 2)  # 1/2-DP each
+    assert accountant.get_epsilon(0) >= 4.0 and accountant.get_epsilon(0) == pytest.approx(4.0, rel=1e-14)
+    accountant.compose(dp_accounting.GaussianDpEvent(10.0))
+    assert accountant.get_epsilon(0) == math.inf

@@ -48,9 +48,11 @@ of ``ComposedDpEvent``, nested to any depth):
 * ``MixtureOfGaussiansDpEvent(s, c, p)``: every sensitivity of positive probability 0 -> nothing
   (the two distributions are equal); else ``s = 0`` -> non-private; any other mixture is an
   :class:`UnsupportedEvent`.
-* ``DiscreteLaplaceDpEvent(0, C)`` -> non-private (``exp(-a|x|) tanh(a/2)`` is no distribution at
-  ``a = 0``; dp_accounting reads it as zero noise, and epsilon ``inf`` bounds any reading); any
-  other discrete Laplace is an :class:`UnsupportedEvent`.
+* ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
+  binary randomized response is the worst ``eps``-DP pair (the references above): an upper bound.
+  ``C = 0``: nothing; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no distribution; dp_accounting reads
+  it as zero noise): non-private. Add/remove and replace-special only (under replace-one an
+  :class:`UnsupportedEvent`, as in dp_accounting).
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
   :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
 * ``RepeatAndSelectDpEvent(inner, mean, shape)`` -> ``dpproofs.RepeatAndSelect`` of the inner
@@ -158,6 +160,7 @@ class _Run:
         self.entries = []  # (mechanism, count) in order of appearance
         self.non_private = False
         self.fixed_slots = []  # (path, event) of the events that need fixed slots (_FIXED_SLOT_RELATIONS)
+        self.add_remove_only = []  # (path, event) of the events accounted under add/remove (or special) only
 
 
 def _count(name, value):
@@ -234,7 +237,7 @@ def _walk(event, count, run, dpa, path):
         _add(run, count, _mixture_of_gaussians(event, path))
         return
     if isinstance(event, dpa.dp_event.DiscreteLaplaceDpEvent):
-        _add(run, count, _discrete_laplace(event, path))
+        _add(run, count, _discrete_laplace(event, path, run))
         return
     if isinstance(event, dpa.ZCDpEvent):
         rho = _noise(f"{path}.rho", event.rho)
@@ -244,8 +247,8 @@ def _walk(event, count, run, dpa, path):
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, zero-parameter "
-        f"MixtureOfGaussiansDpEvent and DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
+        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, degenerate "
+        f"MixtureOfGaussiansDpEvent, DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
         f"SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
@@ -418,25 +421,43 @@ def _mixture_of_gaussians(event, path):
         f"no dpproofs analysis yet", event)
 
 
-def _discrete_laplace(event, path):
-    """``DiscreteLaplaceDpEvent(a, C)``: accounted for ``a = 0`` only, as non-private.
+def _discrete_laplace(event, path, run):
+    """``DiscreteLaplaceDpEvent(a, C)``: ``sum + z``, ``z`` with mass ``exp(-a|x|) tanh(a/2)`` at every
+    integer ``x``, the sum moved by at most ``C`` when one record is added or removed.
 
-    ``exp(-a|x|) tanh(a/2)`` is no distribution at ``a = 0``; dp_accounting reads it as zero
-    noise, and non-private (epsilon ``inf``) is an upper bound on any reading. ``a > 0`` is an
-    :class:`UnsupportedEvent`.
+    The mass ratio at any output of two sums ``C`` apart is at most ``e^{a C}``: the mechanism is
+    ``a C``-DP, and it is accounted as binary randomized response ``RandomizedResponse(a C)``, the
+    worst case of every ``eps``-DP pair in Rényi divergence (Mironov 2017, arXiv 1702.07476v3,
+    Proposition 5) and in every hockey-stick divergence (Kairouz, Oh & Viswanath 2015, arXiv
+    1311.0776v4, Theorem 3.3's dominating mechanism): an upper bound, not the discrete Laplace's
+    own (smaller) loss. Under replace-one the sum moves by up to ``2C`` (not accounted: refused,
+    as dp_accounting does). ``C = 0``: no loss; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no
+    distribution; dp_accounting reads it as zero noise) and ``a = inf`` (no noise): non-private.
     """
-    a = _described("Noise parameter", _validate.real, f"{path}.noise_parameter", event.noise_parameter, 0)
-    _validate.integer(f"{path}.sensitivity", event.sensitivity, 0)
-    if a == 0:
+    a = event.noise_parameter
+    if not (isinstance(a, numbers.Real) and not isinstance(a, bool) and float(a) == math.inf):
+        a = _described("Noise parameter", _validate.real, f"{path}.noise_parameter", a, 0)
+    sensitivity = _validate.integer(f"{path}.sensitivity", event.sensitivity, 0)
+    run.add_remove_only.append((path, event))
+    if sensitivity == 0:
+        return None
+    if a == 0 or a == math.inf:
         return _NON_PRIVATE_STEP
-    raise UnsupportedEvent(
-        f"{path}={event!r}: DiscreteLaplaceDpEvent is supported with noise_parameter 0 (non-private) "
-        f"only; the discrete Laplace mechanism has no dpproofs analysis yet", event)
+    epsilon = float(a) * sensitivity  # one rounding (an integer beyond 2**53 rounds too: two)
+    if epsilon == math.inf:
+        return _NON_PRIVATE_STEP
+    return RandomizedResponse(math.nextafter(epsilon * (1 + 2 * 2.0**-52), math.inf))
 
 
 def _fixed_slot_refusal(run, relation):
     """An :class:`UnsupportedEvent` for the first event of ``run`` that needs fixed slots when
     ``relation`` does not fix them (plain add/remove), else None."""
+    if relation == "replace_one" and run.add_remove_only:
+        path, event = run.add_remove_only[0]
+        return UnsupportedEvent(
+            f"{path}={event!r}: neighboring_relation must be `ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL` for "
+            f"`{type(event).__name__}`, found {relation!r}: its sensitivity is stated for one record added "
+            f"or removed; allowed: 'add_remove', 'replace_special'", event)
     if relation in _FIXED_SLOT_RELATIONS or not run.fixed_slots:
         return None
     path, event = run.fixed_slots[0]
