@@ -503,11 +503,30 @@ def test_zero_parameter_mixtures_and_discrete_laplace(accountant, event, private
         assert result.epsilon(DELTA) == math.inf and result.delta(1.0) == 1.0
 
 
-@pytest.mark.parametrize("event, name", [(MOG(1.0, [0.0, 1.0], [0.5, 0.5]), "MixtureOfGaussiansDpEvent")])
-def test_general_mixtures_stay_refused_by_name(event, name):
-    assert not bridge.supports(event)
-    with pytest.raises(bridge.UnsupportedEvent, match=name + " is supported with"):
-        bridge.accountant_for(event, "pld")
+@pytest.mark.parametrize("accountant", ["rdp", "pld"])
+def test_a_mixture_of_gaussians_is_the_gaussian_of_its_largest_sensitivity_never_above_its_exact_rdp(accountant):
+    event = MOG(2.0, [0.0, -1.0, 3.0, 5.0], [0.2, 0.3, 0.5, 0.0])  # c_max = 3 (5 has probability 0)
+    [(mechanism, count)] = bridge.accountant_for(event, accountant).ledger
+    assert count == 1 and mechanism.sigma <= 2.0 / 3 and mechanism.sigma == pytest.approx(2.0 / 3, rel=1e-15)
+    # the mixture's own Renyi divergence (both directions, quadrature) is below the Gaussian's
+    import mpmath
+
+    with mpmath.workdps(30):
+        def pdf(x, c):
+            return mpmath.npdf(x, c, 2)
+
+        def mixture(x):
+            return 0.2 * pdf(x, 0) + 0.3 * pdf(x, -1) + 0.5 * pdf(x, 3)
+
+        alpha = 3
+        for p, q in ((mixture, lambda x: pdf(x, 0)), (lambda x: pdf(x, 0), mixture)):
+            value = mpmath.log(mpmath.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), [-mpmath.inf, 0, mpmath.inf])) / (alpha - 1)
+            assert value <= alpha * 9 / (2 * 4.0)
+
+
+def test_a_mixture_of_gaussians_under_replace_one_is_refused_in_dp_accountings_words():
+    with pytest.raises(bridge.UnsupportedEvent, match="`ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL`"):
+        bridge.accountant_for(MOG(1.0, [0.0, 1.0], [0.5, 0.5]), "pld", neighboring_relation="replace_one")
 
 
 @pytest.mark.parametrize("event, words", [

@@ -45,9 +45,10 @@ of ``ComposedDpEvent``, nested to any depth):
   nodes, each moved by at most the clipping norm). Under ``"replace_special"`` and
   ``"replace_one"`` only (the analysis keeps each record in its step): under ``"add_remove"`` it
   is an :class:`UnsupportedEvent`. ``s = 0``: non-private; every step count 0: no release.
-* ``MixtureOfGaussiansDpEvent(s, c, p)``: every sensitivity of positive probability 0 -> nothing
-  (the two distributions are equal); else ``s = 0`` -> non-private; any other mixture is an
-  :class:`UnsupportedEvent`.
+* ``MixtureOfGaussiansDpEvent(s, c, p)`` -> ``Gaussian(s / c_max)``, ``c_max`` the largest ``|c_i|``
+  of positive probability (joint convexity: the farthest component dominates the mixture; an
+  upper bound). Every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
+  non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
 * ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
   binary randomized response is the worst ``eps``-DP pair (the references above): an upper bound.
   ``C = 0``: nothing; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no distribution; dp_accounting reads
@@ -234,7 +235,7 @@ def _walk(event, count, run, dpa, path):
         _add(run, count, _repeat_and_select(event, run, dpa, path))
         return
     if isinstance(event, dpa.dp_event.MixtureOfGaussiansDpEvent):
-        _add(run, count, _mixture_of_gaussians(event, path))
+        _add(run, count, _mixture_of_gaussians(event, path, run))
         return
     if isinstance(event, dpa.dp_event.DiscreteLaplaceDpEvent):
         _add(run, count, _discrete_laplace(event, path, run))
@@ -247,7 +248,7 @@ def _walk(event, count, run, dpa, path):
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, degenerate "
+        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, "
         f"MixtureOfGaussiansDpEvent, DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
         f"SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
@@ -390,12 +391,17 @@ def _repeat_and_select(event, run, dpa, path):
 _PROBABILITY_SUM_TOL = 1e-9
 
 
-def _mixture_of_gaussians(event, path):
-    """``MixtureOfGaussiansDpEvent(s, c, p)``: ``N(0, s^2)`` against ``sum_i p_i N(c_i, s^2)``.
+def _mixture_of_gaussians(event, path, run):
+    """``MixtureOfGaussiansDpEvent(s, c, p)``: ``N(0, s^2)`` on one dataset, ``sum_i p_i N(c_i, s^2)`` on
+    its neighbour (dp_accounting's add/remove reading: the record's sensitivity is random).
 
-    Accounted in its two degenerate cases only: every sensitivity of positive probability is 0
-    (the two distributions are equal: no loss, whatever ``s``), else ``s = 0`` (point masses at 0
-    and at some ``c_i != 0``: non-private). The general mixture is an :class:`UnsupportedEvent`.
+    Accounted as ``Gaussian(s / c_max)``, ``c_max`` the largest ``|c_i|`` of positive probability: by
+    joint convexity of every hockey-stick divergence (and of ``e^{(alpha - 1) D_alpha}``; van Erven
+    & Harremoës 2014, arXiv 1206.2459v2, Theorem 13) the mixture is no further from ``N(0, s^2)``, in
+    either direction, than its farthest component ``N(c_max, s^2)``: an upper bound, a dominating
+    pair (Zhu, Dong & Wang 2022, arXiv 2106.08567v3, Definition 7), not the mixture's own loss.
+    Every sensitivity of positive probability 0: nothing (the two distributions are equal);
+    ``s = 0``: non-private. Add/remove and replace-special only, as in dp_accounting.
     """
     std = _described("Noise multiplier", _validate.real, f"{path}.standard_deviation", event.standard_deviation, 0)
     sensitivities, probabilities = event.sensitivities, event.sampling_probs
@@ -411,14 +417,18 @@ def _mixture_of_gaussians(event, path):
     total = math.fsum(probabilities)
     if abs(total - 1) > _PROBABILITY_SUM_TOL:
         raise InvalidArgument(f"{path}.sampling_probs={event.sampling_probs!r} must sum to 1 (sum: {total!r})")
-    if all(c == 0 for c, q in zip(sensitivities, probabilities) if q > 0):
+    run.add_remove_only.append((path, event))
+    largest = max(abs(c) for c, q in zip(sensitivities, probabilities) if q > 0)
+    if largest == 0:
         return None  # the mixture is N(0, s^2) itself
     if std == 0:
         return _NON_PRIVATE_STEP
-    raise UnsupportedEvent(
-        f"{path}={event!r}: MixtureOfGaussiansDpEvent is supported with standard_deviation 0 "
-        f"(non-private) or every sensitivity 0 (no loss) only; a general mixture of Gaussians has "
-        f"no dpproofs analysis yet", event)
+    if std == math.inf:
+        return None
+    sigma = std / largest  # one rounding, then one float toward 0 (less noise: never less loss)
+    if sigma == 0:
+        return _NON_PRIVATE_STEP
+    return Gaussian(math.nextafter(sigma * (1 - 2 * 2.0**-52), 0.0)) if sigma != math.inf else None
 
 
 def _discrete_laplace(event, path, run):
