@@ -119,3 +119,9 @@ def test_bad_arguments_are_named(kwargs, words):
     arguments = {"inner": [(dp.Gaussian(1.0), 1)], "mean": 10.0, "shape": 1.0, **kwargs}
     with pytest.raises((dp.InvalidArgument, dp.InvalidArgumentType), match=words):
         dp.RepeatAndSelect(**arguments)
+
+
+def test_an_accountant_holding_it_round_trips_through_json():
+    accountant = dp.Accountant().compose(dp.RepeatAndSelect([(dp.Gaussian(3.0), 5)], 10.0, math.inf), 2)
+    again = dp.Accountant.from_dict(json.loads(json.dumps(accountant.to_dict())))
+    assert again.ledger == accountant.ledger and again.epsilon(1e-5) == accountant.epsilon(1e-5)
