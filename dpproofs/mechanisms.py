@@ -47,7 +47,7 @@ from dpproofs.math import total_variation as tv
 
 __all__ = [
     "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
-    "ZCDP",
+    "ZCDP", "RepeatAndSelect",
 ]
 
 #: Largest order at which the fast evaluator is held to its tolerance (the RDP accountant's
@@ -760,3 +760,252 @@ def sampled_laplace_divergence(alpha, q, b, direction):
     atoms = c_minus**power / 2 + c_plus**power * mpmath.exp(-1 / b) / 2
     integral = mpmath.quad(lambda u: mpmath.exp(-u / b) / (2 * b) * g(u) ** power, [0, mpmath.mpf(1) / 2, 1])
     return mpmath.log(atoms + integral) / (a - 1)
+
+
+# --- repeat and select (hyperparameter tuning) --------------------------------------------------
+
+#: Orders ``lambda_hat`` at which Theorem 2 of Papernot & Steinke is minimised, besides the orders
+#: the accountant asks for: ``1 + 10^k`` for 161 values of ``k`` evenly spaced in ``[-3, 4]``.
+_SELECT_GRID = 1.0 + np.logspace(-3.0, 4.0, 161)
+#: Relative widening of a repeat-and-select bound computed in float64: a sum of a few
+#: non-negative terms, each a product or quotient of at most four correctly rounded operations on
+#: upper bounds (under 20 half-ulps together), doubled.
+_SELECT_WIDEN = 40 * 2.0**-53
+#: The slack the RDP accountant adds to a converted log delta (its ``_SLACK``: ``2^-48`` times the
+#: magnitude of the formula's parts), used here for the same conversion.
+_SELECT_SLACK = 2.0**-48
+
+
+def _tnb_mean(gamma, shape, mp):
+    """Mean of the truncated negative binomial ``TNB(shape, gamma)`` (Papernot & Steinke 2022,
+    arXiv 2110.03620v2, Definition 1): ``shape (1 - gamma) / (gamma (1 - gamma^shape))``, and
+    ``(1 - gamma) / (gamma log(1/gamma))`` at ``shape = 0`` (the logarithmic distribution)."""
+    if shape == 0:
+        return (1 - gamma) / (gamma * mp.log(1 / gamma))
+    return shape * (1 - gamma) / (gamma * -mp.expm1(shape * mp.log(gamma)))
+
+
+def _tnb_gamma_lower(mean, shape):
+    """A float ``gamma`` at most the ``gamma`` of the truncated negative binomial of this mean and
+    shape (so ``log(1/gamma)`` is an upper bound): bisection in mpmath at 40 digits on the mean,
+    decreasing in ``gamma`` on ``(0, 1)``, keeping the end whose mean is at least ``mean``."""
+    import mpmath
+
+    if mean == 1:
+        return 1.0
+    with mpmath.mp.workdps(40):
+        target = mpmath.mpf(mean)
+        low, high = mpmath.mpf(1) / (2 * target), mpmath.mpf(1)
+        while _tnb_mean(low, shape, mpmath) < target:
+            low /= 2
+        for _ in range(200):
+            middle = (low + high) / 2
+            if _tnb_mean(middle, shape, mpmath) >= target:
+                low = middle
+            else:
+                high = middle
+        value = float(low)
+        return value if value <= low else math.nextafter(value, 0.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class RepeatAndSelect(Mechanism):
+    """Run a composition of mechanisms a random number ``K`` of times and release only the best
+    run (hyperparameter tuning; Papernot & Steinke 2022, "Hyperparameter tuning with Renyi
+    differential privacy", arXiv 2110.03620v2). dp_accounting's ``RepeatAndSelectDpEvent``.
+
+    ``K`` is truncated negative binomial of shape ``eta = shape`` in ``[0, inf)`` (0: logarithmic,
+    1: geometric) with parameter ``gamma`` fixed by ``mean`` (Theorem 2), or Poisson of mean
+    ``mean`` (``shape = inf``; Theorem 6). For one run of RDP ``eps(lambda)``:
+
+    * Theorem 2: ``eps(lambda) + (1 + eta)(1 - 1/lambda_hat) eps(lambda_hat)
+      + (1 + eta) log(1/gamma)/lambda_hat + log(mean)/(lambda - 1)`` for every ``lambda_hat >= 1``,
+      minimised over the orders asked for and a fixed grid; ``mean = 1`` is one run (``K = 1``).
+    * Theorem 6: ``eps(lambda) + mean * delta_hat + log(mean)/(lambda - 1)``, ``delta_hat`` an upper
+      bound on the run's delta at ``log1p(1/(lambda - 1))`` (the run's RDP converted as the
+      accountant does, Balle et al. 2020, arXiv 1905.09982v3, Thm 21, on the same orders; 0 where
+      the run's pure epsilon is at most that).
+
+    Rényi divergence is nondecreasing in the order (van Erven & Harremoës 2014, Theorem 3): each
+    order's value is then the minimum over the orders at or above it. Pure epsilon (order
+    infinity): ``(2 + eta)`` times the run's (Theorem 2 as both orders grow; Corollary 3), ``inf``
+    for Poisson. RDP accountant only (float path): the PLD accountant and certified mode refuse it.
+
+    Args:
+        inner: the run, a sequence of ``(mechanism, count)`` pairs (a composition; ``count`` an
+            integer ``>= 0``); pairs of ``[Mechanism.to_dict(), count]`` are accepted (from_dict).
+        mean: the mean of ``K``, a finite float ``>= 1``.
+        shape: ``eta`` in ``[0, inf]`` (``inf``, or the string ``"inf"``: Poisson).
+
+    Raises:
+        InvalidArgument: ``mean < 1``, ``shape < 0`` or nan, a negative count.
+        InvalidArgumentType: an element of ``inner`` that is not a ``(Mechanism, count)`` pair.
+    """
+
+    inner: tuple
+    mean: float
+    shape: float
+
+    def __post_init__(self):
+        pairs_in = self.inner
+        if isinstance(pairs_in, (str, bytes, dict)) or not hasattr(pairs_in, "__iter__"):
+            raise InvalidArgumentType(f"inner={pairs_in!r} must be a sequence of (mechanism, count) pairs")
+        checked = []
+        for index, pair in enumerate(pairs_in):
+            if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+                raise InvalidArgumentType(f"inner[{index}]={pair!r} must be a (mechanism, count) pair")
+            mechanism, count = pair
+            if isinstance(mechanism, dict):
+                mechanism = Mechanism.from_dict(mechanism)
+            if not isinstance(mechanism, Mechanism):
+                raise InvalidArgumentType(f"inner[{index}][0]={mechanism!r} must be a dpproofs Mechanism")
+            checked.append((mechanism, _validate.integer(f"inner[{index}][1]", count, 0)))
+        object.__setattr__(self, "inner", tuple(checked))
+        object.__setattr__(self, "mean", _validate.real("mean", self.mean, 1))
+        shape = self.shape
+        if shape == "inf" or (isinstance(shape, (int, float)) and not isinstance(shape, bool) and shape == math.inf):
+            shape = math.inf
+        else:
+            shape = _validate.real("shape", shape, 0)
+        object.__setattr__(self, "shape", shape)
+
+    def to_dict(self) -> dict:
+        """``{"type": "RepeatAndSelect", "inner": [[mechanism dict, count], ...], "mean", "shape"}``
+        (``shape`` ``inf`` as the string ``"inf"``: plain JSON).
+
+        Returns:
+            dict: the description :meth:`Mechanism.from_dict` rebuilds.
+        """
+        return {"type": type(self).__name__, "inner": [[m.to_dict(), c] for m, c in self.inner],
+                "mean": self.mean, "shape": "inf" if self.shape == math.inf else self.shape}
+
+    def refusal(self, accountant, relation):
+        if accountant == "pld":
+            return InvalidArgument(
+                f"mechanism={self!r} is not supported by the PLD accountant: repeat-and-select is analysed in "
+                f"Rényi DP only (Papernot & Steinke 2022, arXiv 2110.03620v2); allowed: the RDP accountant "
+                f"(dpproofs.Accountant)")
+        for mechanism, _ in self.inner:
+            refusal = mechanism.refusal(accountant, relation)
+            if refusal is not None:
+                return refusal
+        return None
+
+    @property
+    def silent(self):
+        return all(m.silent or c == 0 for m, c in self.inner)
+
+    def _run_curve(self, orders, relation):
+        """Upper bounds on the run's RDP at ``orders`` (each curve raised by ``fast.RTOL``, its
+        stated accuracy, and the sum by one ulp per term)."""
+        total = np.zeros(len(orders), dtype=np.float64)
+        for mechanism, count in self.inner:
+            if count:
+                total = total + count * np.asarray(mechanism.rdp_curve(orders, relation), dtype=np.float64)
+        return total * (1.0 + fast.RTOL + (len(self.inner) + 2) * 2.0**-52)
+
+    def _run_pure_epsilon(self, relation):
+        values = [c * m.pure_epsilon(relation) for m, c in self.inner if c]
+        return math.fsum(values) * (1.0 + (len(values) + 2) * 2.0**-52) if values else 0.0
+
+    def rdp_curve(self, orders, relation):
+        orders = np.asarray(orders, dtype=np.float64)
+        if self.silent:
+            return np.zeros(len(orders))
+        if self.mean == 1 and self.shape != math.inf:
+            # K = 1: one run, its curve as the accountant composes it (it adds fast.RTOL itself)
+            return sum((c * np.asarray(m.rdp_curve(orders, relation), dtype=np.float64)
+                        for m, c in self.inner if c), np.zeros(len(orders)))
+        # the run at lambda itself as the accountant composes it (within fast.RTOL of exact or above;
+        # the accountant adds fast.RTOL to the whole curve, so the sum keeps that contract), raised by
+        # a few ulps per term; the runs inside the minimum over lambda_hat and delta_hat are upper
+        # bounds (_run_curve)
+        run = sum((c * np.asarray(m.rdp_curve(orders, relation), dtype=np.float64)
+                   for m, c in self.inner if c), np.zeros(len(orders)))
+        run = run * (1.0 + (len(self.inner) + 8) * 2.0**-52)
+        grid = np.union1d(orders[orders > 1], _SELECT_GRID)
+        run_grid = self._run_curve(grid, relation)
+        log_mean = math.log(self.mean)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            tail = log_mean / (orders - 1.0)
+            if self.shape != math.inf:  # Theorem 2
+                log_inv_gamma = -math.log(_tnb_gamma_lower(self.mean, self.shape))
+                terms = (1.0 - 1.0 / grid) * run_grid + log_inv_gamma / grid
+                constant = (1.0 + self.shape) * float(np.min(terms))
+                value = run + constant + tail
+            else:  # Theorem 6
+                value = run + self.mean * self._delta_hat(orders, grid, run_grid, relation) + tail
+        value = np.where(orders > 1, value, np.inf)
+        value = np.nextafter(value * (1.0 + _SELECT_WIDEN), np.inf)
+        # RDP is nondecreasing in the order: the minimum over the orders at or above each one
+        order = np.argsort(orders)
+        suffix = np.minimum.accumulate(value[order][::-1])[::-1]
+        result = np.empty_like(value)
+        result[order] = suffix
+        return result
+
+    def _delta_hat(self, orders, grid, run_grid, relation):
+        """Upper bounds on the run's delta at ``log1p(1/(lambda - 1))`` for each order ``lambda``:
+        Balle et al. 2020 Thm 21 (``dpproofs.math.conversions``) minimised over ``grid``, plus the
+        accountant's slack; 0 where the run's pure epsilon is at most the target."""
+        from dpproofs.math import conversions
+
+        pure = self._run_pure_epsilon(relation)
+        terms = conversions.order_terms(grid)
+        result = np.empty(len(orders))
+        for index, alpha in enumerate(orders):
+            if not alpha > 1:
+                result[index] = np.inf
+                continue
+            target = math.log1p(1.0 / (alpha - 1.0))
+            target = math.nextafter(target * (1 - 4 * 2.0**-52), 0.0)  # the division and log1p, rounded down
+            if pure <= target:
+                result[index] = 0.0
+                continue
+            profile = self._profile_delta(target, relation)
+            with np.errstate(over="ignore", invalid="ignore"):
+                log_delta = conversions.log_delta_at("improved", run_grid, terms, target)
+                log_delta = log_delta + _SELECT_SLACK * conversions.log_delta_magnitude_at(
+                    "improved", run_grid, terms, target)
+            best = float(np.nanmin(log_delta))
+            converted = math.nextafter(math.exp(best) * (1 + 4 * 2.0**-52), math.inf)
+            result[index] = min(1.0, converted, math.inf if profile is None else profile)
+        return result
+
+    def _profile_delta(self, epsilon, relation):
+        """An upper bound on the run's exact privacy profile at ``epsilon`` where it is known in closed
+        form, else None: Gaussians only (one Gaussian of ``mu^2 = sum count (d / sigma)^2``, ``d`` = 1
+        or 2 under replace-one; Balle & Wang 2018, arXiv 1805.06530, Theorem 8:
+        ``Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``), or one Laplace of pure epsilon ``e``
+        (``1 - exp((eps - e)/2)`` below ``e``, the Laplace mechanism's profile), in mpmath at 30
+        digits, rounded up by ``10^-25`` absolute and 4 ulps."""
+        import mpmath
+
+        live = [(m, c) for m, c in self.inner if c]
+        with mpmath.mp.workdps(30):
+            eps = mpmath.mpf(epsilon)
+            if live and all(type(m) is Gaussian for m, _ in live):
+                d = 1 if relation == "add_remove" else 2
+                mu = mpmath.sqrt(mpmath.fsum(c * (mpmath.mpf(d) / mpmath.mpf(m.sigma)) ** 2 for m, c in live))
+                value = mpmath.ncdf(mu / 2 - eps / mu) - mpmath.exp(eps) * mpmath.ncdf(-mu / 2 - eps / mu)
+            elif len(live) == 1 and type(live[0][0]) is Laplace and live[0][1] == 1:
+                pure = mpmath.mpf(live[0][0].pure_epsilon(relation))
+                value = max(mpmath.mpf(0), -mpmath.expm1((eps - pure) / 2))
+            else:
+                return None
+            bound = float(max(value, 0) + mpmath.mpf(10) ** -25)
+        return math.nextafter(bound * (1 + 4 * 2.0**-52), math.inf)
+
+    def pure_epsilon(self, relation: str) -> float:
+        if self.silent:
+            return 0.0
+        if self.shape == math.inf:
+            return math.inf
+        if self.mean == 1:
+            return self._run_pure_epsilon(relation)
+        return math.nextafter((2.0 + self.shape) * self._run_pure_epsilon(relation) * (1 + 4 * 2.0**-52), math.inf)
+
+    def rdp_ball(self, order, relation, prec):
+        raise InvalidArgument(
+            f"mechanism={self!r} has no certified (arb) analysis: repeat-and-select is accounted by the float "
+            f"RDP accountant only (dpproofs.Accountant(certified=False))")

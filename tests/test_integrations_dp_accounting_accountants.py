@@ -8,6 +8,7 @@ sub-event, no events, no-op, non-private) against our classes, unchanged.
 import math
 import warnings
 
+import numpy as np
 import pytest
 
 dp_accounting = pytest.importorskip("dp_accounting")
@@ -88,7 +89,7 @@ def test_boundary_deltas_and_epsilons_follow_dp_accountings_convention():
     special = ours.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_SPECIAL)
     assert special.accountant.relation == "add_remove"  # an upper bound of REPLACE_SPECIAL (module docstring)
     with pytest.raises(dp.InvalidArgument, match="neighboring_relation"):
-        ours.RdpAccountant(neighboring_relation="replace_special")
+        ours.RdpAccountant(neighboring_relation="replace-special")
 
 
 def test_orders_outside_our_range_keep_their_place_in_rdp_with_an_upper_bound():
@@ -132,3 +133,28 @@ def test_the_private_rdp_arrays_read_like_dp_accountings():
     accountant = ours.RdpAccountant([2.0, 3.0]).compose(dp_accounting.ZCDpEvent(0.1, 0.5), 2)
     assert list(accountant._orders) == [2.0, 3.0]
     assert accountant._rdp[0] == pytest.approx(2 * (0.5 + 0.2)) and accountant._rdp[1] >= 2 * (0.5 + 0.3)
+
+
+def test_tree_aggregation_is_accounted_under_replace_special_and_replace_one_only():
+    tree = dp_accounting.SingleEpochTreeAggregationDpEvent(0.7, [10, 400])
+    relations = dp_accounting.NeighboringRelation
+    assert not ours.RdpAccountant().supports(tree)
+    assert "REPLACE_SPECIAL" in ours.RdpAccountant()._maybe_compose(tree, 1, False).error_message
+    assert ours.RdpAccountant(neighboring_relation=relations.REPLACE_ONE).supports(tree)
+    mine = ours.RdpAccountant([2.0, 8.0], relations.REPLACE_SPECIAL)
+    mine.compose(tree, 2)
+    theirs = dp_accounting.rdp.RdpAccountant([2.0, 8.0], relations.REPLACE_SPECIAL)
+    theirs.compose(tree, 2)
+    assert np.all(mine._rdp >= theirs._rdp) and np.allclose(mine._rdp, theirs._rdp, rtol=1e-9)
+    pld = ours.PLDAccountant(relations.REPLACE_SPECIAL)
+    pld.compose(tree)
+    assert pld.get_epsilon(1e-6) <= mine.get_epsilon(1e-6)
+
+
+def test_epsilon_at_delta_zero_is_the_summed_pure_epsilon_where_every_step_has_one():
+    accountant = ours.PLDAccountant()
+    accountant.compose(dp_accounting.dp_event.DiscreteLaplaceDpEvent(1.0, 1), 3)
+    accountant.compose(dp_accounting.LaplaceDpEvent(2.0), 2)  # 1/2-DP each
+    assert accountant.get_epsilon(0) >= 4.0 and accountant.get_epsilon(0) == pytest.approx(4.0, rel=1e-14)
+    accountant.compose(dp_accounting.GaussianDpEvent(10.0))
+    assert accountant.get_epsilon(0) == math.inf

@@ -39,15 +39,37 @@ of ``ComposedDpEvent``, nested to any depth):
   ``REPLACE_SPECIAL`` analysis.
 * ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
   accountant only).
+* ``SingleEpochTreeAggregationDpEvent(s, step_counts)`` (tree aggregation restarted every epoch,
+  no record in two trees) -> ``Gaussian(s / sqrt(depth))``, ``depth = ceil(log2(max(step_counts)
+  + 1))`` (Kairouz et al. 2021, arXiv 2103.00039, Appendix D: a record is in at most ``depth``
+  nodes, each moved by at most the clipping norm). Under ``"replace_special"`` and
+  ``"replace_one"`` only (the analysis keeps each record in its step): under ``"add_remove"`` it
+  is an :class:`UnsupportedEvent`. ``s = 0``: non-private; every step count 0: no release.
+* ``MixtureOfGaussiansDpEvent(s, c, p)`` -> ``Gaussian(s / c_max)``, ``c_max`` the largest ``|c_i|``
+  of positive probability (joint convexity: the farthest component dominates the mixture; an
+  upper bound). Every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
+  non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
+* ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
+  binary randomized response is the worst ``eps``-DP pair (the references above): an upper bound.
+  ``C = 0``: nothing; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no distribution; dp_accounting reads
+  it as zero noise): non-private. Add/remove and replace-special only (under replace-one an
+  :class:`UnsupportedEvent`, as in dp_accounting).
 * ``NoOpDpEvent`` -> nothing; ``NonPrivateDpEvent`` -> epsilon ``inf`` (the accountant is a
   :class:`NonPrivateAccountant`, delta ``1`` at every finite epsilon).
-* Anything else (tree aggregation, repeat-and-select, sampling with replacement,
+* ``RepeatAndSelectDpEvent(inner, mean, shape)`` -> ``dpproofs.RepeatAndSelect`` of the inner
+  run's mechanisms (Papernot & Steinke 2022, arXiv 2110.03620v2: Theorem 2 for a truncated
+  negative binomial number of runs, ``shape`` in ``[0, inf)``; Theorem 6 for Poisson,
+  ``shape = inf``). RDP accountant only: the PLD accountant refuses it.
+* Anything else (sampling with replacement, truncated subsampling,
   ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
 dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"`` (also
 ``NeighboringRelation.REPLACE_ONE``) are passed to the accountant's ``relation=``.
-``REPLACE_SPECIAL`` is not supported.
+``"replace_special"`` (``NeighboringRelation.REPLACE_SPECIAL``: a record replaced by a special one
+that contributes nothing) is accounted as ``"add_remove"``: for the additive-noise events the pair
+is the same (the special record adds 0, as an absent one), and dpproofs' randomized response is
+the worst pair of its two inputs under either relation.
 
 Reading the noise multiplier. dp_accounting documents ``GaussianDpEvent.noise_multiplier`` as
 ``s / C`` (noise std over the clipping norm), dpproofs' own convention, and the bridge keeps it:
@@ -84,11 +106,18 @@ __all__ = [
 ]
 
 #: Names of the neighbouring relations (dp_accounting's enum members are accepted too).
-RELATIONS = ("add_remove", "replace_one")
+#: ``"replace_special"`` (a record replaced by a special one that contributes nothing; dp_accounting's
+#: ``REPLACE_SPECIAL``) is accounted as ``"add_remove"`` (the same pair for every event accounted),
+#: and is the relation :class:`SingleEpochTreeAggregationDpEvent <_tree_aggregation>` needs.
+RELATIONS = ("add_remove", "replace_one", "replace_special")
 #: Names of the accountants ``accountant_for`` can build.
 ACCOUNTANTS = ("rdp", "pld")
 
-_ENUM_NAMES = {"ADD_OR_REMOVE_ONE": "add_remove", "REPLACE_ONE": "replace_one"}
+_ENUM_NAMES = {"ADD_OR_REMOVE_ONE": "add_remove", "REPLACE_ONE": "replace_one", "REPLACE_SPECIAL": "replace_special"}
+
+#: Events whose analysis needs the records' slots fixed (a removed record leaves its slot empty, it
+#: does not shift the later records): refused under plain ``"add_remove"``.
+_FIXED_SLOT_RELATIONS = ("replace_one", "replace_special")
 
 #: Relative widening of a float ``eps = log1p(k (1 - p) / p)`` (randomized response): ``1 - p``,
 #: the product and the quotient are correctly rounded (at most 3 half-ulps relative together;
@@ -131,6 +160,8 @@ class _Run:
     def __init__(self):
         self.entries = []  # (mechanism, count) in order of appearance
         self.non_private = False
+        self.fixed_slots = []  # (path, event) of the events that need fixed slots (_FIXED_SLOT_RELATIONS)
+        self.add_remove_only = []  # (path, event) of the events accounted under add/remove (or special) only
 
 
 def _count(name, value):
@@ -196,6 +227,19 @@ def _walk(event, count, run, dpa, path):
     if isinstance(event, dpa.RandomizedResponseDpEvent):
         _add(run, count, _randomized_response(event, path))
         return
+    if isinstance(event, dpa.SingleEpochTreeAggregationDpEvent):
+        run.fixed_slots.append((path, event))
+        _add(run, count, _tree_aggregation(event, path))
+        return
+    if isinstance(event, dpa.dp_event.RepeatAndSelectDpEvent):
+        _add(run, count, _repeat_and_select(event, run, dpa, path))
+        return
+    if isinstance(event, dpa.dp_event.MixtureOfGaussiansDpEvent):
+        _add(run, count, _mixture_of_gaussians(event, path, run))
+        return
+    if isinstance(event, dpa.dp_event.DiscreteLaplaceDpEvent):
+        _add(run, count, _discrete_laplace(event, path, run))
+        return
     if isinstance(event, dpa.ZCDpEvent):
         rho = _noise(f"{path}.rho", event.rho)
         xi = _noise(f"{path}.xi", event.xi)
@@ -204,7 +248,9 @@ def _walk(event, count, run, dpa, path):
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
-        f"RandomizedResponseDpEvent, ZCDpEvent, SelfComposedDpEvent, ComposedDpEvent, "
+        f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, "
+        f"MixtureOfGaussiansDpEvent, DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
+        f"SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
 
@@ -280,6 +326,165 @@ def _effective_sigma(event, dpa, path, parent):
     return math.nextafter(sigma * (1 - (2 * len(found) + 4) * 2.0**-52), 0.0)
 
 
+def _tree_aggregation(event, path):
+    """``SingleEpochTreeAggregationDpEvent(noise_multiplier, step_counts)`` as one Gaussian.
+
+    Tree aggregation restarted after each epoch of ``step_counts[i]`` steps, no record in two
+    trees (Kairouz, McMahan, Song, Thakkar, Thakurta & Xu 2021, arXiv 2103.00039, Appendix D): a
+    record's contribution (L2 norm at most 1, the clipping norm) enters at most
+    ``depth = ceil(log2(max(step_counts) + 1))`` nodes of its tree, each released with Gaussian
+    noise of std ``sigma``; with the record's slot fixed (replace-special: the nodes move by at
+    most 1 each) the release is one Gaussian mechanism of L2 sensitivity ``sqrt(depth)``, i.e.
+    ``Gaussian(sigma / sqrt(depth))``. Under replace-one each node moves by up to 2, and
+    ``Gaussian(s)`` under ``"replace_one"`` accounts that doubling itself (same mapping).
+    ``depth = 0`` (all step counts 0): nothing released; ``sigma = 0``: non-private.
+    """
+    sigma = event.noise_multiplier
+    if not (isinstance(sigma, numbers.Real) and not isinstance(sigma, bool) and float(sigma) == math.inf):
+        sigma = _described("Noise multiplier must be non-negative", _validate.real, f"{path}.noise_multiplier",
+                           sigma, 0)
+    steps = event.step_counts
+    if isinstance(steps, numbers.Number):  # dp_accounting takes one integer for one epoch
+        steps = [steps]
+    elif isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise InvalidArgumentType(
+            f"{path}.step_counts={event.step_counts!r} must be a non-negative integer or a non-empty "
+            f"sequence of them")
+    steps = [_described("Steps must be non-negative", _validate.integer, f"{path}.step_counts[{index}]", value, 0)
+             for index, value in enumerate(steps)]
+    if not steps:
+        raise InvalidArgument(
+            f"{path}.step_counts={event.step_counts!r} must be a non-empty list of non-negative "
+            f"integers, or one such integer (the steps of each epoch)")
+    depth = max(steps).bit_length()  # = ceil(log2(max + 1)), exactly, for an integer max >= 0
+    if depth == 0 or sigma == math.inf:
+        return None
+    if sigma == 0:
+        return _NON_PRIVATE_STEP
+    if depth == 1:
+        return Gaussian(sigma)
+    # sqrt and division: one half-ulp each; lowered by 4 ulps relative, then one float toward 0
+    # (less noise: more privacy loss, never less)
+    return Gaussian(math.nextafter(sigma / math.sqrt(depth) * (1 - 4 * 2.0**-52), 0.0))
+
+
+def _repeat_and_select(event, run, dpa, path):
+    """``RepeatAndSelectDpEvent(inner, mean, shape)`` -> ``dpproofs.RepeatAndSelect`` of the inner
+    run's mechanisms (Papernot & Steinke 2022, arXiv 2110.03620v2, Theorems 2 and 6; RDP only).
+    A non-private inner run makes the selection non-private; an empty one releases nothing."""
+    mean = _described("Mean of number of repetitions must be >=1", _validate.real, f"{path}.mean", event.mean, 1)
+    shape = event.shape
+    if not (isinstance(shape, numbers.Real) and not isinstance(shape, bool) and float(shape) == math.inf):
+        shape = _described("Distribution of repetitions must be >=0", _validate.real, f"{path}.shape", shape, 0)
+    inner = _Run()
+    _walk(event.event, 1, inner, dpa, f"{path}.event")
+    run.fixed_slots.extend(inner.fixed_slots)
+    if inner.non_private:
+        return _NON_PRIVATE_STEP
+    if not inner.entries:
+        return None
+    return dpproofs.RepeatAndSelect(tuple(inner.entries), mean, float(shape))
+
+
+#: How far the sampling probabilities of a ``MixtureOfGaussiansDpEvent`` may sum from 1: float
+#: probabilities as users type them (``[0.1] * 10`` sums to ``1 - 2**-53``), a few ulps per term.
+_PROBABILITY_SUM_TOL = 1e-9
+
+
+def _mixture_of_gaussians(event, path, run):
+    """``MixtureOfGaussiansDpEvent(s, c, p)``: ``N(0, s^2)`` on one dataset, ``sum_i p_i N(c_i, s^2)`` on
+    its neighbour (dp_accounting's add/remove reading: the record's sensitivity is random).
+
+    Accounted as ``Gaussian(s / c_max)``, ``c_max`` the largest ``|c_i|`` of positive probability: by
+    joint convexity of every hockey-stick divergence (and of ``e^{(alpha - 1) D_alpha}``; van Erven
+    & Harremoës 2014, arXiv 1206.2459v2, Theorem 13) the mixture is no further from ``N(0, s^2)``, in
+    either direction, than its farthest component ``N(c_max, s^2)``: an upper bound, a dominating
+    pair (Zhu, Dong & Wang 2022, arXiv 2106.08567v3, Definition 7), not the mixture's own loss.
+    Every sensitivity of positive probability 0: nothing (the two distributions are equal);
+    ``s = 0``: non-private. Add/remove and replace-special only, as in dp_accounting.
+    """
+    std = _described("Noise multiplier", _validate.real, f"{path}.standard_deviation", event.standard_deviation, 0)
+    sensitivities, probabilities = event.sensitivities, event.sampling_probs
+    for name, values in (("sensitivities", sensitivities), ("sampling_probs", probabilities)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise InvalidArgumentType(f"{path}.{name}={values!r} must be a sequence of real numbers")
+    if len(sensitivities) == 0 or len(sensitivities) != len(probabilities):
+        raise InvalidArgument(
+            f"{path}.sensitivities={sensitivities!r} and {path}.sampling_probs={probabilities!r} must be "
+            f"non-empty and of the same length")
+    sensitivities = [_validate.real(f"{path}.sensitivities[{i}]", c) for i, c in enumerate(sensitivities)]
+    probabilities = [_validate.real(f"{path}.sampling_probs[{i}]", q, 0, 1) for i, q in enumerate(probabilities)]
+    total = math.fsum(probabilities)
+    if abs(total - 1) > _PROBABILITY_SUM_TOL:
+        raise InvalidArgument(f"{path}.sampling_probs={event.sampling_probs!r} must sum to 1 (sum: {total!r})")
+    run.add_remove_only.append((path, event))
+    largest = max(abs(c) for c, q in zip(sensitivities, probabilities) if q > 0)
+    if largest == 0:
+        return None  # the mixture is N(0, s^2) itself
+    if std == 0:
+        return _NON_PRIVATE_STEP
+    if std == math.inf:
+        return None
+    sigma = std / largest  # one rounding, then one float toward 0 (less noise: never less loss)
+    if sigma == 0:
+        return _NON_PRIVATE_STEP
+    return Gaussian(math.nextafter(sigma * (1 - 2 * 2.0**-52), 0.0)) if sigma != math.inf else None
+
+
+def _discrete_laplace(event, path, run):
+    """``DiscreteLaplaceDpEvent(a, C)``: ``sum + z``, ``z`` with mass ``exp(-a|x|) tanh(a/2)`` at every
+    integer ``x``, the sum moved by at most ``C`` when one record is added or removed.
+
+    The mass ratio at any output of two sums ``C`` apart is at most ``e^{a C}``: the mechanism is
+    ``a C``-DP, and it is accounted as binary randomized response ``RandomizedResponse(a C)``, the
+    worst case of every ``eps``-DP pair in Rényi divergence (Mironov 2017, arXiv 1702.07476v3,
+    Proposition 5) and in every hockey-stick divergence (Kairouz, Oh & Viswanath 2015, arXiv
+    1311.0776v4, Theorem 3.3's dominating mechanism): an upper bound, not the discrete Laplace's
+    own (smaller) loss. Under replace-one the sum moves by up to ``2C`` (not accounted: refused,
+    as dp_accounting does). ``C = 0``: no loss; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no
+    distribution; dp_accounting reads it as zero noise) and ``a = inf`` (no noise): non-private.
+    """
+    a = event.noise_parameter
+    if not (isinstance(a, numbers.Real) and not isinstance(a, bool) and float(a) == math.inf):
+        a = _described("Noise parameter", _validate.real, f"{path}.noise_parameter", a, 0)
+    sensitivity = _validate.integer(f"{path}.sensitivity", event.sensitivity, 0)
+    run.add_remove_only.append((path, event))
+    if sensitivity == 0:
+        return None
+    if a == 0 or a == math.inf:
+        return _NON_PRIVATE_STEP
+    epsilon = float(a) * sensitivity  # one rounding (an integer beyond 2**53 rounds too: two)
+    if epsilon == math.inf:
+        return _NON_PRIVATE_STEP
+    return RandomizedResponse(math.nextafter(epsilon * (1 + 2 * 2.0**-52), math.inf))
+
+
+def _fixed_slot_refusal(run, relation):
+    """An :class:`UnsupportedEvent` for the first event of ``run`` that needs fixed slots when
+    ``relation`` does not fix them (plain add/remove), else None."""
+    if relation == "replace_one" and run.add_remove_only:
+        path, event = run.add_remove_only[0]
+        return UnsupportedEvent(
+            f"{path}={event!r}: neighboring_relation must be `ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL` for "
+            f"`{type(event).__name__}`, found {relation!r}: its sensitivity is stated for one record added "
+            f"or removed; allowed: 'add_remove', 'replace_special'", event)
+    if relation in _FIXED_SLOT_RELATIONS or not run.fixed_slots:
+        return None
+    path, event = run.fixed_slots[0]
+    return UnsupportedEvent(
+        f"{path}={event!r}: neighboring_relation must be `REPLACE_SPECIAL` or `REPLACE_ONE` for "
+        f"`{type(event).__name__}`, found {relation!r}: its analysis (Kairouz et al. 2021, arXiv "
+        f"2103.00039, Appendix D) keeps every record in its step; removing a record would shift "
+        f"the later ones; allowed: 'replace_special', 'replace_one'", event)
+
+
+def _accounted_relation(relation):
+    """The relation the dpproofs accountant is built with: ``"replace_special"`` is accounted as
+    ``"add_remove"`` (a special record adds 0 to every sum, as an absent one; dpproofs' randomized
+    response is the worst pair of its two inputs, an upper bound under either)."""
+    return "add_remove" if relation == "replace_special" else relation
+
+
 def _randomized_response(event, path):
     p = _validate.real(f"{path}.noise_parameter", event.noise_parameter, 0, 1)
     k = _validate.integer(f"{path}.num_buckets", event.num_buckets, 1)
@@ -303,7 +508,7 @@ def _relation(value):
         return _ENUM_NAMES[name]
     raise InvalidArgument(
         f"neighboring_relation={value!r} is not supported; allowed: {list(RELATIONS)} "
-        f"(or dp_accounting's NeighboringRelation.ADD_OR_REMOVE_ONE / REPLACE_ONE)"
+        f"(or dp_accounting's NeighboringRelation.ADD_OR_REMOVE_ONE / REPLACE_ONE / REPLACE_SPECIAL)"
     )
 
 
@@ -315,6 +520,7 @@ def _accepts(cls, keyword):
 
 
 def _empty_accountant(accountant, relation, orders):
+    relation = _accounted_relation(relation)
     kind = _validate.choice("accountant", accountant, ACCOUNTANTS)
     if kind == "pld":
         cls = dpproofs.PLDAccountant
@@ -343,8 +549,9 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
 
     ``accountant``: ``"rdp"`` (:class:`dpproofs.Accountant` over ``orders``, None for the
     default orders) or ``"pld"`` (:class:`dpproofs.PLDAccountant`).
-    ``neighboring_relation``: ``"add_remove"`` (default) or ``"replace_one"`` (one record
-    changed; both accountants support it), or dp_accounting's ``NeighboringRelation`` member.
+    ``neighboring_relation``: ``"add_remove"`` (default), ``"replace_one"`` (one record
+    changed; both accountants support it) or ``"replace_special"`` (accounted as add/remove; the
+    relation tree aggregation needs), or dp_accounting's ``NeighboringRelation`` member.
 
     Raises :class:`UnsupportedEvent` (an :class:`InvalidArgument`) naming the first event that
     cannot be accounted, :class:`InvalidArgument` for a parameter out of range. Everything is
@@ -355,6 +562,9 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
     cls, kwargs = _empty_accountant(accountant, relation, orders)
     run = _Run()
     _walk(event, 1, run, dpa, "event")
+    refusal = _fixed_slot_refusal(run, relation)
+    if refusal is not None:
+        raise refusal
     if run.non_private:
         cls = _non_private_class(cls)
     result = cls(**kwargs)
@@ -378,8 +588,11 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
+    if _fixed_slot_refusal(run, relation) is not None:
+        return False
     kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
-    return all(mechanism.refusal(kind, relation) is None for mechanism, _ in run.entries)
+    accounted = _accounted_relation(relation)
+    return all(mechanism.refusal(kind, accounted) is None for mechanism, _ in run.entries)
 
 
 def to_event(accountant: Any) -> Any:

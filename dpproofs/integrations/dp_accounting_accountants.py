@@ -22,7 +22,8 @@ sum, as an absent one), and dpproofs' randomized response is the worst pair of i
 either relation, an upper bound on dp_accounting's ``REPLACE_SPECIAL`` pair.
 
 Boundary values, as dp_accounting's interface tests require: ``get_epsilon(0)`` is 0 with no
-privacy loss and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
+privacy loss, the summed pure epsilon of the ledger where every step has one (Laplace, randomized
+response, discrete Laplace) and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
 a ``NonPrivateDpEvent`` makes epsilon ``inf`` and delta 1 everywhere.
 
 :class:`ReadDifferentlyWarning` is issued at ``compose`` where dp_accounting 0.6 reads the same
@@ -60,12 +61,11 @@ class _Backed(privacy_accountant.PrivacyAccountant):
     _kind = "rdp"
 
     def _setup(self, neighboring_relation, orders=None):
-        if getattr(neighboring_relation, "name", None) == "REPLACE_SPECIAL":
-            relation = "add_remove"  # an upper bound of REPLACE_SPECIAL (module docstring)
-        else:
-            relation = bridge._relation(neighboring_relation)
+        named = bridge._relation(neighboring_relation)
+        relation = bridge._accounted_relation(named)  # REPLACE_SPECIAL as add/remove (module docstring)
         cls, kwargs = bridge._empty_accountant(self._kind, relation, orders)
         super().__init__(neighboring_relation)
+        self._named_relation = named
         self._relation = relation
         self._accountant = cls(**kwargs)
         self._non_private = False
@@ -82,6 +82,9 @@ class _Backed(privacy_accountant.PrivacyAccountant):
             bridge._walk(event, max(count, 1), run, dp_accounting, "event")
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
+        refusal = bridge._fixed_slot_refusal(run, self._named_relation)
+        if refusal is not None:
+            return self.CompositionErrorDetails(invalid_event=refusal.event, error_message=str(refusal))
         for mechanism, _ in run.entries:
             refusal = mechanism.refusal(self._kind, self._relation)
             if refusal is not None:
@@ -117,8 +120,19 @@ class _Backed(privacy_accountant.PrivacyAccountant):
         if self._silent() or delta >= 1:
             return 0.0
         if delta == 0:
-            return math.inf
+            return self._pure_epsilon()
         return float(self._accountant.epsilon(delta))
+
+    def _pure_epsilon(self):
+        """Epsilon at delta 0: the summed pure epsilon of the ledger (pure DP composes by summation:
+        Dwork & Roth 2014, Theorem 3.16), rounded up by one ulp per term; ``inf`` when a mechanism
+        has no pure epsilon (the Gaussian)."""
+        ledger = self._accountant.ledger
+        terms = [steps * mechanism.pure_epsilon(self._relation) for mechanism, steps in ledger]
+        if any(term == math.inf for term in terms):
+            return math.inf
+        total = math.fsum(terms)
+        return math.nextafter(total * (1 + (len(terms) + 2) * 2.0**-52), math.inf)
 
     def get_delta(self, target_epsilon: float) -> float:
         """Delta at ``target_epsilon`` (an upper bound; 1 if the run is non-private)."""

@@ -16,7 +16,9 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
   Prop. 11 without its factor, add/remove accounting of a replace-one run);
 * :mod:`.rdp` - the accountant's RDP curve, inflated by its documented tolerance, is at least the
   exact RDP (sampled Gaussian at integer and fractional orders, both directions, Gaussian,
-  Laplace, randomized response).
+  Laplace, randomized response); :mod:`.repeat_and_select` - the ``RepeatAndSelect`` curve of a
+  Gaussian run is at least Theorem 2 of Papernot & Steinke 2022 (arXiv 2110.03620v2) at its best
+  ``lambda_hat`` (mutant: the ``log(mean)/(lambda - 1)`` term dropped).
 * :mod:`.pld` - ``PLDAccountant``'s bracket contains the exact tight epsilon (Gaussian, sampled
   Gaussian); :mod:`.pld_replace_one` - under replace-one its upper end is above every neighbouring
   pair that exists and has an exact profile (the Gaussian, fixed-size batches, Poisson).
