@@ -63,3 +63,15 @@ def test_one_public_calibrate_sigma():
         dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100, tolerance=1e-2)
     with pytest.raises(dp.InvalidArgument, match="rdp"):
         dp.calibrate_sigma(epsilon=1.0, delta=1e-5, q=0.01, steps=100, accountant="pld", conversion="classic")
+
+
+@pytest.mark.parametrize("cls", [dp.Accountant, dp.PLDAccountant])
+@pytest.mark.parametrize("mechanism, steps, pure", [(dp.RandomizedResponse(1.0), 10, 10.0),
+                                                    (dp.RandomizedResponse(0.1), 3, 0.30000000000000004)])
+def test_delta_is_exactly_zero_at_the_summed_pure_epsilon_and_positive_just_below(cls, mechanism, steps, pure):
+    """Pure DP composes by summation (Dwork & Roth 2014, Thm 3.16): at epsilon equal to the exact sum
+    of the steps' epsilons (0.1 + 0.1 + 0.1 is 0.30000000000000004 in floats, above the exact 0.3)
+    delta is 0, not a rounding-widened positive bound; just below it the exact delta is positive."""
+    accountant = cls().compose(mechanism, steps)
+    assert accountant.delta(pure) == 0.0
+    assert accountant.delta(pure * (1 - 1e-6)) > 0.0

@@ -85,6 +85,7 @@ fractional-order enclosures need rigorous integrals that take seconds each; and 
 (the exact binomial sums in ball arithmetic). ``refine`` is not available in certified mode.
 """
 
+import fractions
 import math
 import numbers
 import threading
@@ -594,14 +595,26 @@ class Accountant(PrivacyAccountant):
         return self._epsilon_order_rdp(items, total, delta, conversion, refine)
 
     def _pure_epsilon(self, items):
-        """The composed pure-DP epsilon (``inf`` unless every mechanism has one): a sum of ``k``
-        terms, each rounded up, raised by ``k + 2`` ulps relative (the sum's round-off) and one float
-        (pure DP composes by summation: Dwork & Roth 2014, Theorem 3.16; the RDP order infinity)."""
-        terms = [m.pure_epsilon(self._relation) * float(n) for m, n in items]
-        total = math.fsum(terms)
-        if not total < math.inf:
+        """An upper bound on the composed pure-DP epsilon, a float (``inf`` unless every mechanism
+        has one): :meth:`_exact_pure_epsilon` rounded up."""
+        exact = self._exact_pure_epsilon(items)
+        if exact == math.inf:
             return math.inf
-        return math.nextafter(total * (1 + (len(terms) + 2) * _ULP), math.inf)
+        value = float(exact)
+        return value if fractions.Fraction(value) >= exact else math.nextafter(value, math.inf)
+
+    def _exact_pure_epsilon(self, items):
+        """The sum of each mechanism's pure epsilon (a float upper bound,
+        :meth:`~dpproofs.mechanisms.Mechanism.pure_epsilon`) times its count, in exact rational
+        arithmetic, or ``inf`` (pure DP composes by summation: Dwork & Roth 2014, Theorem 3.16; the
+        RDP order infinity). Exact, so that ``epsilon`` equal to it gives ``delta = 0``."""
+        total = fractions.Fraction(0)
+        for mechanism, count in items:
+            value = mechanism.pure_epsilon(self._relation)
+            if not value < math.inf:
+                return math.inf
+            total += fractions.Fraction(value) * fractions.Fraction(count)
+        return total
 
     def _epsilon_order_rdp(self, items, total, delta, conversion, refine):
         if self._certified:
@@ -644,7 +657,7 @@ class Accountant(PrivacyAccountant):
         items, total = self._snapshot()
         if self._zero_privacy(items):
             return 0.0
-        if epsilon >= self._pure_epsilon(items):
+        if epsilon >= self._exact_pure_epsilon(items):  # exact: a Fraction or inf
             return 0.0
         if self._certified:
             bound = self._certified_delta(items, epsilon, conversion)
