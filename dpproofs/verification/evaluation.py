@@ -24,6 +24,7 @@ from dpproofs.checker import vocabulary
 from dpproofs.checker.claims import Sides, relation_of
 from dpproofs.checker.decide import Outcome, compare
 from dpproofs.errors import BOX_ERRORS, POINT_ERRORS, InvalidArgument, NumericalError, reraise_internal
+from dpproofs.verification import facts
 from dpproofs.verification.domain import Interval, enclose
 
 __all__ = [
@@ -336,6 +337,13 @@ class UserEvaluation:
     def __init__(self, statement, calls, variables):
         self.statement = statement
         self.relation = relation_of(statement)
+        # the search evaluates the sampled Gaussian at integer orders as its add direction, an exact
+        # finite sum, equal to it there (facts.ADD_DIRECTION_SOURCE): the remove direction's
+        # integral costs seconds per point and fails at extreme rates (q = 1e-180); certification
+        # and the reference keep the claim as written
+        integers = {v.name for v in variables if v.integer}
+        self.search_statement = statement.func(facts.add_direction_at_integer_orders(statement.lhs, integers),
+                                               facts.add_direction_at_integer_orders(statement.rhs, integers))
         self.calls = tuple(calls)
         self.variables = tuple(variables)
         self.fallbacks = math.inf
@@ -389,9 +397,10 @@ class UserEvaluation:
         # a cheap low-precision evaluation decides most points: balls that already separate the
         # sides order their midpoints as the exact values (the margins that steer the search are
         # then good to about 25 digits)
+        statement = self.search_statement
         try:
-            left = arithmetic.evaluate_ball(self.statement.lhs, point, SEARCH_BITS)
-            right = arithmetic.evaluate_ball(self.statement.rhs, point, SEARCH_BITS)
+            left = arithmetic.evaluate_ball(statement.lhs, point, SEARCH_BITS)
+            right = arithmetic.evaluate_ball(statement.rhs, point, SEARCH_BITS)
         except POINT_ERRORS as error:
             reraise_internal(error)
         else:
@@ -399,10 +408,11 @@ class UserEvaluation:
                     and compare(left, right, self.relation) is not Outcome.UNDECIDED):
                 with mp.workprec(SEARCH_BITS + precision.GUARD_BITS):
                     return _ball_to_mpf(left), _ball_to_mpf(right)
-        return self._value(point, dps, SEARCH_MAX_BITS, searching=True)
+        return self._value(point, dps, SEARCH_MAX_BITS, searching=True, statement=statement)
 
-    def _value(self, point, dps, ceiling, searching):
-        left, right, state = _ball_pair(self.statement, point, precision.to_bits(dps), dps + 2, ceiling)
+    def _value(self, point, dps, ceiling, searching, statement=None):
+        statement = self.statement if statement is None else statement
+        left, right, state = _ball_pair(statement, point, precision.to_bits(dps), dps + 2, ceiling)
         if state in ("tight", "separated"):
             with mp.workprec(precision.to_bits(dps, guard=MIDPOINT_GUARD_BITS)):
                 return _ball_to_mpf(left), _ball_to_mpf(right)
@@ -416,7 +426,7 @@ class UserEvaluation:
             raise NumericalError("no ball enclosure here and the search's mpmath evaluations are spent")
         if searching:
             self.fallbacks -= 1
-        return _mp_pair(self.statement, point, dps)
+        return _mp_pair(statement, point, dps)
 
     def ball(self, point, prec):
         """Ball enclosures of both sides at a point or over a box.
