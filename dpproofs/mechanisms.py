@@ -18,6 +18,8 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   the RDP accountant (see the class).
 * ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
   ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
+* ``KaryRandomizedResponse(p, k)``: reports the input's bucket (one of ``k``) with probability
+  ``1 - p``, else a uniform one of the ``k``; the pair of two inputs, exactly.
 * ``ShuffledGaussian(batch_size, dataset_size, sigma, shuffle)`` (:mod:`dpproofs.mechanisms_shuffle`):
   one epoch of shuffled fixed-size batches; both accountants refuse it (no sound upper bound
   exists), :func:`dpproofs.epsilon_lower_bound` bounds it from below.
@@ -47,7 +49,7 @@ from dpproofs.math import total_variation as tv
 
 __all__ = [
     "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
-    "ZCDP", "RepeatAndSelect",
+    "KaryRandomizedResponse", "ZCDP", "RepeatAndSelect",
 ]
 
 #: Largest order at which the fast evaluator is held to its tolerance (the RDP accountant's
@@ -464,6 +466,82 @@ class RandomizedResponse(Mechanism):
             return _symmetric(pair)
         return _base_replace_one_pairs(pair, pair)
 
+
+
+@dataclasses.dataclass(frozen=True)
+class KaryRandomizedResponse(Mechanism):
+    """k-ary randomized response: on input bucket ``x`` (one of ``k``) it outputs ``x`` with
+    probability ``1 - p``, else a bucket drawn uniformly from all ``k`` (dp_accounting's
+    ``RandomizedResponseDpEvent(noise_parameter=p, num_buckets=k)``).
+
+    The pair analysed, exactly, is the two inputs' output distributions ``(R(x), R(x'))``,
+    ``x != x'``: ``1 - p + p/k`` and ``p/k`` swapped on the two true buckets, ``p/k`` on each of
+    the ``k - 2`` others (dp_accounting 0.6's ``REPLACE_ONE`` pair,
+    ``rdp_privacy_accountant._randomized_response_rdp_replace_one``); its privacy loss takes the
+    values ``+-t`` and ``0``, ``t = log(1 + k (1 - p)/p)``, so the mechanism is exactly ``t``-DP.
+    Under ``"replace_one"`` that is the worst pair of neighbours. Under ``"add_remove"`` the same
+    pair is accounted, an upper bound whatever an absent record is taken to output, as long as
+    that is the output of some input or a mixture of inputs' outputs (joint convexity of the
+    hockey-stick divergences and of ``e^{(a-1) D_a}``, van Erven & Harremoes 2014, arXiv
+    1206.2459v2, Thm 13). In particular it bounds dp_accounting's ``REPLACE_SPECIAL`` analysis,
+    whose special record outputs the uniform distribution on the ``k`` buckets, which is the
+    average of ``R(y)`` over all ``k`` inputs ``y``. For ``k = 2`` this is
+    ``RandomizedResponse(t)``; for ``k >= 3`` it is strictly below it at every finite order
+    (binary ``t``-RR is the worst ``t``-DP pair: Mironov 2017, arXiv 1702.07476v3, Prop. 5).
+
+    Args:
+        p (float): the probability of replacing the input by a uniform bucket, in ``(0, 1)``
+            (``p = 1`` ignores the input and ``p = 0`` is not private: neither is a mechanism here).
+        k (int): the number of buckets, an integer ``>= 2`` of any size (``10**400`` is accepted:
+            only ``log k`` and ``p/k`` enter the formulas).
+
+    Raises:
+        InvalidArgument: ``p`` outside ``(0, 1)`` or ``k < 2``, naming the argument and range.
+        InvalidArgumentType: ``p`` not a real number or ``k`` not an integer.
+    """
+
+    p: float
+    k: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "p", _validate.real("p", self.p, 0, 1, low_open=True, high_open=True))
+        object.__setattr__(self, "k", _validate.integer("k", self.k, 2))
+
+    @property
+    def log_ratio(self) -> float:
+        """``t = log(1 + k (1 - p)/p)`` in float64 (within a few ulps; :meth:`pure_epsilon` is it
+        rounded up)."""
+        return fast.kary_randomized_response_log_ratio(self.p, self.k)
+
+    # the same pair under either relation (the class docstring)
+
+    def rdp_curve(self, orders, relation):
+        return fast.rdp_kary_randomized_response(orders, self.p, self.k)
+
+    def rdp_ball(self, order, relation, prec):
+        return _ball().rdp_kary_randomized_response(order, self.p, self.k, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        return _precise().rdp_kary_randomized_response(alpha, self.p, self.k, dps=dps)
+
+    def total_variation(self, relation: str) -> float:
+        """``1 - p`` (``sum_i (P_i - Q_i)_+ = a - b``), rounded up."""
+        return min(1.0, math.nextafter(1.0 - self.p, math.inf))
+
+    def pure_epsilon(self, relation: str) -> float:
+        """``t = log(1 + k (1 - p)/p)``, raised by 4 ulps relative then one float (the float ``t``
+        is within 2.5 ulps: :func:`dpproofs.math.fast.kary_randomized_response_log_ratio`)."""
+        return math.nextafter(self.log_ratio * (1 + 4 * _ULP), math.inf)
+
+    def pld_pairs(self, relation):
+        t = self.log_ratio
+        # masses rounded once each from exact rationals (a huge k is fine; p/k may underflow to 0)
+        b = float(fractions.Fraction(self.p) / self.k)
+        others = float(fractions.Fraction(self.p) * (self.k - 2) / self.k)
+        pair = pairs.FinitePair(((t, (1.0 - self.p) + b), (-t, b), (0.0, others)))
+        if relation == "add_remove":
+            return _symmetric(pair)
+        return _base_replace_one_pairs(pair, pair)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -290,26 +290,72 @@ def _k_ary_rr_exact(p, k, alpha=None, epsilon=None):
 
 
 @pytest.mark.parametrize("p, k", [(0.01, 3), (0.05, 20), (0.3, 10), (0.5, 3), (0.9, 1000)])
-def test_k_ary_randomized_response_is_accounted_as_binary_rr_of_its_epsilon_never_below_exact(p, k):
+def test_k_ary_randomized_response_is_accounted_exactly_as_the_pair_of_two_inputs(p, k):
     event = RR(p, k)
     exact_epsilon = float(__import__("mpmath").log(1 + k * (1 - __import__("mpmath").mpf(p)) / p))
     rdp_accountant = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE)
     [(mechanism, steps)] = rdp_accountant.ledger
-    assert steps == 1 and mechanism.epsilon >= exact_epsilon and mechanism.epsilon == pytest.approx(exact_epsilon, rel=1e-14)
-    for alpha, value in list(zip(rdp_accountant.orders, rdp_accountant.rdp))[::7]:
-        # Mironov 2017 Prop. 5: binary eps-RR is the worst eps-DP pair in every Renyi divergence
-        assert value >= _k_ary_rr_exact(p, k, alpha=float(alpha))
+    assert steps == 1 and mechanism == dp.KaryRandomizedResponse(p, k)
+    pure = mechanism.pure_epsilon("replace_one")
+    assert pure >= exact_epsilon and pure == pytest.approx(exact_epsilon, rel=1e-14)
+    binary = dp.RandomizedResponse(pure).rdp_curve(rdp_accountant.orders, "replace_one")
+    for alpha, value, worst in list(zip(rdp_accountant.orders, rdp_accountant.rdp, binary))[::7]:
+        exact = _k_ary_rr_exact(p, k, alpha=float(alpha))
+        # fast.RTOL (1e-10): the float curve is within it of the exact value, and the accountant
+        # converts it inflated by 1 + RTOL + 3 2^-52 (dpproofs.accountant.rdp, point (1))
+        assert value == pytest.approx(exact, rel=1e-10) and value * (1 + 1e-10 + 3 * 2.0**-52) >= exact
+        # Mironov 2017 Prop. 5: binary eps-RR is the worst eps-DP pair; strictly so for k >= 3
+        assert value < worst
     pld_accountant = bridge.accountant_for(event, "pld", neighboring_relation=NR.REPLACE_ONE)
     for epsilon in (0.0, 0.5, exact_epsilon / 2):
         assert pld_accountant.delta(epsilon) >= _k_ary_rr_exact(p, k, epsilon=epsilon)
-    assert pld_accountant.epsilon(1e-9) >= exact_epsilon * (1 - 1e-12)  # pure eps-DP, no less
+    # delta(eps) = a - e^eps b for 0 <= eps <= t (the atom on x's bucket), so eps(delta) = log((a - delta)/b)
+    mp = __import__("mpmath")
+    with mp.workdps(40):
+        a, b = 1 - mp.mpf(p) + mp.mpf(p) / k, mp.mpf(p) / k
+        exact_at_1e_9 = float(mp.log((a - mp.mpf(1e-9)) / b))
+    assert exact_at_1e_9 <= pld_accountant.epsilon(1e-9) <= exact_epsilon * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("relation", [NR.REPLACE_ONE, NR.REPLACE_SPECIAL])
+def test_k_ary_randomized_response_is_dp_accountings_replace_one_rdp_and_above_its_replace_special(relation):
+    orders = [1.5, 2.0, 3.0, 10.0, 64.0, 1024.0]
+    event = S(RR(0.3, 10), 7)
+    ours = bridge.accountant_for(event, orders=orders, neighboring_relation=relation).rdp
+    reference = dpa_rdp.RdpAccountant(orders, neighboring_relation=relation)
+    reference.compose(event)
+    if relation == NR.REPLACE_ONE:
+        assert ours == pytest.approx(reference._rdp, rel=1e-9)
+    else:  # the special record's uniform output is the average of the inputs' outputs: below the pair
+        assert all(o >= r for o, r in zip(ours, reference._rdp)) and ours[0] > reference._rdp[0] * 1.01
+
+
+def test_a_bridge_that_maps_k_ary_randomized_response_to_the_special_pair_bound_is_caught(monkeypatch):
+    """A mechanism whose curve is dp_accounting's replace-special one is below the replace-one pair."""
+    monkeypatch.setattr(bridge, "_randomized_response", lambda event, path: dp.KaryRandomizedResponse(
+        event.noise_parameter, 2 * event.num_buckets))  # more buckets: less loss
+    with pytest.raises(AssertionError):
+        test_k_ary_randomized_response_is_accounted_exactly_as_the_pair_of_two_inputs(0.3, 10)
+
+
+def test_k_ary_randomized_response_round_trips_through_to_event():
+    event = RR(0.3, 10**400)
+    accountant = bridge.accountant_for(event, neighboring_relation=NR.REPLACE_ONE)
+    back = bridge.to_event(accountant)
+    assert back.event == event and back.count == 1
 
 
 def test_k_ary_randomized_response_with_more_buckets_than_floats_hold_answers():
     event = RR(0.01, 10**400)
-    [(mechanism, _)] = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE).ledger
-    exact = float(__import__("mpmath").log(10**400) + __import__("mpmath").log(0.99 / __import__("mpmath").mpf(0.01)))
-    assert mechanism.epsilon >= exact and mechanism.epsilon == pytest.approx(exact, rel=1e-14)
+    accountant = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE)
+    [(mechanism, _)] = accountant.ledger
+    mp = __import__("mpmath")
+    exact = float(mp.log(1 + 10**400 * (1 - mp.mpf(0.01)) / mp.mpf(0.01)))
+    pure = mechanism.pure_epsilon("replace_one")
+    assert pure >= exact and pure == pytest.approx(exact, rel=1e-14)
+    assert accountant.epsilon(1e-6) == pytest.approx(exact, rel=1e-12)
+    pld = bridge.accountant_for(event, "pld", neighboring_relation=NR.REPLACE_ONE)
+    assert pld.epsilon(1e-6) == pytest.approx(exact, rel=1e-6)
 
 
 def test_sampling_without_replacement_under_replace_one_is_the_fixed_batch_mechanism():

@@ -26,17 +26,15 @@ of ``ComposedDpEvent``, nested to any depth):
 * ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP);
   ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
-  uniform one of ``k``. It is ``eps``-DP with ``eps = log(1 + k (1 - p) / p)``, the log-ratio of
-  its largest to smallest output probability (``p = 1`` or ``k = 1``: the output ignores the
-  input, no loss; ``p = 0``: non-private). It is accounted as dpproofs' binary
-  ``RandomizedResponse(eps)``: exactly the event for ``k = 2`` (``eps = log(2/p - 1)``); for
-  ``k >= 3`` an upper bound, since binary ``eps``-randomized response is the worst case of every
-  ``eps``-DP pair, in Rényi divergence (Mironov 2017, arXiv 1702.07476v3, Proposition 5) and in
-  every hockey-stick divergence (Kairouz, Oh & Viswanath 2015, arXiv 1311.0776v4, the dominating
-  mechanism in the proof of Theorem 3.3). The pair accounted is the two inputs' output
-  distributions (dp_accounting's ``REPLACE_ONE`` analysis of the same event); being the worst
-  case of every ``eps``-DP mechanism, it is also an upper bound on dp_accounting's
-  ``REPLACE_SPECIAL`` analysis.
+  uniform one of ``k`` (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``:
+  non-private). ``k = 2`` -> dpproofs' binary ``RandomizedResponse(eps)``, ``eps = log(2/p - 1)``,
+  exactly the event. ``k >= 3`` -> ``dpproofs.KaryRandomizedResponse(p, k)``: the two inputs'
+  output distributions, exactly dp_accounting's ``REPLACE_ONE`` pair (any integer ``k``, also
+  beyond floats). Under ``REPLACE_SPECIAL`` (dp_accounting's special record outputs the uniform
+  distribution on the ``k`` buckets) and add/remove the same two-input pair is accounted: the
+  uniform distribution is the average of the ``k`` inputs' outputs, so by joint convexity the
+  two-input pair is an upper bound on that analysis, in every Rényi and hockey-stick divergence
+  (see the class).
 * ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
   accountant only).
 * ``SingleEpochTreeAggregationDpEvent(s, step_counts)`` (tree aggregation restarted every epoch,
@@ -50,7 +48,9 @@ of ``ComposedDpEvent``, nested to any depth):
   upper bound). Every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
   non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
 * ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
-  binary randomized response is the worst ``eps``-DP pair (the references above): an upper bound.
+  binary randomized response is the worst ``eps``-DP pair, in Rényi divergence (Mironov 2017, arXiv
+  1702.07476v3, Proposition 5) and in every hockey-stick divergence (Kairouz, Oh & Viswanath 2015,
+  arXiv 1311.0776v4, the dominating mechanism in the proof of Theorem 3.3): an upper bound.
   ``C = 0``: nothing; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no distribution; dp_accounting reads
   it as zero noise): non-private. Add/remove and replace-special only (under replace-one an
   :class:`UnsupportedEvent`, as in dp_accounting).
@@ -93,7 +93,7 @@ from typing import Any
 import dpproofs
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
-from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
+from dpproofs.mechanisms import Gaussian, KaryRandomizedResponse, Laplace, RandomizedResponse, SampledGaussian
 
 __all__ = [
     "accountant_for",
@@ -492,11 +492,10 @@ def _randomized_response(event, path):
         return None  # the output does not depend on the input
     if p == 0:
         return _NON_PRIVATE_STEP
-    # eps = log(1 + k (1 - p) / p): binary (k = 2) exactly, an upper bound for k >= 3 (module docstring)
-    if k < 2**1000:
-        epsilon = math.log1p(k * (1.0 - p) / p)
-    else:  # k beyond floats: log k (>= 693) plus log((1 - p)/p) (>= -37), no cancellation
-        epsilon = math.log(k) + math.log((1.0 - p) / p)  # 1/k < 2**-1000: below its ulp
+    if k >= 3:
+        return KaryRandomizedResponse(p, k)  # the exact pair of two inputs (module docstring)
+    # k = 2: binary RR, eps = log(1 + 2 (1 - p) / p) = log(2/p - 1) exactly
+    epsilon = math.log1p(k * (1.0 - p) / p)
     return RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
 
 
@@ -604,7 +603,8 @@ def to_event(accountant: Any) -> Any:
     ``GaussianDpEvent``, ``SampledGaussian`` -> ``PoissonSampledDpEvent`` of a Gaussian,
     ``Laplace`` -> ``LaplaceDpEvent``, ``RandomizedResponse(eps)`` ->
     ``RandomizedResponseDpEvent(p, 2)`` with ``p = 2 / (1 + e^eps)`` rounded down (less noise:
-    the event never claims more privacy than the ledger).
+    the event never claims more privacy than the ledger), ``KaryRandomizedResponse(p, k)`` ->
+    ``RandomizedResponseDpEvent(p, k)``.
     """
     dpa = _dpa()
     ledger = getattr(accountant, "ledger", None)
@@ -636,6 +636,7 @@ _LEAF_EVENTS = {
     "Laplace": lambda m, dpa: dpa.LaplaceDpEvent(m.scale),
     "SampledLaplace": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.LaplaceDpEvent(m.scale)),
     "RandomizedResponse": _randomized_response_event,
+    "KaryRandomizedResponse": lambda m, dpa: dpa.RandomizedResponseDpEvent(m.p, m.k),
     "ZCDP": lambda m, dpa: dpa.ZCDpEvent(m.rho, m.xi),
     "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),

@@ -52,6 +52,8 @@ __all__ = [
     "rdp_gaussian",
     "rdp_laplace",
     "rdp_randomized_response",
+    "kary_randomized_response_log_ratio",
+    "rdp_kary_randomized_response",
     "log_a",
     "rdp_sampled_gaussian",
     "log_erfc",
@@ -273,6 +275,34 @@ def rdp_randomized_response(orders, epsilon):
         log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
         values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
     return _floor_positive(np.where(np.isnan(values), eps, np.minimum(values, eps)))
+
+
+def kary_randomized_response_log_ratio(p, k):
+    """``t = log(1 + k (1 - p) / p)`` in float64 (a few ulps), the log-ratio of the two largest to
+    smallest output probabilities of k-ary randomized response (``0 < p < 1``, integer ``k >= 2``;
+    any size of ``k``: beyond ``2**1000`` it is ``log k + log((1 - p)/p)``, where ``1/k`` is below
+    the ulp of the result)."""
+    if k < 2**1000:
+        return math.log1p(k * (1.0 - p) / p)
+    return math.log(k) + math.log((1.0 - p) / p)
+
+
+def rdp_kary_randomized_response(orders, p, k):
+    """k-ary randomized response between two inputs (``formulas.rdp_kary_randomized_response``,
+    the twin in ``precise``): with ``y = (alpha - 1) t``, ``S - 1 = (1-p) expm1(y) + (p/k)
+    expm1(y)^2 e^{-y}``, both terms positive, added in log space (``log(p/k) = log p - log k``,
+    any size of ``k``). The exact value is at most ``t`` (``D_alpha <= D_inf = t``), so the result
+    is capped there; that cap also answers an order whose ``(alpha - 1) t`` overflows."""
+    alpha = _orders(orders)
+    p = float(p)
+    t = kary_randomized_response_log_ratio(p, k)
+    log_b = math.log(p) - math.log(k)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        y = (alpha - 1.0) * t
+        log_e = _log_expm1(y)
+        log_inner_minus_1 = np.logaddexp(math.log1p(-p) + log_e, log_b + 2.0 * log_e - y)
+        values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
+    return _floor_positive(np.where(np.isnan(values), t, np.minimum(values, t)))
 
 
 # --- Poisson-subsampled Gaussian: integer orders ----------------------------------------------
