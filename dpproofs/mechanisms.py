@@ -479,21 +479,32 @@ class KaryRandomizedResponse(Mechanism):
     the ``k - 2`` others (dp_accounting 0.6's ``REPLACE_ONE`` pair,
     ``rdp_privacy_accountant._randomized_response_rdp_replace_one``); its privacy loss takes the
     values ``+-t`` and ``0``, ``t = log(1 + k (1 - p)/p)``, so the mechanism is exactly ``t``-DP.
-    Under ``"replace_one"`` that is the worst pair of neighbours. Under ``"add_remove"`` the same
-    pair is accounted, an upper bound whatever an absent record is taken to output, as long as
-    that is the output of some input or a mixture of inputs' outputs (joint convexity of the
-    hockey-stick divergences and of ``e^{(a-1) D_a}``, van Erven & Harremoes 2014, arXiv
-    1206.2459v2, Thm 13). In particular it bounds dp_accounting's ``REPLACE_SPECIAL`` analysis,
-    whose special record outputs the uniform distribution on the ``k`` buckets, which is the
-    average of ``R(y)`` over all ``k`` inputs ``y``. For ``k = 2`` this is
-    ``RandomizedResponse(t)``; for ``k >= 3`` it is strictly below it at every finite order
-    (binary ``t``-RR is the worst ``t``-DP pair: Mironov 2017, arXiv 1702.07476v3, Prop. 5).
+    Under ``"replace_one"`` that is the worst pair of neighbours, whatever ``special``.
+
+    Under ``"add_remove"`` the neighbour of a record is its absence, and what the mechanism
+    outputs then must be said:
+
+    * ``special=False`` (default): the same two-input pair, an upper bound whatever an absent
+      record outputs, as long as that is the output of some input or a mixture of inputs' outputs
+      (joint convexity of the hockey-stick divergences and of ``e^{(a-1) D_a}``, van Erven &
+      Harremoes 2014, arXiv 1206.2459v2, Thm 13);
+    * ``special=True``: the absent record is dp_accounting's special input, whose output is
+      uniform on the ``k`` buckets (its ``REPLACE_SPECIAL`` analysis,
+      ``privacy_loss_distribution.from_randomized_response``): the pair ``(R(x), U)`` in both
+      orders, exactly. ``U`` is the average of ``R(y)`` over the ``k`` inputs, so this pair is
+      below the two-input one. Its log-ratios are ``log(1 + (k-1)(1-p))`` and ``log p``.
+
+    For ``k = 2`` (two-input pair) this is ``RandomizedResponse(t)``; for ``k >= 3`` it is
+    strictly below it at every finite order (binary ``t``-RR is the worst ``t``-DP pair: Mironov
+    2017, arXiv 1702.07476v3, Prop. 5).
 
     Args:
         p (float): the probability of replacing the input by a uniform bucket, in ``(0, 1)``
             (``p = 1`` ignores the input and ``p = 0`` is not private: neither is a mechanism here).
         k (int): the number of buckets, an integer ``>= 2`` of any size (``10**400`` is accepted:
             only ``log k`` and ``p/k`` enter the formulas).
+        special (bool): under ``"add_remove"``, an absent record outputs the uniform distribution
+            (dp_accounting's special input); False: any input's output (the two-input pair).
 
     Raises:
         InvalidArgument: ``p`` outside ``(0, 1)`` or ``k < 2``, naming the argument and range.
@@ -502,10 +513,17 @@ class KaryRandomizedResponse(Mechanism):
 
     p: float
     k: int
+    special: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "p", _validate.real("p", self.p, 0, 1, low_open=True, high_open=True))
         object.__setattr__(self, "k", _validate.integer("k", self.k, 2))
+        if not isinstance(self.special, bool):
+            raise InvalidArgumentType(f"special={self.special!r} must be a bool (True or False)")
+
+    def _uniform_pair(self, relation):
+        """Whether ``relation`` is answered with the special pair ``(R(x), U)``."""
+        return self.special and relation == "add_remove"
 
     @property
     def log_ratio(self) -> float:
@@ -513,32 +531,54 @@ class KaryRandomizedResponse(Mechanism):
         rounded up)."""
         return fast.kary_randomized_response_log_ratio(self.p, self.k)
 
-    # the same pair under either relation (the class docstring)
-
     def rdp_curve(self, orders, relation):
+        if self._uniform_pair(relation):
+            return fast.rdp_kary_randomized_response_special(orders, self.p, self.k)
         return fast.rdp_kary_randomized_response(orders, self.p, self.k)
 
     def rdp_ball(self, order, relation, prec):
+        if self._uniform_pair(relation):
+            return _ball().rdp_kary_randomized_response_special(order, self.p, self.k, prec=prec)
         return _ball().rdp_kary_randomized_response(order, self.p, self.k, prec=prec)
 
     def rdp_exact(self, alpha, dps):
+        """The exact RDP under add/remove (:func:`dpproofs.rdp`'s relation): the special pair's
+        (both orders) if ``special``, else the two-input pair's."""
+        if self.special:
+            return _precise().rdp_kary_randomized_response_special(alpha, self.p, self.k, dps=dps)
         return _precise().rdp_kary_randomized_response(alpha, self.p, self.k, dps=dps)
 
+    def _special_logs(self):
+        """``(log r1, log p)`` of the special pair in float (a few ulps), ``r1 = 1 + (k-1)(1-p)``."""
+        if self.k < 2**1000:
+            return math.log1p((self.k - 1) * (1.0 - self.p)), math.log(self.p)
+        return math.log(self.k) + math.log1p(-self.p), math.log(self.p)
+
     def total_variation(self, relation: str) -> float:
-        """``1 - p`` (``sum_i (P_i - Q_i)_+ = a - b``), rounded up."""
-        return min(1.0, math.nextafter(1.0 - self.p, math.inf))
+        """``1 - p`` (two inputs: ``a - b``) or ``(1 - p)(1 - 1/k)`` (the special pair), rounded up."""
+        exact = fractions.Fraction(1) - fractions.Fraction(self.p)
+        if self._uniform_pair(relation):
+            exact *= fractions.Fraction(self.k - 1, self.k)
+        return min(1.0, math.nextafter(float(exact), math.inf))
 
     def pure_epsilon(self, relation: str) -> float:
-        """``t = log(1 + k (1 - p)/p)``, raised by 4 ulps relative then one float (the float ``t``
-        is within 2.5 ulps: :func:`dpproofs.math.fast.kary_randomized_response_log_ratio`)."""
-        return math.nextafter(self.log_ratio * (1 + 4 * _ULP), math.inf)
+        """``t = log(1 + k (1 - p)/p)`` (two inputs) or ``max(log(1 + (k-1)(1-p)), -log p)`` (the
+        special pair), raised by 4 ulps relative then one float (the floats are within 3 ulps)."""
+        value = max(abs(x) for x in self._special_logs()) if self._uniform_pair(relation) else self.log_ratio
+        return math.nextafter(value * (1 + 4 * _ULP), math.inf)
 
     def pld_pairs(self, relation):
+        p, k = fractions.Fraction(self.p), self.k
+        if self._uniform_pair(relation):
+            # (R(x), U): under R(x) loss log r1 w.p. 1 - p + p/k, log p w.p. (k-1) p/k; under U
+            # the negated losses w.p. 1/k and (k-1)/k; masses rounded once from exact rationals
+            log_r1, log_p = self._special_logs()
+            remove = pairs.FinitePair(((log_r1, float(1 - p + p / k)), (log_p, float((k - 1) * p / k))))
+            add = pairs.FinitePair(((-log_r1, float(fractions.Fraction(1, k))), (-log_p, float(fractions.Fraction(k - 1, k)))))
+            return {"add": add, "remove": remove}
         t = self.log_ratio
         # masses rounded once each from exact rationals (a huge k is fine; p/k may underflow to 0)
-        b = float(fractions.Fraction(self.p) / self.k)
-        others = float(fractions.Fraction(self.p) * (self.k - 2) / self.k)
-        pair = pairs.FinitePair(((t, (1.0 - self.p) + b), (-t, b), (0.0, others)))
+        pair = pairs.FinitePair(((t, float(1 - p + p / k)), (-t, float(p / k)), (0.0, float(p * (k - 2) / k))))
         if relation == "add_remove":
             return _symmetric(pair)
         return _base_replace_one_pairs(pair, pair)

@@ -176,8 +176,8 @@ def test_randomized_response_is_dp_accountings_replace_one_analysis_at_each_orde
     assert ours == pytest.approx(reference._rdp, rel=1e-9)
 
 
-def test_randomized_response_bounds_dp_accountings_replace_special_analysis():
-    """RR is the worst eps-DP pair, so it is above the special-record analysis of the same event."""
+def test_binary_randomized_response_under_add_remove_bounds_dp_accountings_replace_special_analysis():
+    """Under add/remove the two-input pair is accounted: the worst eps-DP pair, above the special one."""
     orders = [1.5, 2.0, 3.0, 10.0, 64.0]
     ours = bridge.accountant_for(RR(0.3, 2), orders=orders).rdp
     reference = dpa_rdp.RdpAccountant(orders, neighboring_relation=NR.REPLACE_SPECIAL)
@@ -318,16 +318,37 @@ def test_k_ary_randomized_response_is_accounted_exactly_as_the_pair_of_two_input
 
 
 @pytest.mark.parametrize("relation", [NR.REPLACE_ONE, NR.REPLACE_SPECIAL])
-def test_k_ary_randomized_response_is_dp_accountings_replace_one_rdp_and_above_its_replace_special(relation):
+@pytest.mark.parametrize("p, k", [(0.3, 10), (0.3, 2), (0.01, 3), (0.9, 10**6)])
+def test_randomized_response_is_dp_accountings_rdp_under_both_replace_relations(relation, p, k):
     orders = [1.5, 2.0, 3.0, 10.0, 64.0, 1024.0]
-    event = S(RR(0.3, 10), 7)
+    event = S(RR(p, k), 7)
     ours = bridge.accountant_for(event, orders=orders, neighboring_relation=relation).rdp
     reference = dpa_rdp.RdpAccountant(orders, neighboring_relation=relation)
     reference.compose(event)
-    if relation == NR.REPLACE_ONE:
-        assert ours == pytest.approx(reference._rdp, rel=1e-9)
-    else:  # the special record's uniform output is the average of the inputs' outputs: below the pair
-        assert all(o >= r for o, r in zip(ours, reference._rdp)) and ours[0] > reference._rdp[0] * 1.01
+    # dp_accounting's float log-sum-exp against ours (both within ~1e-13 of the exact value)
+    assert ours == pytest.approx(reference._rdp, rel=1e-9)
+
+
+def test_the_special_pair_is_below_the_two_input_pair():
+    """The special record's uniform output is the average of the inputs' outputs (joint convexity)."""
+    orders = [1.5, 2.0, 3.0, 10.0, 64.0, 1024.0]
+    special = bridge.accountant_for(RR(0.3, 10), orders=orders, neighboring_relation=NR.REPLACE_SPECIAL).rdp
+    two_inputs = bridge.accountant_for(RR(0.3, 10), orders=orders, neighboring_relation=NR.REPLACE_ONE).rdp
+    assert all(s < t for s, t in zip(special, two_inputs))
+
+
+@pytest.mark.parametrize("p, k", [(0.3, 10), (0.3, 2), (0.01, 3), (0.9, 1000)])
+def test_the_special_pair_in_the_pld_accountant_is_dp_accountings_profile(p, k):
+    """delta(eps) of (R(x), U) and (U, R(x)), the larger, computed over the two atoms exactly."""
+    mp = __import__("mpmath")
+    accountant = bridge.accountant_for(RR(p, k), "pld", neighboring_relation=NR.REPLACE_SPECIAL)
+    with mp.workdps(40):
+        P, k_ = mp.mpf(p), mp.mpf(k)
+        r_x = [1 - P + P / k_, (k_ - 1) * P / k_]  # the true bucket, the k - 1 others (lumped)
+        u = [1 / k_, (k_ - 1) / k_]
+        for epsilon in (0.0, 0.3, 1.0):
+            exact = max(sum(max(a - mp.e**epsilon * b, 0) for a, b in zip(x, y)) for x, y in ((r_x, u), (u, r_x)))
+            assert float(exact) <= accountant.delta(epsilon) <= float(exact) + 1e-4
 
 
 def test_a_bridge_that_maps_k_ary_randomized_response_to_the_special_pair_bound_is_caught(monkeypatch):

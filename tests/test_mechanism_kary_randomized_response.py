@@ -104,3 +104,65 @@ def test_both_accountants_agree_with_the_exact_profile(relation):
         assert exact <= pld <= exact + 1e-4
     rdp = dp.Accountant(relation=relation).compose(m, 1).epsilon(1e-6)
     assert rdp >= math.log((a - 1e-6) / b)
+
+
+# --- special=True: under add/remove the absent record outputs the uniform distribution -------------
+
+
+def brute_force_special(alpha, p, k, dps=40):
+    """``max(D_alpha(R(x) || U), D_alpha(U || R(x)))`` over the k atoms directly (small k)."""
+    with mpmath.mp.workdps(dps):
+        p, alpha = mpmath.mpf(p), mpmath.mpf(alpha)
+        P = [1 - p + p / k] + [p / k] * (k - 1)
+        U = [mpmath.mpf(1) / k] * k
+
+        def d(x, y):
+            return mpmath.log(mpmath.fsum(a**alpha * b ** (1 - alpha) for a, b in zip(x, y))) / (alpha - 1)
+
+        return max(d(P, U), d(U, P))
+
+
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 7.25, 100.0])
+@pytest.mark.parametrize("p, k", [(0.01, 3), (0.3, 10), (0.9, 1000), (0.5, 2)])
+def test_the_special_formula_is_the_sum_over_the_atoms(alpha, p, k):
+    assert precise.rdp_kary_randomized_response_special(alpha, p, k, dps=30) == pytest.approx(
+        float(brute_force_special(alpha, p, k)), rel=1e-25)
+
+
+@pytest.mark.parametrize("p", [1e-300, 1e-12, 1e-4, 0.3, 0.999999, 1 - 2.0**-53])
+@pytest.mark.parametrize("k", [2, 3, 1000, 10**9, 10**400])
+def test_the_special_float_curve_is_within_rtol_of_the_exact_value(p, k):
+    orders = np.array([1 + 1e-6, 1.001, 1.5, 3.0, 64.0, 1e4])
+    curve = K(p, k, special=True).rdp_curve(orders, "add_remove")
+    for alpha, value in zip(orders, curve):
+        exact = precise.rdp_kary_randomized_response_special(float(alpha), p, k, dps=30)
+        assert abs(value - exact) <= fast.RTOL * exact
+
+
+def test_the_special_kl_limit_is_the_larger_kl():
+    with mpmath.mp.workdps(40):
+        p, k = mpmath.mpf(0.3), 10
+        r1 = 1 + (k - 1) * (1 - p)
+        forward = (r1 * mpmath.log(r1) + (k - 1) * p * mpmath.log(p)) / k
+        backward = -(mpmath.log(r1) + (k - 1) * mpmath.log(p)) / k
+        expected = float(max(forward, backward))
+    assert precise.rdp_kary_randomized_response_special(1, 0.3, 10) == pytest.approx(expected, rel=1e-15)
+    assert precise.rdp_kary_randomized_response_special(1 + 1e-12, 0.3, 10, dps=40) == pytest.approx(expected, rel=1e-9)
+
+
+def test_special_changes_add_remove_only():
+    orders = np.array([1.5, 2.0, 10.0])
+    plain, special = K(0.3, 10), K(0.3, 10, special=True)
+    assert np.array_equal(special.rdp_curve(orders, "replace_one"), plain.rdp_curve(orders, "replace_one"))
+    assert np.all(special.rdp_curve(orders, "add_remove") < plain.rdp_curve(orders, "add_remove"))
+    assert special.pure_epsilon("add_remove") == pytest.approx(math.log(1 + 9 * 0.7), rel=1e-14)
+    assert special.total_variation("add_remove") == pytest.approx(0.7 * 0.9, rel=1e-15)
+    assert dp.Mechanism.from_dict(special.to_dict()) == special
+    with pytest.raises(dp.InvalidArgumentType, match="special="):
+        K(0.3, 10, special=1)
+
+
+def test_the_special_ball_contains_the_exact_value():
+    for p, k in ((0.3, 10), (0.01, 10**400)):
+        enclosure = K(p, k, special=True).rdp_ball(5, "add_remove", 200)
+        assert enclosure.overlaps(mp_ball(precise.rdp_kary_randomized_response_special(5, p, k, dps=50), 50))

@@ -27,14 +27,13 @@ of ``ComposedDpEvent``, nested to any depth):
   ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
   uniform one of ``k`` (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``:
-  non-private). ``k = 2`` -> dpproofs' binary ``RandomizedResponse(eps)``, ``eps = log(2/p - 1)``,
-  exactly the event. ``k >= 3`` -> ``dpproofs.KaryRandomizedResponse(p, k)``: the two inputs'
-  output distributions, exactly dp_accounting's ``REPLACE_ONE`` pair (any integer ``k``, also
-  beyond floats). Under ``REPLACE_SPECIAL`` (dp_accounting's special record outputs the uniform
-  distribution on the ``k`` buckets) and add/remove the same two-input pair is accounted: the
-  uniform distribution is the average of the ``k`` inputs' outputs, so by joint convexity the
-  two-input pair is an upper bound on that analysis, in every Rényi and hockey-stick divergence
-  (see the class).
+  non-private). Under ``REPLACE_ONE`` and add/remove: the two inputs' output distributions,
+  exactly dp_accounting's ``REPLACE_ONE`` pair: ``k = 2`` -> dpproofs' binary
+  ``RandomizedResponse(eps)``, ``eps = log(2/p - 1)``; ``k >= 3`` ->
+  ``dpproofs.KaryRandomizedResponse(p, k)`` (any integer ``k``, also beyond floats). Under
+  ``REPLACE_SPECIAL`` (any ``k >= 2``) -> ``KaryRandomizedResponse(p, k, special=True)``: the
+  special record outputs the uniform distribution on the ``k`` buckets, dp_accounting's
+  analysis, exactly (``privacy_loss_distribution.from_randomized_response``).
 * ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
   accountant only).
 * ``SingleEpochTreeAggregationDpEvent(s, step_counts)`` (tree aggregation restarted every epoch,
@@ -68,8 +67,8 @@ dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"``
 ``NeighboringRelation.REPLACE_ONE``) are passed to the accountant's ``relation=``.
 ``"replace_special"`` (``NeighboringRelation.REPLACE_SPECIAL``: a record replaced by a special one
 that contributes nothing) is accounted as ``"add_remove"``: for the additive-noise events the pair
-is the same (the special record adds 0, as an absent one), and dpproofs' randomized response is
-the worst pair of its two inputs under either relation.
+is the same (the special record adds 0, as an absent one), and ``RandomizedResponseDpEvent``
+becomes its special pair (above).
 
 Reading the noise multiplier. dp_accounting documents ``GaussianDpEvent.noise_multiplier`` as
 ``s / C`` (noise std over the clipping norm), dpproofs' own convention, and the bridge keeps it:
@@ -480,8 +479,8 @@ def _fixed_slot_refusal(run, relation):
 
 def _accounted_relation(relation):
     """The relation the dpproofs accountant is built with: ``"replace_special"`` is accounted as
-    ``"add_remove"`` (a special record adds 0 to every sum, as an absent one; dpproofs' randomized
-    response is the worst pair of its two inputs, an upper bound under either)."""
+    ``"add_remove"`` (a special record adds 0 to every sum, as an absent one; randomized response
+    is settled to its special pair first, :func:`_settle_randomized_response`)."""
     return "add_remove" if relation == "replace_special" else relation
 
 
@@ -492,11 +491,27 @@ def _randomized_response(event, path):
         return None  # the output does not depend on the input
     if p == 0:
         return _NON_PRIVATE_STEP
-    if k >= 3:
-        return KaryRandomizedResponse(p, k)  # the exact pair of two inputs (module docstring)
-    # k = 2: binary RR, eps = log(1 + 2 (1 - p) / p) = log(2/p - 1) exactly
-    epsilon = math.log1p(k * (1.0 - p) / p)
-    return RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
+    # the relation decides the pair (binary RR for k = 2, or the special pair): _settle_randomized_response
+    return KaryRandomizedResponse(p, k)
+
+
+def _settle_randomized_response(run, relation):
+    """The walk's ``KaryRandomizedResponse`` entries (only ``RandomizedResponseDpEvent`` makes
+    them) as accounted under ``relation``: under ``"replace_special"`` the special pair
+    (``special=True``: the special record outputs the uniform distribution, dp_accounting's
+    analysis), else the two-input pair, as binary ``RandomizedResponse(log(2/p - 1))`` for
+    ``k = 2`` (the same pair)."""
+    settled = []
+    for mechanism, count in run.entries:
+        if isinstance(mechanism, KaryRandomizedResponse):
+            if relation == "replace_special":
+                mechanism = KaryRandomizedResponse(mechanism.p, mechanism.k, special=True)
+            elif mechanism.k == 2:
+                # eps = log(1 + 2 (1 - p) / p) = log(2/p - 1), raised for its rounding (_RR_WIDEN)
+                epsilon = math.log1p(2 * (1.0 - mechanism.p) / mechanism.p)
+                mechanism = RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
+        settled.append((mechanism, count))
+    run.entries = settled
 
 
 def _relation(value):
@@ -561,6 +576,7 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
     cls, kwargs = _empty_accountant(accountant, relation, orders)
     run = _Run()
     _walk(event, 1, run, dpa, "event")
+    _settle_randomized_response(run, relation)
     refusal = _fixed_slot_refusal(run, relation)
     if refusal is not None:
         raise refusal
@@ -587,6 +603,7 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
+    _settle_randomized_response(run, relation)
     if _fixed_slot_refusal(run, relation) is not None:
         return False
     kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
