@@ -22,6 +22,10 @@ EDGES = {
     "accountant.rdp.kary_randomized_response": [
         dict(alpha=10000.0, p=1e-9, k=10**9, T=10**9), dict(alpha=1.000001, p=0.999999, k=2, T=1),
         dict(alpha=1.000001, p=1e-9, k=3, T=1), dict(alpha=10000.0, p=0.999999, k=2, T=1), rdp.KARY_PIN],
+    "accountant.rdp.kary_randomized_response_special": [
+        dict(alpha=10000.0, p=1e-9, k=10**9, T=10**9), dict(alpha=1.000001, p=0.999999, k=2, T=1),
+        dict(alpha=1.000001, p=1e-9, k=3, T=1), dict(alpha=10000.0, p=0.999999, k=2, T=1),
+        dict(alpha=1.000001, p=0.999999, k=10**9, T=1), rdp.KARY_PIN],
     "accountant.rdp.kary_randomized_response_below_binary": [
         dict(alpha=10000.0, p=1e-6, k=3, T=10**9), dict(alpha=1.000001, p=0.999999, k=3, T=1),
         dict(alpha=10000.0, p=1e-6, k=10**9, T=1), dict(alpha=1.000001, p=1e-6, k=10**9, T=1), rdp.SPECIAL_PIN],
@@ -50,6 +54,10 @@ def test_a_curve_1e_8_short_of_the_accountant_is_refuted_at_its_pin():
 
 def test_the_k_ary_curve_at_the_binary_bound_it_replaced_is_refuted_at_its_pin():
     assert_refuted_at_its_pin(rdp.mutant_kary_binary)
+
+
+def test_the_special_curve_at_the_two_input_pair_is_refuted_at_its_pin():
+    assert_refuted_at_its_pin(rdp.mutant_kary_two_input)
 
 
 def test_the_binary_bound_at_the_special_records_log_ratio_is_refuted_at_its_pin():

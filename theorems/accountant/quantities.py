@@ -22,7 +22,8 @@ name                                                                        valu
 =========================================================================  ===========================================
 
 with ``<m>(<params>)``: ``gaussian(sigma)``, ``laplace(b)``, ``randomized_response(eps)``,
-``kary_randomized_response(p, k)`` (``k`` an exact integer), ``sampled_gaussian(q, sigma)``; domains are the accountant's (it raises InvalidArgument outside).
+``kary_randomized_response(p, k)`` (``k`` an exact integer), ``kary_randomized_response_special(p, k)``
+(the same with ``special=True``), ``sampled_gaussian(q, sigma)``; domains are the accountant's (it raises InvalidArgument outside).
 """
 
 import functools
@@ -39,6 +40,8 @@ MECHANISMS = {
     "laplace": (mechanisms.Laplace, ("b",)),
     "randomized_response": (mechanisms.RandomizedResponse, ("eps",)),
     "kary_randomized_response": (mechanisms.KaryRandomizedResponse, ("p", ("k", "i"))),
+    "kary_randomized_response_special": (functools.partial(mechanisms.KaryRandomizedResponse, special=True),
+                                         ("p", ("k", "i"))),
     "sampled_gaussian": (mechanisms.SampledGaussian, ("q", "sigma")),
 }
 

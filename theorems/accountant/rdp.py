@@ -20,6 +20,12 @@ step). Ids (``accountant.rdp`` + suffix):
   ``eps``-RR RDP at ``eps = log(1 + k (1-p)/p)``, the bound the bridge shipped before (Mironov 2017
   Prop. 5: binary eps-RR is the worst eps-DP pair); mutant ``.mutant.special_epsilon``: the binary
   bound at ``log(1/p)`` (the special-record analysis' log-ratio) is refuted;
+* ``.kary_randomized_response_special``: ``KaryRandomizedResponse(p, k, special=True)`` under
+  add/remove (what the bridge ships under ``REPLACE_SPECIAL``) against the exact divergence of
+  ``(R(x), U)``, ``U`` the special input's uniform output, the larger of both orders
+  (dp_accounting's ``_randomized_response_rdp_replace_special`` pair); mutant
+  ``.mutant.two_input_pair``: the special curve at or above the two-input pair's exact RDP is
+  refuted (the uniform output is the average of the inputs' outputs: strictly closer);
 * mutant ``.sampled_gaussian_integer.mutant.shortfall_1e-8``: a curve 1e-8 relative below the
   accountant's is refuted: the check resolves far below the tolerance the accountant relies on.
 """
@@ -188,6 +194,32 @@ mutant_special_epsilon = kary_below_binary.mutant(
     pinned=(SPECIAL_PIN,),
 )
 
+kary_special = _claim(
+    "kary_randomized_response_special",
+    "k-ary randomized response against the special input: the accountant's inflated curve >= T times the "
+    "exact RDP of (R(x), U), both orders",
+    F["accountant_rdp_kary_randomized_response_special"](alpha, p_kary, k_kary, T),
+    F["rdp_kary_randomized_response_special"](alpha, p_kary, k_kary),
+    (ALPHA, P_KARY, K_KARY, T_STEPS),
+    f"{SOURCE}; dp_accounting 0.6, rdp_privacy_accountant._randomized_response_rdp_replace_special "
+    f"(the special input outputs the uniform distribution)",
+    "Accountant([alpha]).compose(KaryRandomizedResponse(p, k, special=True), T).rdp (add/remove) against "
+    "max(D_alpha(R(x) || U), D_alpha(U || R(x))), p in [1e-9, 1 - 1e-6], k up to 1e9.",
+)
+
+mutant_kary_two_input = kary_special.mutant(
+    "two_input_pair",
+    statement=sympy.Ge(
+        F["accountant_rdp_kary_randomized_response_special"](alpha, p_kary, k_kary, T) * RDP_INFLATION,
+        T * F["rdp_kary_randomized_response"](alpha, p_kary, k_kary),
+    ),
+    explanation=(
+        "the special pair's curve at or above the two-input pair's exact RDP: refuted at alpha = 2, p = 0.3, "
+        "k = 10 (the uniform output is the average of the k inputs' outputs, strictly closer to R(x))"
+    ),
+    pinned=(KARY_PIN,),
+)
+
 SHORTFALL_PIN = {"alpha": 20, "q": 0.01, "sigma": 4.0, "T": 1}
 mutant_shortfall = sampled_integer.mutant(
     "shortfall_1e-8",
@@ -203,7 +235,8 @@ mutant_shortfall = sampled_integer.mutant(
 )
 
 CLAIMS = [sampled_integer, sampled_fractional, sampled_both, gaussian, laplace, randomized_response,
-          kary_randomized_response, kary_below_binary, mutant_shortfall, mutant_kary_binary, mutant_special_epsilon]
+          kary_randomized_response, kary_below_binary, kary_special, mutant_shortfall, mutant_kary_binary,
+          mutant_special_epsilon, mutant_kary_two_input]
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------
