@@ -18,8 +18,9 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   the RDP accountant (see the class).
 * ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
   ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
-* ``KaryRandomizedResponse(p, k)``: reports the input's bucket (one of ``k``) with probability
-  ``1 - p``, else a uniform one of the ``k``; the pair of two inputs, exactly.
+* ``KaryRandomizedResponse(p, k, special=False)``: reports the input's bucket (one of ``k``) with
+  probability ``1 - p``, else a uniform one of the ``k``; the pair of two inputs, exactly (with
+  ``special=True``, under add/remove: against the uniform output of a special input).
 * ``ShuffledGaussian(batch_size, dataset_size, sigma, shuffle)`` (:mod:`dpproofs.mechanisms_shuffle`):
   one epoch of shuffled fixed-size batches; both accountants refuse it (no sound upper bound
   exists), :func:`dpproofs.epsilon_lower_bound` bounds it from below.

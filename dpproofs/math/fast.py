@@ -12,7 +12,9 @@ Accuracy contract (one tolerance, :data:`RTOL`, held against ``precise`` by
 * sampled Gaussian: ``q`` in ``[0, 1]``, ``sigma`` in ``[0.1, 1e4]``, ``alpha`` in
   ``[1 + 1e-6, 1e4]`` (integer and fractional);
 * Gaussian: ``sigma > 0``; Laplace: ``scale`` in ``[1e-2, 1e4]``; randomized response:
-  ``epsilon`` in ``[1e-4, 50]``; ``alpha`` in ``[1 + 1e-6, 1e4]``,
+  ``epsilon`` in ``[1e-4, 50]``; k-ary randomized response (both pairs): ``p`` in
+  ``[1e-300, 1 - 2^-53]``, any integer ``k >= 2`` (tests/test_mechanism_kary_randomized_response.py);
+  ``alpha`` in ``[1 + 1e-6, 1e4]``,
 
 every returned value ``v`` satisfies ``|v - exact| <= RTOL * exact`` whenever
 ``exact >= TINY``; an exact value below ``TINY`` (it underflows float64) is returned as ``TINY``,
