@@ -353,10 +353,10 @@ def rdp_kary_randomized_response_special(orders, p, k):
     p = float(p)
     if k < 2**1000:
         log_r1 = math.log1p((k - 1) * (1.0 - p))
-        w1, w2, log_w2 = 1.0 / k, 1.0 - 1.0 / k, math.log1p(-1.0 / k)
+        w2, log_w2 = 1.0 - 1.0 / k, math.log1p(-1.0 / k)
     else:  # r1 = k (1-p) + p: log k + log(1-p) + log1p(p / (k (1-p))), the last term below 2**-900
         log_r1 = math.log(k) + math.log1p(-p)
-        w1, w2, log_w2 = 0.0, 1.0, 0.0  # 1/k below 2**-1000 (its terms are taken in log space below)
+        w2, log_w2 = 1.0, 0.0  # 1 - 1/k: 1/k is below 2**-1000 (the 1/k atom is taken in log space below)
     log_p, log_k = math.log(p), math.log(k)
     cap = max(log_r1, -log_p)
     c = alpha - 1.0
