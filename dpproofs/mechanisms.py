@@ -18,6 +18,9 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   the RDP accountant (see the class).
 * ``RandomizedResponse(epsilon)``: reports one bit truthfully with probability
   ``e^epsilon / (1 + e^epsilon)``; the worst case over all epsilon-DP pairs.
+* ``KaryRandomizedResponse(p, k, special=False)``: reports the input's bucket (one of ``k``) with
+  probability ``1 - p``, else a uniform one of the ``k``; the pair of two inputs, exactly (with
+  ``special=True``, under add/remove: against the uniform output of a special input).
 * ``ShuffledGaussian(batch_size, dataset_size, sigma, shuffle)`` (:mod:`dpproofs.mechanisms_shuffle`):
   one epoch of shuffled fixed-size batches; both accountants refuse it (no sound upper bound
   exists), :func:`dpproofs.epsilon_lower_bound` bounds it from below.
@@ -47,7 +50,7 @@ from dpproofs.math import total_variation as tv
 
 __all__ = [
     "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
-    "ZCDP", "RepeatAndSelect",
+    "KaryRandomizedResponse", "ZCDP", "RepeatAndSelect",
 ]
 
 #: Largest order at which the fast evaluator is held to its tolerance (the RDP accountant's
@@ -464,6 +467,122 @@ class RandomizedResponse(Mechanism):
             return _symmetric(pair)
         return _base_replace_one_pairs(pair, pair)
 
+
+
+@dataclasses.dataclass(frozen=True)
+class KaryRandomizedResponse(Mechanism):
+    """k-ary randomized response: on input bucket ``x`` (one of ``k``) it outputs ``x`` with
+    probability ``1 - p``, else a bucket drawn uniformly from all ``k`` (dp_accounting's
+    ``RandomizedResponseDpEvent(noise_parameter=p, num_buckets=k)``).
+
+    The pair analysed, exactly, is the two inputs' output distributions ``(R(x), R(x'))``,
+    ``x != x'``: ``1 - p + p/k`` and ``p/k`` swapped on the two true buckets, ``p/k`` on each of
+    the ``k - 2`` others (dp_accounting 0.6's ``REPLACE_ONE`` pair,
+    ``rdp_privacy_accountant._randomized_response_rdp_replace_one``); its privacy loss takes the
+    values ``+-t`` and ``0``, ``t = log(1 + k (1 - p)/p)``, so the mechanism is exactly ``t``-DP.
+    Under ``"replace_one"`` that is the worst pair of neighbours, whatever ``special``.
+
+    Under ``"add_remove"`` the neighbour of a record is its absence, and what the mechanism
+    outputs then must be said:
+
+    * ``special=False`` (default): the same two-input pair, an upper bound whatever an absent
+      record outputs, as long as that is the output of some input or a mixture of inputs' outputs
+      (joint convexity of the hockey-stick divergences and of ``e^{(a-1) D_a}``, van Erven &
+      Harremoes 2014, arXiv 1206.2459v2, Thm 13);
+    * ``special=True``: the absent record is dp_accounting's special input, whose output is
+      uniform on the ``k`` buckets (its ``REPLACE_SPECIAL`` analysis,
+      ``privacy_loss_distribution.from_randomized_response``): the pair ``(R(x), U)`` in both
+      orders, exactly. ``U`` is the average of ``R(y)`` over the ``k`` inputs, so this pair is
+      below the two-input one. Its log-ratios are ``log(1 + (k-1)(1-p))`` and ``log p``.
+
+    For ``k = 2`` (two-input pair) this is ``RandomizedResponse(t)``; for ``k >= 3`` it is
+    strictly below it at every finite order (binary ``t``-RR is the worst ``t``-DP pair: Mironov
+    2017, arXiv 1702.07476v3, Prop. 5).
+
+    Args:
+        p (float): the probability of replacing the input by a uniform bucket, in ``(0, 1)``
+            (``p = 1`` ignores the input and ``p = 0`` is not private: neither is a mechanism here).
+        k (int): the number of buckets, an integer ``>= 2`` of any size (``10**400`` is accepted:
+            only ``log k`` and ``p/k`` enter the formulas).
+        special (bool): under ``"add_remove"``, an absent record outputs the uniform distribution
+            (dp_accounting's special input); False: any input's output (the two-input pair).
+
+    Raises:
+        InvalidArgument: ``p`` outside ``(0, 1)`` or ``k < 2``, naming the argument and range.
+        InvalidArgumentType: ``p`` not a real number or ``k`` not an integer.
+    """
+
+    p: float
+    k: int
+    special: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "p", _validate.real("p", self.p, 0, 1, low_open=True, high_open=True))
+        object.__setattr__(self, "k", _validate.integer("k", self.k, 2))
+        if not isinstance(self.special, bool):
+            raise InvalidArgumentType(f"special={self.special!r} must be a bool (True or False)")
+
+    def _uniform_pair(self, relation):
+        """Whether ``relation`` is answered with the special pair ``(R(x), U)``."""
+        return self.special and relation == "add_remove"
+
+    @property
+    def log_ratio(self) -> float:
+        """``t = log(1 + k (1 - p)/p)`` in float64 (within a few ulps; :meth:`pure_epsilon` is it
+        rounded up)."""
+        return fast.kary_randomized_response_log_ratio(self.p, self.k)
+
+    def rdp_curve(self, orders, relation):
+        if self._uniform_pair(relation):
+            return fast.rdp_kary_randomized_response_special(orders, self.p, self.k)
+        return fast.rdp_kary_randomized_response(orders, self.p, self.k)
+
+    def rdp_ball(self, order, relation, prec):
+        if self._uniform_pair(relation):
+            return _ball().rdp_kary_randomized_response_special(order, self.p, self.k, prec=prec)
+        return _ball().rdp_kary_randomized_response(order, self.p, self.k, prec=prec)
+
+    def rdp_exact(self, alpha, dps):
+        """The exact RDP under add/remove (:func:`dpproofs.rdp`'s relation): the special pair's
+        (both orders) if ``special``, else the two-input pair's."""
+        if self.special:
+            return _precise().rdp_kary_randomized_response_special(alpha, self.p, self.k, dps=dps)
+        return _precise().rdp_kary_randomized_response(alpha, self.p, self.k, dps=dps)
+
+    def _special_logs(self):
+        """``(log r1, log p)`` of the special pair in float (a few ulps), ``r1 = 1 + (k-1)(1-p)``."""
+        if self.k < 2**1000:
+            return math.log1p((self.k - 1) * (1.0 - self.p)), math.log(self.p)
+        return math.log(self.k) + math.log1p(-self.p), math.log(self.p)
+
+    def total_variation(self, relation: str) -> float:
+        """``1 - p`` (two inputs: ``a - b``) or ``(1 - p)(1 - 1/k)`` (the special pair), rounded up."""
+        exact = fractions.Fraction(1) - fractions.Fraction(self.p)
+        if self._uniform_pair(relation):
+            exact *= fractions.Fraction(self.k - 1, self.k)
+        return min(1.0, math.nextafter(float(exact), math.inf))
+
+    def pure_epsilon(self, relation: str) -> float:
+        """``t = log(1 + k (1 - p)/p)`` (two inputs) or ``max(log(1 + (k-1)(1-p)), -log p)`` (the
+        special pair), raised by 4 ulps relative then one float (the floats are within 3 ulps)."""
+        value = max(abs(x) for x in self._special_logs()) if self._uniform_pair(relation) else self.log_ratio
+        return math.nextafter(value * (1 + 4 * _ULP), math.inf)
+
+    def pld_pairs(self, relation):
+        p, k = fractions.Fraction(self.p), self.k
+        if self._uniform_pair(relation):
+            # (R(x), U): under R(x) loss log r1 w.p. 1 - p + p/k, log p w.p. (k-1) p/k; under U
+            # the negated losses w.p. 1/k and (k-1)/k; masses rounded once from exact rationals
+            log_r1, log_p = self._special_logs()
+            remove = pairs.FinitePair(((log_r1, float(1 - p + p / k)), (log_p, float((k - 1) * p / k))))
+            add = pairs.FinitePair(((-log_r1, float(fractions.Fraction(1, k))), (-log_p, float(fractions.Fraction(k - 1, k)))))
+            return {"add": add, "remove": remove}
+        t = self.log_ratio
+        # masses rounded once each from exact rationals (a huge k is fine; p/k may underflow to 0)
+        pair = pairs.FinitePair(((t, float(1 - p + p / k)), (-t, float(p / k)), (0.0, float(p * (k - 2) / k))))
+        if relation == "add_remove":
+            return _symmetric(pair)
+        return _base_replace_one_pairs(pair, pair)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -176,8 +176,8 @@ def test_randomized_response_is_dp_accountings_replace_one_analysis_at_each_orde
     assert ours == pytest.approx(reference._rdp, rel=1e-9)
 
 
-def test_randomized_response_bounds_dp_accountings_replace_special_analysis():
-    """RR is the worst eps-DP pair, so it is above the special-record analysis of the same event."""
+def test_binary_randomized_response_under_add_remove_bounds_dp_accountings_replace_special_analysis():
+    """Under add/remove the two-input pair is accounted: the worst eps-DP pair, above the special one."""
     orders = [1.5, 2.0, 3.0, 10.0, 64.0]
     ours = bridge.accountant_for(RR(0.3, 2), orders=orders).rdp
     reference = dpa_rdp.RdpAccountant(orders, neighboring_relation=NR.REPLACE_SPECIAL)
@@ -290,26 +290,93 @@ def _k_ary_rr_exact(p, k, alpha=None, epsilon=None):
 
 
 @pytest.mark.parametrize("p, k", [(0.01, 3), (0.05, 20), (0.3, 10), (0.5, 3), (0.9, 1000)])
-def test_k_ary_randomized_response_is_accounted_as_binary_rr_of_its_epsilon_never_below_exact(p, k):
+def test_k_ary_randomized_response_is_accounted_exactly_as_the_pair_of_two_inputs(p, k):
     event = RR(p, k)
     exact_epsilon = float(__import__("mpmath").log(1 + k * (1 - __import__("mpmath").mpf(p)) / p))
     rdp_accountant = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE)
     [(mechanism, steps)] = rdp_accountant.ledger
-    assert steps == 1 and mechanism.epsilon >= exact_epsilon and mechanism.epsilon == pytest.approx(exact_epsilon, rel=1e-14)
-    for alpha, value in list(zip(rdp_accountant.orders, rdp_accountant.rdp))[::7]:
-        # Mironov 2017 Prop. 5: binary eps-RR is the worst eps-DP pair in every Renyi divergence
-        assert value >= _k_ary_rr_exact(p, k, alpha=float(alpha))
+    assert steps == 1 and mechanism == dp.KaryRandomizedResponse(p, k)
+    pure = mechanism.pure_epsilon("replace_one")
+    assert pure >= exact_epsilon and pure == pytest.approx(exact_epsilon, rel=1e-14)
+    binary = dp.RandomizedResponse(pure).rdp_curve(rdp_accountant.orders, "replace_one")
+    for alpha, value, worst in list(zip(rdp_accountant.orders, rdp_accountant.rdp, binary))[::7]:
+        exact = _k_ary_rr_exact(p, k, alpha=float(alpha))
+        # fast.RTOL (1e-10): the float curve is within it of the exact value, and the accountant
+        # converts it inflated by 1 + RTOL + 3 2^-52 (dpproofs.accountant.rdp, point (1))
+        assert value == pytest.approx(exact, rel=1e-10) and value * (1 + 1e-10 + 3 * 2.0**-52) >= exact
+        # Mironov 2017 Prop. 5: binary eps-RR is the worst eps-DP pair; strictly so for k >= 3
+        assert value < worst
     pld_accountant = bridge.accountant_for(event, "pld", neighboring_relation=NR.REPLACE_ONE)
     for epsilon in (0.0, 0.5, exact_epsilon / 2):
         assert pld_accountant.delta(epsilon) >= _k_ary_rr_exact(p, k, epsilon=epsilon)
-    assert pld_accountant.epsilon(1e-9) >= exact_epsilon * (1 - 1e-12)  # pure eps-DP, no less
+    # delta(eps) = a - e^eps b for 0 <= eps <= t (the atom on x's bucket), so eps(delta) = log((a - delta)/b)
+    mp = __import__("mpmath")
+    with mp.workdps(40):
+        a, b = 1 - mp.mpf(p) + mp.mpf(p) / k, mp.mpf(p) / k
+        exact_at_1e_9 = float(mp.log((a - mp.mpf(1e-9)) / b))
+    assert exact_at_1e_9 <= pld_accountant.epsilon(1e-9) <= exact_epsilon * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("relation", [NR.REPLACE_ONE, NR.REPLACE_SPECIAL])
+@pytest.mark.parametrize("p, k", [(0.3, 10), (0.3, 2), (0.01, 3), (0.9, 10**6)])
+def test_randomized_response_is_dp_accountings_rdp_under_both_replace_relations(relation, p, k):
+    orders = [1.5, 2.0, 3.0, 10.0, 64.0, 1024.0]
+    event = S(RR(p, k), 7)
+    ours = bridge.accountant_for(event, orders=orders, neighboring_relation=relation).rdp
+    reference = dpa_rdp.RdpAccountant(orders, neighboring_relation=relation)
+    reference.compose(event)
+    # dp_accounting's float log-sum-exp against ours (both within ~1e-13 of the exact value)
+    assert ours == pytest.approx(reference._rdp, rel=1e-9)
+
+
+def test_the_special_pair_is_below_the_two_input_pair():
+    """The special record's uniform output is the average of the inputs' outputs (joint convexity)."""
+    orders = [1.5, 2.0, 3.0, 10.0, 64.0, 1024.0]
+    special = bridge.accountant_for(RR(0.3, 10), orders=orders, neighboring_relation=NR.REPLACE_SPECIAL).rdp
+    two_inputs = bridge.accountant_for(RR(0.3, 10), orders=orders, neighboring_relation=NR.REPLACE_ONE).rdp
+    assert all(s < t for s, t in zip(special, two_inputs))
+
+
+@pytest.mark.parametrize("p, k", [(0.3, 10), (0.3, 2), (0.01, 3), (0.9, 1000)])
+def test_the_special_pair_in_the_pld_accountant_is_dp_accountings_profile(p, k):
+    """delta(eps) of (R(x), U) and (U, R(x)), the larger, computed over the two atoms exactly."""
+    mp = __import__("mpmath")
+    accountant = bridge.accountant_for(RR(p, k), "pld", neighboring_relation=NR.REPLACE_SPECIAL)
+    with mp.workdps(40):
+        P, k_ = mp.mpf(p), mp.mpf(k)
+        r_x = [1 - P + P / k_, (k_ - 1) * P / k_]  # the true bucket, the k - 1 others (lumped)
+        u = [1 / k_, (k_ - 1) / k_]
+        for epsilon in (0.0, 0.3, 1.0):
+            exact = max(sum(max(a - mp.e**epsilon * b, 0) for a, b in zip(x, y)) for x, y in ((r_x, u), (u, r_x)))
+            assert float(exact) <= accountant.delta(epsilon) <= float(exact) + 1e-4
+
+
+def test_a_bridge_that_maps_k_ary_randomized_response_to_the_special_pair_bound_is_caught(monkeypatch):
+    """A mechanism whose curve is dp_accounting's replace-special one is below the replace-one pair."""
+    monkeypatch.setattr(bridge, "_randomized_response", lambda event, path: dp.KaryRandomizedResponse(
+        event.noise_parameter, 2 * event.num_buckets))  # more buckets: less loss
+    with pytest.raises(AssertionError):
+        test_k_ary_randomized_response_is_accounted_exactly_as_the_pair_of_two_inputs(0.3, 10)
+
+
+def test_k_ary_randomized_response_round_trips_through_to_event():
+    event = RR(0.3, 10**400)
+    accountant = bridge.accountant_for(event, neighboring_relation=NR.REPLACE_ONE)
+    back = bridge.to_event(accountant)
+    assert back.event == event and back.count == 1
 
 
 def test_k_ary_randomized_response_with_more_buckets_than_floats_hold_answers():
     event = RR(0.01, 10**400)
-    [(mechanism, _)] = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE).ledger
-    exact = float(__import__("mpmath").log(10**400) + __import__("mpmath").log(0.99 / __import__("mpmath").mpf(0.01)))
-    assert mechanism.epsilon >= exact and mechanism.epsilon == pytest.approx(exact, rel=1e-14)
+    accountant = bridge.accountant_for(event, "rdp", neighboring_relation=NR.REPLACE_ONE)
+    [(mechanism, _)] = accountant.ledger
+    mp = __import__("mpmath")
+    exact = float(mp.log(1 + 10**400 * (1 - mp.mpf(0.01)) / mp.mpf(0.01)))
+    pure = mechanism.pure_epsilon("replace_one")
+    assert pure >= exact and pure == pytest.approx(exact, rel=1e-14)
+    assert accountant.epsilon(1e-6) == pytest.approx(exact, rel=1e-12)
+    pld = bridge.accountant_for(event, "pld", neighboring_relation=NR.REPLACE_ONE)
+    assert pld.epsilon(1e-6) == pytest.approx(exact, rel=1e-6)
 
 
 def test_sampling_without_replacement_under_replace_one_is_the_fixed_batch_mechanism():

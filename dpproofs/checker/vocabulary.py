@@ -6,6 +6,8 @@ Vocabulary (each a sympy ``Function`` bound to the shared evaluator; sensitivity
 ``rdp_gaussian(alpha, sigma)``                      ``D_alpha`` of the Gaussian, ``alpha/(2 sigma^2)``; alpha > 1, sigma > 0
 ``rdp_laplace(alpha, b)``                           ``D_alpha`` of Laplace(scale b); alpha > 1, b > 0
 ``rdp_randomized_response(alpha, eps)``             ``D_alpha`` of eps-RR = worst case over eps-DP pairs; alpha > 1, eps > 0
+``rdp_kary_randomized_response(alpha, p, k)``       ``D_alpha`` of k-ary RR between two inputs; p in (0, 1), k >= 2 integer
+``rdp_kary_randomized_response_special(alpha, p, k)`` the same against the uniform output of a special input, both orders
 ``rdp_sampled_gaussian(alpha, q, sigma)``           sampled-Gaussian RDP, max of both directions; alpha > 1, q in [0, 1]
 ``log_moment(lam, q, sigma)``                       sampled-Gaussian ``log max(A_{lam+1}, B_{lam+1})``; 0 < lam <= 9999
 ``delta_gaussian(eps, sigma)``                      exact Gaussian privacy profile; eps >= 0
@@ -157,6 +159,24 @@ FUNCTIONS = {
         # mechanism, D = 0); alpha > 1: the ball evaluator divides by alpha - 1
         domain=(("alpha", _ORDER), ("eps", _POSITIVE)),
         doc="D_alpha of eps-RR = worst case over eps-DP pairs (Mironov 2017 Prop. 5)",
+    ),
+    "rdp_kary_randomized_response": _Binding(
+        _function("rdp_kary_randomized_response", 3),
+        precise.rdp_kary_randomized_response,
+        ball.rdp_kary_randomized_response,
+        integer_args=(2,),
+        domain=(("alpha", _ORDER), ("p", ((">", 0), ("<", 1))), ("k", ((">=", 2),))),
+        doc="D_alpha between two inputs' outputs of k-ary randomized response (keep the bucket with "
+        "probability 1 - p, else a uniform one of k; dp_accounting's REPLACE_ONE pair)",
+    ),
+    "rdp_kary_randomized_response_special": _Binding(
+        _function("rdp_kary_randomized_response_special", 3),
+        precise.rdp_kary_randomized_response_special,
+        ball.rdp_kary_randomized_response_special,
+        integer_args=(2,),
+        domain=(("alpha", _ORDER), ("p", ((">", 0), ("<", 1))), ("k", ((">=", 2),))),
+        doc="max of both orders' D_alpha between k-ary randomized response and the uniform output of "
+        "dp_accounting's special input (its REPLACE_SPECIAL pair)",
     ),
     "rdp_sampled_gaussian": _Binding(
         _function("rdp_sampled_gaussian", 3), precise.rdp_sampled_gaussian, ball.rdp_sampled_gaussian,

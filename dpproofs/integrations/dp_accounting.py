@@ -26,17 +26,14 @@ of ``ComposedDpEvent``, nested to any depth):
 * ``LaplaceDpEvent(b)`` -> ``Laplace(b)`` (noise scale / L1 sensitivity; it is ``1/b``-DP);
   ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
-  uniform one of ``k``. It is ``eps``-DP with ``eps = log(1 + k (1 - p) / p)``, the log-ratio of
-  its largest to smallest output probability (``p = 1`` or ``k = 1``: the output ignores the
-  input, no loss; ``p = 0``: non-private). It is accounted as dpproofs' binary
-  ``RandomizedResponse(eps)``: exactly the event for ``k = 2`` (``eps = log(2/p - 1)``); for
-  ``k >= 3`` an upper bound, since binary ``eps``-randomized response is the worst case of every
-  ``eps``-DP pair, in Rényi divergence (Mironov 2017, arXiv 1702.07476v3, Proposition 5) and in
-  every hockey-stick divergence (Kairouz, Oh & Viswanath 2015, arXiv 1311.0776v4, the dominating
-  mechanism in the proof of Theorem 3.3). The pair accounted is the two inputs' output
-  distributions (dp_accounting's ``REPLACE_ONE`` analysis of the same event); being the worst
-  case of every ``eps``-DP mechanism, it is also an upper bound on dp_accounting's
-  ``REPLACE_SPECIAL`` analysis.
+  uniform one of ``k`` (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``:
+  non-private). Under ``REPLACE_ONE`` and add/remove: the two inputs' output distributions,
+  exactly dp_accounting's ``REPLACE_ONE`` pair: ``k = 2`` -> dpproofs' binary
+  ``RandomizedResponse(eps)``, ``eps = log(2/p - 1)``; ``k >= 3`` ->
+  ``dpproofs.KaryRandomizedResponse(p, k)`` (any integer ``k``, also beyond floats). Under
+  ``REPLACE_SPECIAL`` (any ``k >= 2``) -> ``KaryRandomizedResponse(p, k, special=True)``: the
+  special record outputs the uniform distribution on the ``k`` buckets, dp_accounting's
+  analysis, exactly (``privacy_loss_distribution.from_randomized_response``).
 * ``ZCDpEvent(rho, xi)`` -> ``dpproofs.ZCDP(rho, xi)`` (Rényi DP ``xi + rho alpha``; RDP
   accountant only).
 * ``SingleEpochTreeAggregationDpEvent(s, step_counts)`` (tree aggregation restarted every epoch,
@@ -50,7 +47,9 @@ of ``ComposedDpEvent``, nested to any depth):
   upper bound). Every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
   non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
 * ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
-  binary randomized response is the worst ``eps``-DP pair (the references above): an upper bound.
+  binary randomized response is the worst ``eps``-DP pair, in Rényi divergence (Mironov 2017, arXiv
+  1702.07476v3, Proposition 5) and in every hockey-stick divergence (Kairouz, Oh & Viswanath 2015,
+  arXiv 1311.0776v4, the dominating mechanism in the proof of Theorem 3.3): an upper bound.
   ``C = 0``: nothing; ``a = 0`` (``exp(-a|x|) tanh(a/2)`` is no distribution; dp_accounting reads
   it as zero noise): non-private. Add/remove and replace-special only (under replace-one an
   :class:`UnsupportedEvent`, as in dp_accounting).
@@ -68,8 +67,8 @@ dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"``
 ``NeighboringRelation.REPLACE_ONE``) are passed to the accountant's ``relation=``.
 ``"replace_special"`` (``NeighboringRelation.REPLACE_SPECIAL``: a record replaced by a special one
 that contributes nothing) is accounted as ``"add_remove"``: for the additive-noise events the pair
-is the same (the special record adds 0, as an absent one), and dpproofs' randomized response is
-the worst pair of its two inputs under either relation.
+is the same (the special record adds 0, as an absent one), and ``RandomizedResponseDpEvent``
+becomes its special pair (above).
 
 Reading the noise multiplier. dp_accounting documents ``GaussianDpEvent.noise_multiplier`` as
 ``s / C`` (noise std over the clipping norm), dpproofs' own convention, and the bridge keeps it:
@@ -93,7 +92,7 @@ from typing import Any
 import dpproofs
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
-from dpproofs.mechanisms import Gaussian, Laplace, RandomizedResponse, SampledGaussian
+from dpproofs.mechanisms import Gaussian, KaryRandomizedResponse, Laplace, RandomizedResponse, SampledGaussian
 
 __all__ = [
     "accountant_for",
@@ -480,8 +479,8 @@ def _fixed_slot_refusal(run, relation):
 
 def _accounted_relation(relation):
     """The relation the dpproofs accountant is built with: ``"replace_special"`` is accounted as
-    ``"add_remove"`` (a special record adds 0 to every sum, as an absent one; dpproofs' randomized
-    response is the worst pair of its two inputs, an upper bound under either)."""
+    ``"add_remove"`` (a special record adds 0 to every sum, as an absent one; randomized response
+    is settled to its special pair first, :func:`_settle_randomized_response`)."""
     return "add_remove" if relation == "replace_special" else relation
 
 
@@ -492,12 +491,27 @@ def _randomized_response(event, path):
         return None  # the output does not depend on the input
     if p == 0:
         return _NON_PRIVATE_STEP
-    # eps = log(1 + k (1 - p) / p): binary (k = 2) exactly, an upper bound for k >= 3 (module docstring)
-    if k < 2**1000:
-        epsilon = math.log1p(k * (1.0 - p) / p)
-    else:  # k beyond floats: log k (>= 693) plus log((1 - p)/p) (>= -37), no cancellation
-        epsilon = math.log(k) + math.log((1.0 - p) / p)  # 1/k < 2**-1000: below its ulp
-    return RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
+    # the relation decides the pair (binary RR for k = 2, or the special pair): _settle_randomized_response
+    return KaryRandomizedResponse(p, k)
+
+
+def _settle_randomized_response(run, relation):
+    """The walk's ``KaryRandomizedResponse`` entries (only ``RandomizedResponseDpEvent`` makes
+    them) as accounted under ``relation``: under ``"replace_special"`` the special pair
+    (``special=True``: the special record outputs the uniform distribution, dp_accounting's
+    analysis), else the two-input pair, as binary ``RandomizedResponse(log(2/p - 1))`` for
+    ``k = 2`` (the same pair)."""
+    settled = []
+    for mechanism, count in run.entries:
+        if isinstance(mechanism, KaryRandomizedResponse):
+            if relation == "replace_special":
+                mechanism = KaryRandomizedResponse(mechanism.p, mechanism.k, special=True)
+            elif mechanism.k == 2:
+                # eps = log(1 + 2 (1 - p) / p) = log(2/p - 1), raised for its rounding (_RR_WIDEN)
+                epsilon = math.log1p(2 * (1.0 - mechanism.p) / mechanism.p)
+                mechanism = RandomizedResponse(math.nextafter(epsilon * (1 + _RR_WIDEN), math.inf))
+        settled.append((mechanism, count))
+    run.entries = settled
 
 
 def _relation(value):
@@ -562,6 +576,7 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
     cls, kwargs = _empty_accountant(accountant, relation, orders)
     run = _Run()
     _walk(event, 1, run, dpa, "event")
+    _settle_randomized_response(run, relation)
     refusal = _fixed_slot_refusal(run, relation)
     if refusal is not None:
         raise refusal
@@ -588,6 +603,7 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
         _walk(event, 1, run, dpa, "event")
     except UnsupportedEvent:
         return False
+    _settle_randomized_response(run, relation)
     if _fixed_slot_refusal(run, relation) is not None:
         return False
     kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
@@ -604,7 +620,8 @@ def to_event(accountant: Any) -> Any:
     ``GaussianDpEvent``, ``SampledGaussian`` -> ``PoissonSampledDpEvent`` of a Gaussian,
     ``Laplace`` -> ``LaplaceDpEvent``, ``RandomizedResponse(eps)`` ->
     ``RandomizedResponseDpEvent(p, 2)`` with ``p = 2 / (1 + e^eps)`` rounded down (less noise:
-    the event never claims more privacy than the ledger).
+    the event never claims more privacy than the ledger), ``KaryRandomizedResponse(p, k)`` ->
+    ``RandomizedResponseDpEvent(p, k)``.
     """
     dpa = _dpa()
     ledger = getattr(accountant, "ledger", None)
@@ -636,6 +653,7 @@ _LEAF_EVENTS = {
     "Laplace": lambda m, dpa: dpa.LaplaceDpEvent(m.scale),
     "SampledLaplace": lambda m, dpa: dpa.PoissonSampledDpEvent(m.q, dpa.LaplaceDpEvent(m.scale)),
     "RandomizedResponse": _randomized_response_event,
+    "KaryRandomizedResponse": lambda m, dpa: dpa.RandomizedResponseDpEvent(m.p, m.k),
     "ZCDP": lambda m, dpa: dpa.ZCDpEvent(m.rho, m.xi),
     "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),

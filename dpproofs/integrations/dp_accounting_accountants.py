@@ -82,6 +82,7 @@ class _Backed(privacy_accountant.PrivacyAccountant):
             bridge._walk(event, max(count, 1), run, dp_accounting, "event")
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
+        bridge._settle_randomized_response(run, self._named_relation)  # the relation picks RR's pair
         refusal = bridge._fixed_slot_refusal(run, self._named_relation)
         if refusal is not None:
             return self.CompositionErrorDetails(invalid_event=refusal.event, error_message=str(refusal))

@@ -208,7 +208,7 @@ def normal_sf(x):
 
 # --- the closed forms: written and cited once, in dpproofs.math.formulas ------------------------
 #
-# rdp_gaussian, rdp_laplace, rdp_randomized_response, rdp_composed_pure, delta_gaussian,
+# rdp_gaussian, rdp_laplace, rdp_randomized_response, rdp_kary_randomized_response(_special), rdp_composed_pure, delta_gaussian,
 # delta_laplace, delta_randomized_response, delta_composed_pure, log_a_integer,
 # rdp_sampled_gaussian(_add), log_moment_sampled_gaussian, delta_sampled_gaussian(_add): each
 # formulas.f run in the arb context by ``entry``.

@@ -12,7 +12,9 @@ Accuracy contract (one tolerance, :data:`RTOL`, held against ``precise`` by
 * sampled Gaussian: ``q`` in ``[0, 1]``, ``sigma`` in ``[0.1, 1e4]``, ``alpha`` in
   ``[1 + 1e-6, 1e4]`` (integer and fractional);
 * Gaussian: ``sigma > 0``; Laplace: ``scale`` in ``[1e-2, 1e4]``; randomized response:
-  ``epsilon`` in ``[1e-4, 50]``; ``alpha`` in ``[1 + 1e-6, 1e4]``,
+  ``epsilon`` in ``[1e-4, 50]``; k-ary randomized response (both pairs): ``p`` in
+  ``[1e-300, 1 - 2^-53]``, any integer ``k >= 2`` (tests/test_mechanism_kary_randomized_response.py);
+  ``alpha`` in ``[1 + 1e-6, 1e4]``,
 
 every returned value ``v`` satisfies ``|v - exact| <= RTOL * exact`` whenever
 ``exact >= TINY``; an exact value below ``TINY`` (it underflows float64) is returned as ``TINY``,
@@ -52,6 +54,9 @@ __all__ = [
     "rdp_gaussian",
     "rdp_laplace",
     "rdp_randomized_response",
+    "kary_randomized_response_log_ratio",
+    "rdp_kary_randomized_response",
+    "rdp_kary_randomized_response_special",
     "log_a",
     "rdp_sampled_gaussian",
     "log_erfc",
@@ -273,6 +278,102 @@ def rdp_randomized_response(orders, epsilon):
         log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
         values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
     return _floor_positive(np.where(np.isnan(values), eps, np.minimum(values, eps)))
+
+
+def kary_randomized_response_log_ratio(p, k):
+    """``t = log(1 + k (1 - p) / p)`` in float64 (a few ulps), the log-ratio of the two largest to
+    smallest output probabilities of k-ary randomized response (``0 < p < 1``, integer ``k >= 2``;
+    any size of ``k``: beyond ``2**1000`` it is ``log k + log((1 - p)/p)``, where ``1/k`` is below
+    the ulp of the result)."""
+    if k < 2**1000:
+        return math.log1p(k * (1.0 - p) / p)
+    return math.log(k) + math.log((1.0 - p) / p)
+
+
+def rdp_kary_randomized_response(orders, p, k):
+    """k-ary randomized response between two inputs (``formulas.rdp_kary_randomized_response``,
+    the twin in ``precise``): with ``y = (alpha - 1) t``, ``S - 1 = (1-p) expm1(y) + (p/k)
+    expm1(y)^2 e^{-y}``, both terms positive, added in log space (``log(p/k) = log p - log k``,
+    any size of ``k``). The exact value is at most ``t`` (``D_alpha <= D_inf = t``), so the result
+    is capped there; that cap also answers an order whose ``(alpha - 1) t`` overflows."""
+    alpha = _orders(orders)
+    p = float(p)
+    t = kary_randomized_response_log_ratio(p, k)
+    log_b = math.log(p) - math.log(k)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        y = (alpha - 1.0) * t
+        log_e = _log_expm1(y)
+        log_inner_minus_1 = np.logaddexp(math.log1p(-p) + log_e, log_b + 2.0 * log_e - y)
+        values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
+    return _floor_positive(np.where(np.isnan(values), t, np.minimum(values, t)))
+
+
+#: ``|x|`` below which :func:`_phi` sums its series (20 terms: the first omitted
+#: one is below ``0.5^22 / 22! < 1e-27`` of the sum); above it ``expm1(x) - x`` loses at most a
+#: factor 5 to cancellation (at ``x = -0.5``), a few ulps.
+_SERIES_CUT = 0.5
+_SERIES_N = np.arange(2.0, 22.0)
+_SERIES_FACT = np.array([math.factorial(int(n)) for n in _SERIES_N], dtype=np.float64)
+
+
+def _phi(x):
+    """``e^x - 1 - x >= 0`` without cancellation (series near 0)."""
+    x = np.asarray(x, dtype=np.float64)
+    small = np.abs(x) < _SERIES_CUT
+    xs = np.where(small, x, 0.0)[..., None]
+    series = np.sum(xs**_SERIES_N / _SERIES_FACT, axis=-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(small, series, np.expm1(x) - x)
+
+
+def _log_phi(x):
+    """``log(e^x - 1 - x)`` for ``x > 0`` without overflow (``x + log1p(-(1 + x) e^{-x})`` above 30)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        big = x + np.log1p(-(1.0 + x) * np.exp(-np.maximum(x, 30.0)))
+        return np.where(x > 30.0, big, np.log(_phi(np.minimum(x, 30.0))))
+
+
+def rdp_kary_randomized_response_special(orders, p, k):
+    """k-ary randomized response against the uniform output of a special input, the larger of both
+    orders (``formulas.rdp_kary_randomized_response_special``, the twin in ``precise``).
+
+    With ``c = alpha - 1`` and, under the uniform ``U``, the ratio ``y = e^L`` (``L1 = log r1`` on
+    mass ``1/k``, ``L2 = log p`` on ``(k-1)/k``), ``E_U[y] = 1`` gives ``S - 1 = E_U[g(L)]`` with
+    terms that are sums of non-negatives, no cancellation:
+
+    * first order (``b = alpha``): ``g = e^L (phi(c L) + c phi(-L))``,
+    * second order (``b = 1 - alpha``): ``g = phi(-c L) + c phi(L)``,
+
+    ``phi(x) = e^x - 1 - x``. ``D = log1p(S - 1) / c`` where
+    ``S - 1 <= 1``; above, ``log S`` by log-sum-exp (no cancellation there, ``log S >= log 2``).
+    Capped at ``max(L1, -L2)`` (``D_alpha <= D_inf``), which also answers an overflow.
+    """
+    alpha = _orders(orders)
+    p = float(p)
+    if k < 2**1000:
+        log_r1 = math.log1p((k - 1) * (1.0 - p))
+        w2, log_w2 = 1.0 - 1.0 / k, math.log1p(-1.0 / k)
+    else:  # r1 = k (1-p) + p: log k + log(1-p) + log1p(p / (k (1-p))), the last term below 2**-900
+        log_r1 = math.log(k) + math.log1p(-p)
+        w2, log_w2 = 1.0, 0.0  # 1 - 1/k: 1/k is below 2**-1000 (the 1/k atom is taken in log space below)
+    log_p, log_k = math.log(p), math.log(k)
+    cap = max(log_r1, -log_p)
+    c = alpha - 1.0
+    values = np.zeros(alpha.shape)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        # the 1/k atom in log space (r1 and phi(L1) may overflow, 1/k underflow, for a huge k):
+        # first: r1 (phi(c L1) + c phi(-L1)) / k; second: (phi(-c L1) + c phi(L1)) / k
+        first = (np.exp(log_r1 - log_k + np.log(_phi(c * log_r1) + c * _phi(-log_r1)))
+                 + w2 * p * (_phi(c * log_p) + c * _phi(-log_p)))
+        second = (np.exp(np.logaddexp(np.log(_phi(-c * log_r1)), np.log(c) + _log_phi(log_r1)) - log_k)
+                  + w2 * (_phi(-c * log_p) + c * _phi(log_p)))
+        for excess, b in ((first, alpha), (second, 1.0 - alpha)):
+            log_s = np.where(excess <= 1.0, np.log1p(excess),
+                             np.logaddexp(b * log_r1 - log_k, b * log_p + log_w2))
+            values = np.maximum(values, log_s / c)
+    values = np.where(np.isnan(values), cap, np.minimum(values, cap))
+    return _floor_positive(values)
 
 
 # --- Poisson-subsampled Gaussian: integer orders ----------------------------------------------

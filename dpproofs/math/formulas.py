@@ -26,7 +26,8 @@ Conventions: sensitivity 1; natural logarithms; neighbours by add/remove of one 
 #: The quantities below that :mod:`dpproofs.math.precise` and :mod:`dpproofs.math.ball` export under
 #: the same names (``precise.f(*args, dps=)``, ``ball.f(*args, prec=)``).
 CLOSED_FORMS = (
-    "rdp_gaussian", "rdp_laplace", "rdp_randomized_response", "rdp_composed_pure",
+    "rdp_gaussian", "rdp_laplace", "rdp_randomized_response", "rdp_kary_randomized_response",
+    "rdp_kary_randomized_response_special", "rdp_composed_pure",
     "delta_gaussian", "delta_laplace", "delta_randomized_response", "delta_composed_pure",
     "log_a_integer", "rdp_sampled_gaussian", "rdp_sampled_gaussian_add", "log_moment_sampled_gaussian",
     "delta_sampled_gaussian", "delta_sampled_gaussian_add",
@@ -89,6 +90,58 @@ def rdp_randomized_response(ctx, alpha, epsilon):
         second = alpha * log_1mp + (1 - alpha) * log_p
         top = ctx.max(first, second)
         return (top + ctx.log(ctx.exp(first - top) + ctx.exp(second - top))) / (alpha - 1)
+
+
+def rdp_kary_randomized_response(ctx, alpha, p, k):
+    """Rényi divergence of k-ary randomized response between two inputs ``x != x'``.
+
+    The mechanism outputs the input bucket with probability ``1 - p``, else a uniform one of the
+    ``k >= 2`` buckets. The pair is ``P = R(x)``, ``Q = R(x')``: atoms ``a = 1 - p + p/k`` and
+    ``b = p/k`` swapped on the two true buckets, ``b`` on each of the ``k - 2`` others (the pair
+    dp_accounting 0.6 analyses under ``REPLACE_ONE``, ``rdp_privacy_accountant.py``,
+    ``_randomized_response_rdp_replace_one``). With ``t = log(a/b) = log1p(k (1-p)/p)`` and
+    ``x = (alpha - 1) t``, the Rényi sum ``S = sum_i P_i^alpha Q_i^(1-alpha)
+    = a e^x + b e^{-x} + (k - 2) b``, and since ``a + b + (k-2) b = 1`` and ``a - b = 1 - p``:
+    ``S - 1 = (1 - p) expm1(x) + b expm1(x)^2 e^{-x}``, a sum of non-negatives for ``alpha > 1``
+    (no cancellation). ``D_alpha = log1p(S - 1)/(alpha - 1)``; the ``alpha -> 1`` limit (KL) is
+    ``(1 - p) t``. Only ``p/k`` and ``k/p`` enter, so a huge integer ``k`` is exact.
+    """
+    t = ctx.log1p(k * (1 - p) / p)
+    if ctx.is_exactly(alpha, 1):
+        return (1 - p) * t
+    x = (alpha - 1) * t
+    e = ctx.expm1(x)
+    return ctx.log1p((1 - p) * e + p / k * e * e * ctx.exp(-x)) / (alpha - 1)
+
+
+def rdp_kary_randomized_response_special(ctx, alpha, p, k):
+    """Rényi divergence of k-ary randomized response against its special input, the larger of
+    both orders: ``max(D_alpha(R(x) || U), D_alpha(U || R(x)))``, ``U`` uniform on the ``k``
+    buckets (dp_accounting 0.6's ``REPLACE_SPECIAL`` analysis, whose special record outputs ``U``:
+    ``rdp_privacy_accountant._randomized_response_rdp_replace_special`` and
+    ``privacy_loss_distribution.from_randomized_response``).
+
+    Under ``U`` the ratio ``y = R(x)/U`` is ``r1 = 1 + (k-1)(1-p)`` on one bucket (mass ``1/k``)
+    and ``p`` on the ``k - 1`` others; ``E_U[y] = 1``, and ``S_b = E_U[y^b]`` with ``b = alpha``
+    (first order) or ``b = 1 - alpha`` (second), ``D = log S_b / (alpha - 1)``. ``S_b - 1`` is
+    small against 1 near ``alpha = 1``: it is taken as a positive difference (more digits where it
+    cancels). The ``alpha -> 1`` limits (KL) are ``E_U[y log y]`` and ``-E_U[log y]``.
+    """
+    def logs():
+        return ctx.log1p((k - 1) * (1 - p)), ctx.log(p)
+
+    if ctx.is_exactly(alpha, 1):
+        log_r1, log_p = logs()
+        forward = (ctx.exp(log_r1) * log_r1 + (k - 1) * p * log_p) / k
+        backward = -(log_r1 + (k - 1) * log_p) / k
+        return ctx.max(forward, backward)
+
+    def terms(b):  # recomputed in full at each precision positive_difference tries
+        log_r1, log_p = logs()
+        return (ctx.exp(b * log_r1) + (k - 1) * ctx.exp(b * log_p)) / k, 1
+
+    values = [ctx.log1p(ctx.positive_difference(lambda b=b: terms(b))) / (alpha - 1) for b in (alpha, 1 - alpha)]
+    return ctx.max(*values)
 
 
 def rdp_composed_pure(ctx, alpha, epsilon, n):

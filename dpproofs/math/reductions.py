@@ -20,6 +20,9 @@ Which pair of distributions each combination reduces to, and why (the accountant
   Laplace(b)           add_remove   Lap(1) vs Lap(0)                                     L1 sensitivity 1
   Laplace(b)           replace_one  Lap(2) vs Lap(0) = Laplace(b/2)                      L1 sensitivity 2
   RandomizedResponse   either       eps-RR (unchanged)                                   eps-DP under either relation
+  KaryRandomizedResp.  replace_one  (R(x), R(x')): the two inputs' outputs, exact        the worst pair of two inputs
+  KaryRandomizedResp.  add_remove   the same pair; special=True: (R(x), U), both orders  U = the inputs' average (special
+                                                                                          input, dp_accounting REPLACE_SPECIAL)
   SampledGaussian      add_remove   ((1-q)N(0)+qN(1), N(0)), both directions             the existing analysis
   SampledGaussian      replace_one  Mironov 2017 Prop. 11 through D minus x:             X=M(D), Z=M(D-x), Y=M(D'):
                                     ((a-1/2)/(a-1)) eps_SG(2a) + eps_SG(2a-1),            X||Z is add/remove (add),
@@ -98,6 +101,9 @@ RELATION_TABLE = {
     ("Laplace", "replace_one"): "Laplace(b) at distance 2, i.e. Laplace(b/2)",
     ("RandomizedResponse", "add_remove"): "eps-RR",
     ("RandomizedResponse", "replace_one"): "eps-RR (eps-DP under either relation)",
+    ("KaryRandomizedResponse", "add_remove"): "(R(x), R(x')), the two inputs' outputs; special=True: (R(x), U) "
+                                              "and (U, R(x)), U uniform (the special input)",
+    ("KaryRandomizedResponse", "replace_one"): "(R(x), R(x')), the two inputs' outputs (exact)",
     ("SampledGaussian", "add_remove"): "((1-q)N(0)+qN(1), N(0)), both directions",
     ("SampledGaussian", "replace_one"): "Mironov 2017 Prop. 11 through D minus x (add/remove at 2a and 2a-1)",
     ("FixedBatchGaussian", "replace_one"): "Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2) Thm 9 with the Gaussian at sensitivity 2",

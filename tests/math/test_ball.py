@@ -11,6 +11,12 @@ CASES = [
     ("rdp_gaussian", (3.5, 0.7)),
     ("rdp_laplace", (2.5, 0.8)),
     ("rdp_randomized_response", (1.7, 0.3)),
+    ("rdp_kary_randomized_response", (2.5, 0.3, 7)),
+    ("rdp_kary_randomized_response", (3, 0.1, 10**400)),  # k beyond floats
+    ("rdp_kary_randomized_response", (1, 0.3, 7)),  # the KL limit
+    ("rdp_kary_randomized_response_special", (2.5, 0.3, 7)),
+    ("rdp_kary_randomized_response_special", (1.0001, 0.999, 3)),  # the sum cancels: more digits
+    ("rdp_kary_randomized_response_special", (3, 0.1, 10**400)),
     ("rdp_composed_pure", (4, 0.1, 30)),
     ("delta_gaussian", (2.0, 0.9)),
     ("delta_laplace", (0.3, 1.5)),

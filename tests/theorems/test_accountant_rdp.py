@@ -19,6 +19,16 @@ EDGES = {
     "accountant.rdp.gaussian": [dict(alpha=10000.0, sigma=0.01, T=10**9), dict(alpha=1.000001, sigma=1e4, T=1)],
     "accountant.rdp.laplace": [dict(alpha=10000.0, b=0.01, T=10**9), dict(alpha=1.000001, b=1e4, T=1)],
     "accountant.rdp.randomized_response": [dict(alpha=10000.0, epsilon=50.0, T=10**9), dict(alpha=1.000001, epsilon=1e-4, T=1)],
+    "accountant.rdp.kary_randomized_response": [
+        dict(alpha=10000.0, p=1e-9, k=10**9, T=10**9), dict(alpha=1.000001, p=0.999999, k=2, T=1),
+        dict(alpha=1.000001, p=1e-9, k=3, T=1), dict(alpha=10000.0, p=0.999999, k=2, T=1), rdp.KARY_PIN],
+    "accountant.rdp.kary_randomized_response_special": [
+        dict(alpha=10000.0, p=1e-9, k=10**9, T=10**9), dict(alpha=1.000001, p=0.999999, k=2, T=1),
+        dict(alpha=1.000001, p=1e-9, k=3, T=1), dict(alpha=10000.0, p=0.999999, k=2, T=1),
+        dict(alpha=1.000001, p=0.999999, k=10**9, T=1), rdp.KARY_PIN],
+    "accountant.rdp.kary_randomized_response_below_binary": [
+        dict(alpha=10000.0, p=1e-6, k=3, T=10**9), dict(alpha=1.000001, p=0.999999, k=3, T=1),
+        dict(alpha=10000.0, p=1e-6, k=10**9, T=1), dict(alpha=1.000001, p=1e-6, k=10**9, T=1), rdp.SPECIAL_PIN],
 }
 
 
@@ -40,3 +50,15 @@ def test_every_accountant_rdp_claim_survives_random_points(claim):
 
 def test_a_curve_1e_8_short_of_the_accountant_is_refuted_at_its_pin():
     assert_refuted_at_its_pin(rdp.mutant_shortfall)
+
+
+def test_the_k_ary_curve_at_the_binary_bound_it_replaced_is_refuted_at_its_pin():
+    assert_refuted_at_its_pin(rdp.mutant_kary_binary)
+
+
+def test_the_special_curve_at_the_two_input_pair_is_refuted_at_its_pin():
+    assert_refuted_at_its_pin(rdp.mutant_kary_two_input)
+
+
+def test_the_binary_bound_at_the_special_records_log_ratio_is_refuted_at_its_pin():
+    assert_refuted_at_its_pin(rdp.mutant_special_epsilon)

@@ -22,7 +22,8 @@ name                                                                        valu
 =========================================================================  ===========================================
 
 with ``<m>(<params>)``: ``gaussian(sigma)``, ``laplace(b)``, ``randomized_response(eps)``,
-``sampled_gaussian(q, sigma)``; domains are the accountant's (it raises InvalidArgument outside).
+``kary_randomized_response(p, k)`` (``k`` an exact integer), ``kary_randomized_response_special(p, k)``
+(the same with ``special=True``), ``sampled_gaussian(q, sigma)``; domains are the accountant's (it raises InvalidArgument outside).
 """
 
 import functools
@@ -33,11 +34,14 @@ from dpproofs.accountant.rdp import Accountant
 from dpproofs.checker import vocabulary
 from dpproofs.errors import InvalidArgument, OutsideDomain
 
-#: label -> (mechanism class, names of its parameters)
+#: label -> (mechanism class, names of its parameters; ``(name, "i")`` for an exact integer)
 MECHANISMS = {
     "gaussian": (mechanisms.Gaussian, ("sigma",)),
     "laplace": (mechanisms.Laplace, ("b",)),
     "randomized_response": (mechanisms.RandomizedResponse, ("eps",)),
+    "kary_randomized_response": (mechanisms.KaryRandomizedResponse, ("p", ("k", "i"))),
+    "kary_randomized_response_special": (functools.partial(mechanisms.KaryRandomizedResponse, special=True),
+                                         ("p", ("k", "i"))),
     "sampled_gaussian": (mechanisms.SampledGaussian, ("q", "sigma")),
 }
 
@@ -76,7 +80,7 @@ def _register(name, compute, arguments):
 
 def _register_mechanism(label, make, parameters):
     count = len(parameters)
-    params = [(p, "f") for p in parameters]
+    params = [p if isinstance(p, tuple) else (p, "f") for p in parameters]
     modes = [("classic", "i"), ("refine", "i"), ("certified", "i")]
 
     def epsilon(*args):

@@ -11,6 +11,21 @@ step). Ids (``accountant.rdp`` + suffix):
 * ``.sampled_gaussian_both_directions``: the same curve also bounds the max of both directions
   (``log B`` by quadrature), the claim the accountant relies on (Mironov, Talwar & Zhang 2019);
 * ``.gaussian``, ``.laplace``, ``.randomized_response``: the closed forms (Mironov 2017 Prop. 5-7);
+* ``.kary_randomized_response``: k-ary randomized response (``dpproofs.KaryRandomizedResponse(p, k)``,
+  what the dp_accounting bridge ships for ``RandomizedResponseDpEvent(p, k >= 3)``) against the exact
+  Rényi divergence of the pair of two inputs (the finite sum, dp_accounting's ``REPLACE_ONE`` pair);
+  mutant ``.mutant.binary_bound``: the accountant is NOT above the binary bound it replaced (refuted:
+  the new curve is strictly below it at k >= 3);
+* ``.kary_randomized_response_below_binary``: the same curve, uninflated, is <= T times the binary
+  ``eps``-RR RDP at ``eps = log(1 + k (1-p)/p)``, the bound the bridge shipped before (Mironov 2017
+  Prop. 5: binary eps-RR is the worst eps-DP pair); mutant ``.mutant.special_epsilon``: the binary
+  bound at ``log(1/p)`` (the special-record analysis' log-ratio) is refuted;
+* ``.kary_randomized_response_special``: ``KaryRandomizedResponse(p, k, special=True)`` under
+  add/remove (what the bridge ships under ``REPLACE_SPECIAL``) against the exact divergence of
+  ``(R(x), U)``, ``U`` the special input's uniform output, the larger of both orders
+  (dp_accounting's ``_randomized_response_rdp_replace_special`` pair); mutant
+  ``.mutant.two_input_pair``: the special curve at or above the two-input pair's exact RDP is
+  refuted (the uniform output is the average of the inputs' outputs: strictly closer);
 * mutant ``.sampled_gaussian_integer.mutant.shortfall_1e-8``: a curve 1e-8 relative below the
   accountant's is refuted: the check resolves far below the tolerance the accountant relies on.
 """
@@ -114,6 +129,97 @@ randomized_response = _claim(
     "Accountant([alpha]).compose(RandomizedResponse(eps), T).rdp over the fast domain eps in [1e-4, 50].",
 )
 
+P_KARY, p_kary = variable("p", 1e-9, 0.999999)
+K_KARY, k_kary = variable("k", 2, 10**9, integer=True)
+K_KARY_3, _ = variable("k", 3, 10**9, integer=True)
+#: the log-ratio of k-ary RR's largest to smallest output probability: it is exactly eps-DP for this eps
+EPS_KARY = sympy.log(1 + k_kary * (1 - p_kary) / p_kary)
+DP_ACCOUNTING_RR = ("dp_accounting 0.6, rdp_privacy_accountant._randomized_response_rdp_replace_one "
+                    "(the pair of two inputs)")
+
+kary_randomized_response = _claim(
+    "kary_randomized_response",
+    "k-ary randomized response: the accountant's inflated curve >= T times the exact RDP of two inputs",
+    F["accountant_rdp_kary_randomized_response"](alpha, p_kary, k_kary, T),
+    F["rdp_kary_randomized_response"](alpha, p_kary, k_kary),
+    (ALPHA, P_KARY, K_KARY, T_STEPS),
+    f"{SOURCE}; {DP_ACCOUNTING_RR}",
+    "Accountant([alpha]).compose(KaryRandomizedResponse(p, k), T).rdp against the finite sum "
+    "(1/(alpha-1)) log sum_i P_i^alpha Q_i^(1-alpha) over the k output atoms, p in [1e-9, 1 - 1e-6], "
+    "k up to 1e9.",
+)
+
+KARY_PIN = {"alpha": 2.0, "p": 0.3, "k": 10, "T": 1}
+mutant_kary_binary = kary_randomized_response.mutant(
+    "binary_bound",
+    statement=sympy.Ge(
+        F["accountant_rdp_kary_randomized_response"](alpha, p_kary, k_kary, T) * RDP_INFLATION,
+        T * F["rdp_randomized_response"](alpha, EPS_KARY),
+    ),
+    explanation=(
+        "the accountant still at or above the binary eps-RR bound it replaced: refuted at alpha = 2, p = 0.3, "
+        "k = 10 (k-ary 2.891 against binary 3.152): the exact pair is strictly below the worst eps-DP pair"
+    ),
+    pinned=(KARY_PIN,),
+)
+
+kary_below_binary = Claim(
+    id="accountant.rdp.kary_randomized_response_below_binary",
+    source=f"{ACCOUNTANT}; {MIRONOV}, Prop. 5",
+    statement=sympy.Le(
+        F["accountant_rdp_kary_randomized_response"](alpha, p_kary, k_kary, T),
+        T * F["rdp_randomized_response"](alpha, EPS_KARY),
+    ),
+    variables=(ALPHA, variable("p", 1e-6, 0.999999)[0], K_KARY_3, T_STEPS),
+    kind="statement",
+    title="k-ary randomized response: the accountant's curve <= the binary eps-RR bound it replaces",
+    explanation=(
+        "binary eps-RR is the worst eps-DP pair in every Renyi divergence (Mironov 2017 Prop. 5) and k-ary RR "
+        "is eps-DP at eps = log(1 + k (1-p)/p); for k >= 3 the gap exceeds the float curve's rounding "
+        "(at large orders it is about p (k-2)/k / (alpha - 1), hence p >= 1e-6 here; at k = 2 the two are equal)."
+    ),
+)
+
+SPECIAL_PIN = {"alpha": 64.0, "p": 0.3, "k": 10, "T": 1}
+mutant_special_epsilon = kary_below_binary.mutant(
+    "special_epsilon",
+    statement=sympy.Le(
+        F["accountant_rdp_kary_randomized_response"](alpha, p_kary, k_kary, T),
+        T * F["rdp_randomized_response"](alpha, -sympy.log(p_kary)),
+    ),
+    explanation=(
+        "the binary bound at log(1/p), the special-record pair's largest log-ratio, in place of "
+        "log(1 + k (1-p)/p): refuted at alpha = 64, p = 0.3, k = 10 (3.187 against 1.200, below log(1/0.3) = 1.204)"
+    ),
+    pinned=(SPECIAL_PIN,),
+)
+
+kary_special = _claim(
+    "kary_randomized_response_special",
+    "k-ary randomized response against the special input: the accountant's inflated curve >= T times the "
+    "exact RDP of (R(x), U), both orders",
+    F["accountant_rdp_kary_randomized_response_special"](alpha, p_kary, k_kary, T),
+    F["rdp_kary_randomized_response_special"](alpha, p_kary, k_kary),
+    (ALPHA, P_KARY, K_KARY, T_STEPS),
+    f"{SOURCE}; dp_accounting 0.6, rdp_privacy_accountant._randomized_response_rdp_replace_special "
+    f"(the special input outputs the uniform distribution)",
+    "Accountant([alpha]).compose(KaryRandomizedResponse(p, k, special=True), T).rdp (add/remove) against "
+    "max(D_alpha(R(x) || U), D_alpha(U || R(x))), p in [1e-9, 1 - 1e-6], k up to 1e9.",
+)
+
+mutant_kary_two_input = kary_special.mutant(
+    "two_input_pair",
+    statement=sympy.Ge(
+        F["accountant_rdp_kary_randomized_response_special"](alpha, p_kary, k_kary, T) * RDP_INFLATION,
+        T * F["rdp_kary_randomized_response"](alpha, p_kary, k_kary),
+    ),
+    explanation=(
+        "the special pair's curve at or above the two-input pair's exact RDP: refuted at alpha = 2, p = 0.3, "
+        "k = 10 (the uniform output is the average of the k inputs' outputs, strictly closer to R(x))"
+    ),
+    pinned=(KARY_PIN,),
+)
+
 SHORTFALL_PIN = {"alpha": 20, "q": 0.01, "sigma": 4.0, "T": 1}
 mutant_shortfall = sampled_integer.mutant(
     "shortfall_1e-8",
@@ -128,7 +234,9 @@ mutant_shortfall = sampled_integer.mutant(
     pinned=(SHORTFALL_PIN,),
 )
 
-CLAIMS = [sampled_integer, sampled_fractional, sampled_both, gaussian, laplace, randomized_response, mutant_shortfall]
+CLAIMS = [sampled_integer, sampled_fractional, sampled_both, gaussian, laplace, randomized_response,
+          kary_randomized_response, kary_below_binary, kary_special, mutant_shortfall, mutant_kary_binary,
+          mutant_special_epsilon, mutant_kary_two_input]
 
 
 # --- figures (docs) ---------------------------------------------------------------------------------
