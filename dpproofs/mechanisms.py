@@ -564,9 +564,14 @@ class KaryRandomizedResponse(Mechanism):
 
     def pure_epsilon(self, relation: str) -> float:
         """``t = log(1 + k (1 - p)/p)`` (two inputs) or ``max(log(1 + (k-1)(1-p)), -log p)`` (the
-        special pair), raised by 4 ulps relative then one float (the floats are within 3 ulps)."""
-        value = max(abs(x) for x in self._special_logs()) if self._uniform_pair(relation) else self.log_ratio
-        return math.nextafter(value * (1 + 4 * _ULP), math.inf)
+        special pair), each the logarithm of an exact rational rounded up to a float
+        (:func:`dpproofs.math.fast.log_rounded_up`): tight to one float, so that an accountant's
+        delta at an epsilon equal to it is exactly 0 (dp_accounting's tests ask delta(1) = 0 where
+        the largest loss is 0.99999999999999996)."""
+        p, k = fractions.Fraction(self.p), self.k
+        if self._uniform_pair(relation):
+            return max(fast.log_rounded_up(1 + (k - 1) * (1 - p)), fast.log_rounded_up(1 / p))
+        return fast.log_rounded_up(1 + k * (1 - p) / p)
 
     def pld_pairs(self, relation):
         p, k = fractions.Fraction(self.p), self.k

@@ -39,6 +39,8 @@ Gauss-Legendre nodes) are read together when the tolerance is checked. The simpl
 (Gaussian, Laplace, randomized response) take about 80 of the lines.
 """
 
+import decimal
+import fractions
 import functools
 import math
 
@@ -278,6 +280,40 @@ def rdp_randomized_response(orders, epsilon):
         log_inner_minus_1 = _log_expm1(y) + _log_expm1(eps + y) - y - np.logaddexp(0.0, eps)
         values = np.logaddexp(0.0, log_inner_minus_1) / (alpha - 1.0)
     return _floor_positive(np.where(np.isnan(values), eps, np.minimum(values, eps)))
+
+
+#: Digits of the decimal logarithm in :func:`log_rounded_up` (its argument is divided to 20 more).
+_LOG_DIGITS = 60
+#: Below this, ``log(1 + x)`` is bounded by ``x`` itself (relative gap ``x/2 < 5e-21``).
+_LOG1P_LINEAR = fractions.Fraction(1, 10**20)
+
+
+@functools.lru_cache(maxsize=1024)
+def log_rounded_up(ratio):
+    """A float at least ``log(ratio)`` and at most one float above the correctly rounded value,
+    for a rational ``ratio >= 1`` (a ``Fraction`` or an int, any size).
+
+    ``decimal``'s ``ln`` is correctly rounded (the General Decimal Arithmetic specification), here
+    at :data:`_LOG_DIGITS` digits of the ratio divided to 20 more; the nearest float is kept only
+    when it lies above that value by more than its possible error (``1e-55`` relative), else the
+    next float up is returned. For ``ratio - 1 < 1e-20`` the bound ``log(1 + x) <= x`` is used
+    (``x`` rounded up), which the division would lose."""
+    ratio = fractions.Fraction(ratio)
+    if ratio < 1:
+        raise ValueError(f"ratio={ratio} must be >= 1")
+    excess = ratio - 1
+    if excess < _LOG1P_LINEAR:
+        value = float(excess)
+        return value if fractions.Fraction(value) >= excess else math.nextafter(value, math.inf)
+    with decimal.localcontext() as context:
+        context.prec = _LOG_DIGITS + 20
+        argument = decimal.Decimal(ratio.numerator) / decimal.Decimal(ratio.denominator)
+        context.prec = _LOG_DIGITS
+        log = argument.ln()
+        candidate = float(log)
+        if decimal.Decimal(candidate) <= log * (1 + decimal.Decimal(10) ** -55):
+            candidate = math.nextafter(candidate, math.inf)
+    return candidate
 
 
 def kary_randomized_response_log_ratio(p, k):

@@ -306,3 +306,28 @@ def test_the_gaussian_profile_enclosure_contains_the_precise_profile(epsilon, si
     assert 0.0 <= low[0] <= exact <= up[0] <= 1.0
     if exact >= 1e-300:  # above the subnormal range the enclosure is narrow (its stated r < 1e-6)
         assert up[0] - low[0] <= 3e-6 * float(exact)
+
+
+def test_log_rounded_up_is_never_below_the_exact_log_and_at_most_two_floats_above():
+    """fast.log_rounded_up against 80-digit mpmath on random rationals >= 1 (tiny excesses, huge
+    integers included); its mutant, libm's log of the rounded ratio, is below the exact log at
+    some of them."""
+    import fractions
+    import random
+
+    import mpmath
+
+    rng = random.Random(2026)
+    ratios = [fractions.Fraction(1) + fractions.Fraction(1, 10**rng.randint(1, 40)) for _ in range(20)]
+    ratios += [fractions.Fraction(rng.randint(1, 10**30), rng.randint(1, 10**20)) + 1 for _ in range(40)]
+    ratios += [10**400, 2**1100 + 1]
+    mutant_below = False
+    with mpmath.workdps(80):
+        for ratio in ratios:
+            exact = mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator)
+            value = fast.log_rounded_up(ratio)
+            assert mpmath.mpf(value) >= exact, ratio
+            assert mpmath.mpf(math.nextafter(math.nextafter(value, 0.0), 0.0)) < exact, ratio
+            if ratio < 2**1000:
+                mutant_below |= mpmath.mpf(math.log(float(ratio))) < exact
+    assert mutant_below
