@@ -115,3 +115,27 @@ def test_contraction_keeps_every_point_that_satisfies_the_hypotheses():
                 low, high = narrowed[name]
                 assert low <= fractions.Fraction(value) <= high, (name, value, narrowed[name])
     assert kept > 20
+
+
+def test_a_variable_the_derivatives_always_choose_is_split_at_most_max_depth_lead_times_ahead():
+    """Over a wide box the derivative enclosures can make one variable score highest forever (the
+    Gaussian conversion over alpha, sigma and delta split alpha 9 times and delta never, and closed
+    no box in 6000); past MAX_DEPTH_LEAD halvings ahead, the widest relative range is split."""
+    from flint import arb
+
+    from dpproofs.verification import build_claim
+    from dpproofs.verification.prove import MAX_DEPTH_LEAD, _Box, _Prover
+
+    claim, problem, _ = build_claim("delta_gaussian(rdp_gaussian(alpha, sigma) + log(1/delta)/(alpha - 1), sigma) <= delta",
+                                    ["2 <= alpha <= 8", "0.5 <= sigma <= 4", "1e-8 <= delta <= 1e-4"])
+    prover = _Prover(claim, problem, 100, None, 128)
+    ranges = {name: (low, high) for name, (low, high, _, _) in prover.domain.items()}
+    gradient = {"alpha": arb(1e9), "sigma": arb(1), "delta": arb(1)}  # alpha always scores highest
+    level = _Box(ranges, False, {"alpha": MAX_DEPTH_LEAD, "sigma": 0, "delta": 0})
+    assert {b.depth["alpha"] for b in prover.split(level, gradient, False)} == {MAX_DEPTH_LEAD + 1}
+    low, high = ranges["alpha"]
+    narrowed = {**ranges, "alpha": (low, low + (high - low) / 2 ** (MAX_DEPTH_LEAD + 1))}
+    ahead = _Box(narrowed, False, {"alpha": MAX_DEPTH_LEAD + 1, "sigma": 0, "delta": 0})
+    pieces = prover.split(ahead, gradient, False)
+    assert all(b.depth["alpha"] == MAX_DEPTH_LEAD + 1 for b in pieces)
+    assert any(b.depth["sigma"] == 1 or b.depth["delta"] == 1 for b in pieces)

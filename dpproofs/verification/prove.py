@@ -71,6 +71,10 @@ SMALL_INTEGER_RANGE = 64
 #: Ball precision (bits) of the box evaluations.
 PROOF_BITS = 128
 
+#: A continuous variable is split by the derivatives' choice at most this many more times than the
+#: least split one of the box; beyond, the widest relative range is split.
+MAX_DEPTH_LEAD = 2
+
 #: Most undecidable boxes kept before the proof stops (their hull is the part left unproved).
 MAX_LEFT_BOXES = 200
 
@@ -512,6 +516,12 @@ class _Prover:
             return _relative_width(low, high, self.domain[name], v.logarithmic)
 
         name = max(sorted(candidates), key=score)
+        if continuous and name in continuous and box.depth[name] - min(box.depth[n] for n in continuous) > MAX_DEPTH_LEAD:
+            # the derivatives' enclosures over a wide box can be so wide that one variable always
+            # scores highest while the others are never split (the Gaussian conversion over alpha,
+            # sigma and delta split alpha 9 times and delta never): the widest relative range then
+            name = max(sorted(continuous), key=lambda n: _relative_width(*box.ranges[n], self.domain[n],
+                                                                       self.variables[n].logarithmic))
         low, high = box.ranges[name]
         if box.depth[name] >= MAX_SPLIT_DEPTH:
             return _LEFT
