@@ -70,6 +70,30 @@ def _precise():
     return precise
 
 
+def composed_pure_epsilon(items, relation):
+    """The sum of each mechanism's pure epsilon (a float upper bound,
+    :meth:`Mechanism.pure_epsilon`) times its count, in exact rational arithmetic (a ``Fraction``),
+    or ``inf`` when some mechanism has none. Pure DP composes by summation (Dwork & Roth 2014,
+    Theorem 3.16); exact, so that an epsilon equal to it gives delta = 0.
+
+    Args:
+        items: ``(mechanism, count)`` pairs.
+        relation: the neighbouring relation.
+
+    Returns:
+        Fraction or float: the sum, or ``math.inf``.
+    """
+    total = fractions.Fraction(0)
+    for mechanism, count in items:
+        if not count:  # composed zero times: no loss, whatever its pure epsilon
+            continue
+        value = mechanism.pure_epsilon(relation)
+        if not value < math.inf:
+            return math.inf
+        total += fractions.Fraction(value) * fractions.Fraction(count)
+    return total
+
+
 def _symmetric(pair):
     """``{"add": pair, "remove": pair}``: a pair whose two orders have the same profile."""
     return {"add": pair, "remove": pair}
@@ -895,9 +919,6 @@ _SELECT_GRID = 1.0 + np.logspace(-3.0, 4.0, 161)
 #: non-negative terms, each a product or quotient of at most four correctly rounded operations on
 #: upper bounds (under 20 half-ulps together), doubled.
 _SELECT_WIDEN = 40 * 2.0**-53
-#: The slack the RDP accountant adds to a converted log delta (its ``_SLACK``: ``2^-48`` times the
-#: magnitude of the formula's parts), used here for the same conversion.
-_SELECT_SLACK = 2.0**-48
 
 
 def _tnb_mean(gamma, shape, mp):
@@ -1029,8 +1050,8 @@ class RepeatAndSelect(Mechanism):
         return total * (1.0 + fast.RTOL + (len(self.inner) + 2) * 2.0**-52)
 
     def _run_pure_epsilon(self, relation):
-        values = [c * m.pure_epsilon(relation) for m, c in self.inner if c]
-        return math.fsum(values) * (1.0 + (len(values) + 2) * 2.0**-52) if values else 0.0
+        exact = composed_pure_epsilon(self.inner, relation)
+        return math.inf if exact == math.inf else fast.fraction_rounded_up(exact)
 
     def rdp_curve(self, orders, relation):
         orders = np.asarray(orders, dtype=np.float64)
@@ -1089,7 +1110,7 @@ class RepeatAndSelect(Mechanism):
             profile = self._profile_delta(target, relation)
             with np.errstate(over="ignore", invalid="ignore"):
                 log_delta = conversions.log_delta_at("improved", run_grid, terms, target)
-                log_delta = log_delta + _SELECT_SLACK * conversions.log_delta_magnitude_at(
+                log_delta = log_delta + conversions.CONVERSION_SLACK * conversions.log_delta_magnitude_at(
                     "improved", run_grid, terms, target)
             best = float(np.nanmin(log_delta))
             converted = math.nextafter(math.exp(best) * (1 + 4 * 2.0**-52), math.inf)
@@ -1102,19 +1123,20 @@ class RepeatAndSelect(Mechanism):
         or 2 under replace-one; Balle & Wang 2018, arXiv 1805.06530, Theorem 8:
         ``Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)``), or one Laplace of pure epsilon ``e``
         (``1 - exp((eps - e)/2)`` below ``e``, the Laplace mechanism's profile), in mpmath at 30
-        digits, rounded up by ``10^-25`` absolute and 4 ulps."""
+        digits (the one formula of each, :mod:`dpproofs.math.formulas`, at noise ``1/mu`` and scale
+        ``1/e``), rounded up by ``10^-25`` absolute and 4 ulps."""
         import mpmath
 
+        precise = _precise()
         live = [(m, c) for m, c in self.inner if c]
         with mpmath.mp.workdps(30):
             eps = mpmath.mpf(epsilon)
             if live and all(type(m) is Gaussian for m, _ in live):
                 d = 1 if relation == "add_remove" else 2
                 mu = mpmath.sqrt(mpmath.fsum(c * (mpmath.mpf(d) / mpmath.mpf(m.sigma)) ** 2 for m, c in live))
-                value = mpmath.ncdf(mu / 2 - eps / mu) - mpmath.exp(eps) * mpmath.ncdf(-mu / 2 - eps / mu)
+                value = precise.delta_gaussian(eps, 1 / mu, dps=30)
             elif len(live) == 1 and type(live[0][0]) is Laplace and live[0][1] == 1:
-                pure = mpmath.mpf(live[0][0].pure_epsilon(relation))
-                value = max(mpmath.mpf(0), -mpmath.expm1((eps - pure) / 2))
+                value = precise.delta_laplace(eps, 1 / mpmath.mpf(live[0][0].pure_epsilon(relation)), dps=30)
             else:
                 return None
             bound = float(max(value, 0) + mpmath.mpf(10) ** -25)

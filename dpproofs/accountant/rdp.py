@@ -85,7 +85,6 @@ fractional-order enclosures need rigorous integrals that take seconds each; and 
 (the exact binomial sums in ball arithmetic). ``refine`` is not available in certified mode.
 """
 
-import fractions
 import math
 import numbers
 import threading
@@ -101,6 +100,7 @@ from dpproofs.math import conversions, total_variation
 from dpproofs.math import reductions as subsampling
 from dpproofs.errors import InvalidArgument, InvalidArgumentType, NumericalError
 from dpproofs.math import fast, roots
+from dpproofs import mechanisms
 from dpproofs.mechanisms import FAST_MAX_ORDER, Mechanism
 
 __all__ = [
@@ -154,7 +154,7 @@ CONVERSIONS = conversions.CONVERSIONS
 SIGMA_RANGE = (0.1, 1e4)
 
 _ULP = 2.0**-52
-_SLACK = 2.0**-48
+_SLACK = conversions.CONVERSION_SLACK
 
 
 #: Plain-number order sequences already validated (tuple of the values, certified) -> the read-only
@@ -598,23 +598,12 @@ class Accountant(PrivacyAccountant):
         """An upper bound on the composed pure-DP epsilon, a float (``inf`` unless every mechanism
         has one): :meth:`_exact_pure_epsilon` rounded up."""
         exact = self._exact_pure_epsilon(items)
-        if exact == math.inf:
-            return math.inf
-        value = float(exact)
-        return value if fractions.Fraction(value) >= exact else math.nextafter(value, math.inf)
+        return math.inf if exact == math.inf else fast.fraction_rounded_up(exact)
 
     def _exact_pure_epsilon(self, items):
-        """The sum of each mechanism's pure epsilon (a float upper bound,
-        :meth:`~dpproofs.mechanisms.Mechanism.pure_epsilon`) times its count, in exact rational
-        arithmetic, or ``inf`` (pure DP composes by summation: Dwork & Roth 2014, Theorem 3.16; the
-        RDP order infinity). Exact, so that ``epsilon`` equal to it gives ``delta = 0``."""
-        total = fractions.Fraction(0)
-        for mechanism, count in items:
-            value = mechanism.pure_epsilon(self._relation)
-            if not value < math.inf:
-                return math.inf
-            total += fractions.Fraction(value) * fractions.Fraction(count)
-        return total
+        """:func:`dpproofs.mechanisms.composed_pure_epsilon` under this accountant's relation (the
+        RDP order infinity): exact, so that ``epsilon`` equal to it gives ``delta = 0``."""
+        return mechanisms.composed_pure_epsilon(items, self._relation)
 
     def _epsilon_order_rdp(self, items, total, delta, conversion, refine):
         if self._certified:

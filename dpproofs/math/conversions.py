@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 __all__ = [
     "CONVERSIONS",
+    "CONVERSION_SLACK",
     "Backend",
     "backend_for",
     "epsilon_bound",
@@ -151,6 +152,11 @@ def _improved_log_delta_at(rdp, terms, epsilon):
 
 # ... and the sums of the magnitudes of their parts (the scale of their rounding error)
 
+#: What a float64 evaluation of a conversion adds to be an upper bound: this times the sum of the
+#: magnitudes of its parts (its rounding error is a small multiple of ``2^-52`` times that sum: a
+#: few correctly rounded operations; 16 ulps leave room for them).
+CONVERSION_SLACK = 2.0**-48
+
 
 def _classic_epsilon_magnitude(rdp, terms, log_delta):
     return abs(rdp) + abs(log_delta) / terms.alpha_minus_1
@@ -227,7 +233,7 @@ def log_delta_at(conversion, rdp, terms, epsilon):
 
 def epsilon_magnitude_at(conversion, rdp, terms, log_delta):
     """Sum of the magnitudes of the parts of :func:`epsilon_at`: its floating-point rounding error is
-    at most a small multiple of ``2^-52`` times this (the accountant adds ``2^-48`` times it)."""
+    at most a small multiple of ``2^-52`` times this (the accountant adds :data:`CONVERSION_SLACK` times it)."""
     return _EPSILON_MAGNITUDE[_known(conversion)](rdp, terms, log_delta)
 
 

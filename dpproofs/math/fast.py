@@ -56,7 +56,9 @@ __all__ = [
     "rdp_gaussian",
     "rdp_laplace",
     "rdp_randomized_response",
+    "fraction_rounded_up",
     "kary_randomized_response_log_ratio",
+    "log_rounded_up",
     "rdp_kary_randomized_response",
     "rdp_kary_randomized_response_special",
     "log_a",
@@ -288,6 +290,17 @@ _LOG_DIGITS = 60
 _LOG1P_LINEAR = fractions.Fraction(1, 10**20)
 
 
+def fraction_rounded_up(value):
+    """The smallest float at least the exact rational ``value`` (a ``Fraction`` or an int; ``inf``
+    above the float range)."""
+    value = fractions.Fraction(value)
+    try:
+        nearest = float(value)
+    except OverflowError:
+        return math.inf
+    return nearest if fractions.Fraction(nearest) >= value else math.nextafter(nearest, math.inf)
+
+
 @functools.lru_cache(maxsize=1024)
 def log_rounded_up(ratio):
     """A float at least ``log(ratio)`` and at most one float above the correctly rounded value,
@@ -303,8 +316,7 @@ def log_rounded_up(ratio):
         raise ValueError(f"ratio={ratio} must be >= 1")
     excess = ratio - 1
     if excess < _LOG1P_LINEAR:
-        value = float(excess)
-        return value if fractions.Fraction(value) >= excess else math.nextafter(value, math.inf)
+        return fraction_rounded_up(excess)
     with decimal.localcontext() as context:
         context.prec = _LOG_DIGITS + 20
         argument = decimal.Decimal(ratio.numerator) / decimal.Decimal(ratio.denominator)
