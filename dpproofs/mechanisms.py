@@ -37,6 +37,7 @@ import dataclasses
 import fractions
 import math
 import types
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -70,7 +71,7 @@ def _precise():
     return precise
 
 
-def composed_pure_epsilon(items, relation):
+def composed_pure_epsilon(items: "Iterable[tuple[Mechanism, int]]", relation: str) -> "fractions.Fraction | float":
     """The sum of each mechanism's pure epsilon (a float upper bound,
     :meth:`Mechanism.pure_epsilon`) times its count, in exact rational arithmetic (a ``Fraction``),
     or ``inf`` when some mechanism has none. Pure DP composes by summation (Dwork & Roth 2014,
@@ -81,7 +82,7 @@ def composed_pure_epsilon(items, relation):
         relation: the neighbouring relation.
 
     Returns:
-        Fraction or float: the sum, or ``math.inf``.
+        The sum, or ``math.inf``.
     """
     total = fractions.Fraction(0)
     for mechanism, count in items:
