@@ -10,12 +10,15 @@ error bounds, and the P-masses below and above the edges); after ``cell_masses``
 ``edge_ratio`` (see :func:`_edge_ratio`).
 """
 
+import fractions
 import math
 
 import numpy as np
 from scipy import special
 
-__all__ = ["GaussianPair", "TwoSidedGaussianPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE",
+from dpproofs.errors import InvalidArgument, NumericalError
+
+__all__ = ["GaussianPair", "TwoSidedGaussianPair", "MixtureOfGaussiansPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE",
            "SUBNORMAL_ERROR"]
 
 #: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
@@ -154,6 +157,27 @@ def _log_excess_ratio(x, q):
     return np.where(x > 30.0, large, np.where(np.isfinite(ratio), small, middle))
 
 
+def _parts_cell_masses(u, p_parts, q_parts, sigma):
+    """The cell masses of a pair whose P and Q are mixtures ``sum_j w_j N(m_j, sigma^2)`` (parts
+    ``(w_j, m_j)``) on the line u, between the consecutive positions ``u`` (and below ``u[0]``,
+    above ``u[-1]``): ``(p, q, ep, eq, below, above)`` as :meth:`GaussianPair.cell_masses` returns
+    them. Each weight may carry 2 ulp of relative error (covered by the error bound)."""
+    u_ext = np.concatenate(([-np.inf], u, [np.inf]))
+    out = []
+    normal = {}  # mean -> cell masses (P and Q may share a component, e.g. N(0, s^2))
+    for parts in (p_parts, q_parts):
+        mass, error = np.zeros(len(u_ext) - 1), np.zeros(len(u_ext) - 1)
+        for weight, mean in parts:
+            if mean not in normal:
+                normal[mean] = _vec_normal_mass_edges(u_ext, mean, sigma)
+            m, e = normal[mean]
+            mass += weight * m
+            error += weight * e + 2 * UNIT * weight * m + SUBNORMAL_ERROR
+        out.append((mass, error))
+    (p, ep), (q, eq) = out
+    return p[1:-1], q[1:-1], ep[1:-1], eq[1:-1], (p[0], ep[0]), (p[-1], ep[-1])
+
+
 class GaussianPair:
     """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = N(0, s^2) ("add"), or the reverse ("remove"), on the
     line u (= z for add, -z for remove) along which the loss increases. q = 1: the Gaussian."""
@@ -209,21 +233,8 @@ class GaussianPair:
         """P- and Q-masses of {edges[i] <= L < edges[i+1]} and absolute error bounds; also the
         masses below edges[0] and at or above edges[-1] (P only, with error bounds)."""
         u = self.positions(edges)
-        u_ext = np.concatenate(([-np.inf], u, [np.inf]))
-        out = []
-        normal = {}  # mean -> cell masses (P and Q share the component N(0, s^2))
-        for parts in (self.p_parts, self.q_parts):
-            mass, error = np.zeros(len(u_ext) - 1), np.zeros(len(u_ext) - 1)
-            for weight, mean in parts:
-                if mean not in normal:
-                    normal[mean] = _vec_normal_mass_edges(u_ext, mean, self.sigma)
-                m, e = normal[mean]
-                mass += weight * m
-                error += weight * e + 2 * UNIT * weight * m + SUBNORMAL_ERROR
-            out.append((mass, error))
-        (p, ep), (q, eq) = out
         self.edge_ratio = _edge_ratio(u)
-        return p[1:-1], q[1:-1], ep[1:-1], eq[1:-1], (p[0], ep[0]), (p[-1], ep[-1])
+        return _parts_cell_masses(u, self.p_parts, self.q_parts, self.sigma)
 
 
 class TwoSidedGaussianPair(GaussianPair):
@@ -258,6 +269,302 @@ class TwoSidedGaussianPair(GaussianPair):
         s2, q = self.sigma**2, self.q
         up, down = _over(2 * u - 1, 2 * s2), _over(-2 * u - 1, 2 * s2)
         return _log_mixture(q, up) - _log_mixture(q, down)
+
+
+#: Newton passes of :meth:`MixtureOfGaussiansPair.positions` (each pass one evaluation of the
+#: log-sum-exp over the unconverged positions; from its starting point Newton needs about five:
+#: the function is within log(n) of a line of slope a_i there and its slope lies in [a_min, a_max]).
+MOG_NEWTON_PASSES = 60
+#: Widenings (by a factor 8 each) of a certification radius before a position is given up on.
+MOG_WIDENINGS = 16
+
+
+class MixtureOfGaussiansPair:
+    """The mixture-of-Gaussians pair (Choquette-Choo, Ganesh, Steinke & Thakurta 2023, arXiv
+    2310.15526, Sec. 4: a Gaussian mechanism whose sensitivity is ``c_i`` with probability ``p_i``):
+    "add": P = sum_i p_i N(c_i, s^2) vs Q = N(0, s^2), on the line u = z; "remove": the reverse,
+    on u = -z (P = N(0, s^2), Q = sum_i p_i N(-c_i, s^2)).
+
+    The add loss is ``L(u) = log sum_i p_i exp((c_i u - c_i^2/2) / s^2)``, a log-sum-exp of lines of
+    slopes ``c_i / s^2 >= 0``: convex and increasing (every ``c_i >= 0``, some ``c_i > 0``), from
+    ``log p_0`` (the weight of ``c = 0``; ``-inf`` without it) to ``+inf``; the remove loss is
+    ``-L(-u)``. The probabilities are normalised to sum 1 (each weight the correctly rounded
+    quotient of exact sums), components of probability 0 are dropped and equal sensitivities
+    merged. One positive sensitivity ``c`` (with or without a component at 0 of weight ``1 - q``) is
+    exactly :class:`GaussianPair` ``(q, s / c)`` (losses do not depend on the line's scale), which
+    this pair then is, with ``q`` rounded up and ``s / c`` down (more loss: a dominating pair).
+
+    ``positions`` has no closed form: each level is solved by Newton's method from above on the
+    excess ``log(e^L - p_0)`` (a log-sum-exp of lines of positive slopes, so a handful of passes),
+    and each position ``u`` is then CERTIFIED: the float loss at ``u - d`` plus a bound on its
+    evaluation error is below the level, at ``u + d`` minus the bound above it, so the true
+    position lies within ``d`` (``L`` is increasing); ``d`` starts at twice the residual over the
+    slope and is widened until that holds. ``edge_ratio`` is computed from these radii (see
+    :func:`_edge_ratio`).
+
+    Args:
+        sigma (float): the noise standard deviation ``s > 0``.
+        sensitivities (Sequence[float]): the ``c_i``, finite and ``>= 0``, some ``c_i > 0`` of
+            positive probability.
+        probabilities (Sequence[float]): the ``p_i`` in ``[0, 1]``, summing to 1 up to rounding.
+        direction (str): ``"add"`` or ``"remove"``.
+
+    Raises:
+        InvalidArgument: an argument outside its range (naming it).
+    """
+
+    def __init__(self, sigma, sensitivities, probabilities, direction):
+        sigma = float(sigma)
+        if direction not in ("add", "remove"):
+            raise InvalidArgument(f"direction={direction!r} must be 'add' or 'remove'")
+        if not (math.isfinite(sigma) and sigma > 0):
+            raise InvalidArgument(f"sigma={sigma!r} must be a finite float > 0")
+        sensitivities, probabilities = list(sensitivities), list(probabilities)
+        if not sensitivities or len(sensitivities) != len(probabilities):
+            raise InvalidArgument(
+                f"sensitivities={sensitivities!r} and probabilities={probabilities!r} must be non-empty "
+                f"and of the same length")
+        merged = {}
+        for i, (c, p) in enumerate(zip(sensitivities, probabilities)):
+            c, p = float(c), float(p)
+            if not (math.isfinite(c) and c >= 0):
+                raise InvalidArgument(f"sensitivities[{i}]={c!r} must be a finite float >= 0")
+            if not 0 <= p <= 1:
+                raise InvalidArgument(f"probabilities[{i}]={p!r} must be in [0, 1]")
+            if p > 0:
+                merged[c] = merged.get(c, fractions.Fraction(0)) + fractions.Fraction(p)
+        total = sum(merged.values(), fractions.Fraction(0))
+        if not any(c > 0 for c in merged):
+            raise InvalidArgument(
+                f"sensitivities={sensitivities!r}: some sensitivity of positive probability must be > 0 "
+                f"(else P = Q: no privacy loss)")
+        self.sigma, self.direction = sigma, direction
+        #: ``(c, weight)`` by increasing c, weights normalised (exact quotient, rounded once).
+        self.components = tuple((c, float(w / total)) for c, w in sorted(merged.items()))
+        positive = [(c, w) for c, w in sorted(merged.items()) if c > 0]
+        self._simple = None
+        if len(positive) == 1:
+            c, w = positive[0]
+            q = _float_up(w / total)
+            scale = _float_down(fractions.Fraction(sigma) / fractions.Fraction(c))
+            if scale == 0:
+                raise InvalidArgument(f"sigma={sigma!r} over sensitivity {c!r} underflows to 0")
+            self._simple, self._scale = GaussianPair(q, scale, direction), c
+            self.min_loss, self.max_loss = self._simple.min_loss, self._simple.max_loss
+            self.atoms = ()
+            return
+        s2 = sigma * sigma
+        self._a = np.array([c / s2 for c, _ in self.components if c > 0])
+        logs = [math.log(w) for c, w in self.components if c > 0]
+        self._b = np.array([lw - c * c / (2 * s2) for (c, _), lw in zip(
+            [(c, w) for c, w in self.components if c > 0], logs)])
+        zero = [w for c, w in self.components if c == 0]
+        self._log_w0 = math.log(zero[0]) if zero else None
+        # the largest size of a term's parts (|log w_i| + c_i^2 / (2 s^2)), for the error bound
+        self._term_size = max(abs(lw) + c * c / (2 * s2) for (c, _), lw in zip(
+            [(c, w) for c, w in self.components if c > 0], logs))
+        if zero:
+            self._term_size = max(self._term_size, abs(self._log_w0))
+        if not (np.all(np.isfinite(self._a)) and np.all(np.isfinite(self._b))):
+            raise InvalidArgument(f"sigma={sigma!r} is too small for sensitivities={sensitivities!r}: "
+                                  f"the loss's slopes overflow float64")
+        self.atoms = ()
+        parts = tuple((w, c) for c, w in self.components)
+        if direction == "add":
+            self.p_parts, self.q_parts = parts, ((1.0, 0.0),)
+            self.min_loss = self._log_w0 if zero else -math.inf
+            self.max_loss = math.inf
+        else:
+            self.p_parts, self.q_parts = ((1.0, 0.0),), tuple((w, -m) for w, m in parts)
+            self.min_loss = -math.inf
+            self.max_loss = -self._log_w0 if zero else math.inf
+
+    # --- the add loss, with its float error ------------------------------------------------------
+
+    def _add_loss(self, u):
+        """``L(u)`` (add) at the finite floats ``u`` and a bound on ``|computed - true|`` (true: of the
+        normalised weights and the given sigma, sensitivities and ``u``). Each term
+        ``t_i = a_i u + b_i`` carries at most ~5 roundings of its parts (``a_i = c_i / s^2``, the
+        product, ``log w_i``, ``c_i^2 / (2 s^2)``, the sums): <= 10 u (|a_i u| + |log w_i| +
+        c_i^2/(2 s^2)); the log-sum-exp adds (n + 6) u + u |L| (exp, the sum of n positive terms, log,
+        the final sum). The bound takes 32 u times the sum of those sizes (a factor 2 to spare)."""
+        u = np.asarray(u, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+            t = u[:, None] * self._a[None, :] + self._b[None, :]
+            if self._log_w0 is not None:
+                t = np.concatenate((t, np.full((len(u), 1), self._log_w0)), axis=1)
+            m = t.max(axis=1)
+            loss = m + np.log(np.sum(np.exp(t - m[:, None]), axis=1))
+            size = np.abs(u) * self._a[-1] + self._term_size + np.abs(loss) + t.shape[1] + 6
+        return loss, 32 * UNIT * size + SUBNORMAL_ERROR
+
+    def _add_positions(self, levels):
+        """Certified solutions of ``L(u) = level`` (add): ``(u, radius)``, the true solution within
+        ``radius`` of the float ``u`` (``-inf`` with radius 0 for a level certainly at or below
+        ``log p_0``, ``+inf`` for ``+inf``). Raises NumericalError for a level it cannot certify."""
+        levels = np.asarray(levels, dtype=np.float64)
+        u = np.full(levels.shape, np.nan)
+        radius = np.zeros(levels.shape)
+        u[levels == np.inf] = np.inf
+        u[levels == -np.inf] = -np.inf
+        todo = np.isfinite(levels)
+        self._band = np.zeros(levels.shape, dtype=bool)
+        if self._log_w0 is not None:
+            # the float log p_0 is within 1 ulp (+ the weight's half ulp) of the true one: a level
+            # below that band has no position (-inf, exactly); one inside it is put at -inf too,
+            # its cell then holding losses down to log p_0, at most band_width below its edge
+            # (the margin of _certified_edge_ratio covers that)
+            half = 4 * UNIT * (abs(self._log_w0) + 1)
+            below = todo & (levels <= self._log_w0 + half)
+            self._band = below & (levels > self._log_w0 - half)
+            u[below] = -np.inf
+            todo &= ~below
+        idx = np.flatnonzero(todo)
+        if idx.size == 0:
+            return u, radius
+        lev = levels[idx]
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if self._log_w0 is None:
+                target = lev.copy()
+            else:  # log(e^l - p_0), the excess over the component at 0
+                x = lev - self._log_w0
+                target = np.where(x > 30, lev + np.log1p(-np.exp(-np.maximum(x, 30))),
+                                  self._log_w0 + np.log(np.expm1(np.minimum(x, 30))))
+            a, b = self._a, self._b
+            # start above the root: where the largest of the lines a_i u + b_i (<= the excess, each
+            # term being one of its summands) reaches the target
+            v = np.min((target[:, None] - b[None, :]) / a[None, :], axis=1)
+            active = np.isfinite(v)
+            for _ in range(MOG_NEWTON_PASSES):
+                if not np.any(active):
+                    break
+                va = v[active]
+                t = va[:, None] * a[None, :] + b[None, :]
+                m = t.max(axis=1)
+                e = np.exp(t - m[:, None])
+                s = e.sum(axis=1)
+                excess = m + np.log(s)
+                slope = (e @ a) / s
+                step = (excess - target[active]) / slope
+                new = va - step
+                v[active] = new
+                done = ~(np.abs(step) > 2 * UNIT * (np.abs(new) + 1))
+                active[np.flatnonzero(active)[done]] = False
+        # certify: L(v - d) < level < L(v + d) beyond the evaluation error, widening d as needed
+        loss, err = self._add_loss(np.where(np.isfinite(v), v, 0.0))
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            t = v[:, None] * self._a[None, :] + self._b[None, :]
+            m = t.max(axis=1)
+            e = np.exp(t - m[:, None])
+            slope = (e @ self._a) / e.sum(axis=1) * np.exp(m + np.log(e.sum(axis=1)) - loss)
+            d = 2 * (np.abs(loss - lev) + err) / slope + 8 * UNIT * (np.abs(v) + 1)
+        d = np.where(np.isfinite(d) & (d > 0), d, 8 * UNIT * (np.abs(v) + 1))
+        certified = np.zeros(len(v), dtype=bool)
+        pending = np.isfinite(v)
+        for _ in range(MOG_WIDENINGS):
+            if not np.any(pending):
+                break
+            k = np.flatnonzero(pending)
+            lo, hi = v[k] - d[k], v[k] + d[k]
+            l_lo, e_lo = self._add_loss(lo)
+            l_hi, e_hi = self._add_loss(hi)
+            ok = (l_lo + e_lo < lev[k]) & (l_hi - e_hi > lev[k]) & np.isfinite(lo) & np.isfinite(hi)
+            certified[k[ok]] = True
+            pending[k[ok]] = False
+            d[k[~ok]] *= 8
+        if not np.all(certified):
+            bad = float(lev[np.flatnonzero(~certified)[0]])
+            raise NumericalError(
+                f"MixtureOfGaussiansPair(sigma={self.sigma!r}, components={self.components!r}): the position "
+                f"of loss level {bad!r} could not be certified (Newton's solution failed its sign check "
+                f"after {MOG_WIDENINGS} widenings)")
+        u[idx] = v
+        # the float lo/hi are within half an ulp of v -+ d: the radius, rounded up
+        radius[idx] = d * (1 + 4 * UNIT) + 2 * UNIT * np.abs(v)
+        return u, radius
+
+    def _certified_positions(self, levels):
+        levels = np.asarray(levels, dtype=np.float64)
+        if self.direction == "add":
+            return self._add_positions(levels)
+        u, radius = self._add_positions(-levels)
+        return -u, radius
+
+    def positions(self, levels):
+        """u with L(u) = level (vectorised; -inf / +inf outside the loss range), each within the
+        certified radius used by ``cell_masses`` (class docstring)."""
+        if self._simple is not None:
+            return self._simple.positions(levels) * self._scale
+        return self._certified_positions(levels)[0]
+
+    def _loss(self, u):
+        if self.direction == "add":
+            return float(self._add_loss(np.array([u]))[0][0])
+        return -float(self._add_loss(np.array([-u]))[0][0])
+
+    def loss_range(self, tail_z):
+        """As :meth:`GaussianPair.loss_range`: losses outside which the P-mass is < Phi(-tail_z)."""
+        if self._simple is not None:
+            return self._simple.loss_range(tail_z)
+        return GaussianPair.loss_range(self, tail_z)
+
+    def cell_masses(self, edges):
+        """P- and Q-masses of {edges[i] <= L < edges[i+1]} with absolute error bounds, and the
+        P-masses below and above (as :meth:`GaussianPair.cell_masses`), between the certified
+        positions; sets ``edge_ratio`` from their radii."""
+        if self._simple is not None:
+            out = self._simple.cell_masses(edges)
+            self.edge_ratio = self._simple.edge_ratio
+            return out
+        u, radius = self._certified_positions(edges)
+        self.edge_ratio = _certified_edge_ratio(u, radius)
+        if np.any(self._band):
+            # a level within the band of log p_0 (put at -inf, add; +inf, remove): the true losses of
+            # its cell reach at most band_width = 8 ulp (|log p_0| + 1) past that edge, a sliver that
+            # may be all of the cell's mass: the margin 4 ratio (P + Q') / (1 - e^{-h}) of
+            # discretise() covers a downward move of (mass) x (band_width / h) with ratio 8 band / h
+            levels = np.asarray(edges, dtype=np.float64)
+            band_width = 8 * UNIT * (abs(self._log_w0) + 1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                extra = np.nan_to_num(8 * band_width / (levels[1:] - levels[:-1]), nan=1.0, posinf=1.0)
+            touch = self._band[:-1] | self._band[1:]
+            self.edge_ratio = np.where(touch, np.maximum(self.edge_ratio, extra), self.edge_ratio)
+        return _parts_cell_masses(u, self.p_parts, self.q_parts, self.sigma)
+
+
+def _certified_edge_ratio(u, radius):
+    """:func:`_edge_ratio` for edges whose true positions are within ``radius`` of the floats ``u``
+    (plus the 8 ulp of :func:`_edge_ratio`): per cell ((radius left + radius right + 8 ulp) /
+    width)^2. A cell of infinite width (below the first or above the last finite edge) takes the
+    ratio of its finite neighbour (its one finite edge's error moves the same sliver of mass)."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        finite = np.isfinite(u)
+        r = np.where(finite, radius, 0.0)
+        a = np.where(finite, np.abs(u), 0.0)
+        err = r[:-1] + r[1:] + 8 * UNIT * (a[:-1] + a[1:] + 2)
+        width = u[1:] - u[:-1]
+        good = np.isfinite(width) & (width > 0)
+        ratio = np.where(good, (err / np.where(good, width, 1.0)) ** 2, 0.0)
+        ratio = np.nan_to_num(ratio, nan=1.0, posinf=1.0)
+    infinite = ~np.isfinite(width)
+    if np.any(infinite) and np.any(good):
+        pos = np.flatnonzero(good)
+        for i in np.flatnonzero(infinite):
+            j = pos[np.argmin(np.abs(pos - i))]
+            ratio[i] = max(ratio[i], ratio[j])
+    return ratio
+
+
+def _float_up(x):
+    """The smallest float >= the rational ``x``."""
+    value = float(x)
+    return value if fractions.Fraction(value) >= x else math.nextafter(value, math.inf)
+
+
+def _float_down(x):
+    """The largest float <= the rational ``x``."""
+    value = float(x)
+    return value if fractions.Fraction(value) <= x else math.nextafter(value, -math.inf)
 
 
 class LaplacePair:
