@@ -7,6 +7,8 @@ Vocabulary (the contract every evaluator and the accountant rely on):
   applies ``Gaussian(sigma)`` to a sum of per-record contributions of norm at most 1
   (one DP-SGD step; Abadi et al. 2016, Algorithm 1). Neighbours differ by adding or removing one
   record.
+* ``MixtureOfGaussians(sigma, sensitivities, probabilities)``: the Gaussian mechanism whose
+  sensitivity is ``sensitivities[i]`` with probability ``probabilities[i]`` (add/remove only).
 * ``FixedBatchGaussian(batch_size, dataset_size, sigma)``: draws a batch of exactly ``batch_size``
   of the ``dataset_size`` records uniformly without replacement, independently at every step, then
   applies the Gaussian to the sum of the batch's contributions (norm at most 1 each). Its
@@ -50,7 +52,7 @@ from dpproofs.math import reductions
 from dpproofs.math import total_variation as tv
 
 __all__ = [
-    "Mechanism", "Gaussian", "SampledGaussian", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
+    "Mechanism", "Gaussian", "SampledGaussian", "MixtureOfGaussians", "FixedBatchGaussian", "Laplace", "SampledLaplace", "RandomizedResponse",
     "KaryRandomizedResponse", "ZCDP", "RepeatAndSelect",
 ]
 
@@ -351,6 +353,116 @@ class SampledGaussian(Mechanism):
             return None
         return _mixture_directions(self.q, self.sigma)
 
+
+
+#: How far the probabilities of a :class:`MixtureOfGaussians` may sum from 1: float probabilities as
+#: users type them (``[0.1] * 10`` sums to ``1 - 2**-53``), a few ulps per term; the mixture's
+#: weights are the probabilities divided by their exact sum.
+PROBABILITY_SUM_TOL = 1e-9
+
+
+@dataclasses.dataclass(frozen=True)
+class MixtureOfGaussians(Mechanism):
+    """The mixture-of-Gaussians mechanism (Choquette-Choo, Ganesh, Steinke & Thakurta 2023, arXiv
+    2310.15526; dp_accounting's ``MixtureOfGaussiansDpEvent``): a Gaussian mechanism of noise
+    ``sigma`` whose sensitivity is random, ``sensitivities[i]`` with probability
+    ``probabilities[i]``. One dataset gives ``N(0, sigma^2)``, its neighbour (one record added or
+    removed) ``sum_i p_i N(c_i, sigma^2)``; by their Corollary 4.7 this scalar pair also dominates
+    the vector-valued mechanism whose sensitivity vectors have the norms ``c_i``.
+    ``MixtureOfGaussians(s, (0, 1), (1 - q, q))`` is ``SampledGaussian(q, s)``.
+
+    The PLD accountant accounts for it tightly (:class:`dpproofs.math.pairs.MixtureOfGaussiansPair`,
+    both orders). The RDP accountant uses ``Gaussian(sigma / c_max)`` (``c_max`` the largest
+    sensitivity of positive probability): by joint convexity of ``e^{(alpha - 1) D_alpha}`` (van
+    Erven & Harremoës 2014, arXiv 1206.2459v2, Theorem 13) the mixture is no further from
+    ``N(0, sigma^2)``, in either order, than ``N(c_max, sigma^2)``: sound, not tight. Add/remove
+    only (replace-one: refused, as dp_accounting does).
+
+    Args:
+        sigma (float): the noise standard deviation (in units of the sensitivities), finite ``> 0``.
+        sensitivities (tuple[float, ...]): the ``c_i``, finite and ``>= 0`` (dp_accounting refuses
+            negative ones), some ``c_i > 0`` of positive probability being the interesting case
+            (else the mechanism is :attr:`silent`).
+        probabilities (tuple[float, ...]): the ``p_i`` in ``[0, 1]``, as many as sensitivities,
+            summing to 1 within :data:`PROBABILITY_SUM_TOL`.
+
+    Raises:
+        InvalidArgument: an argument outside its range, or lengths that differ, naming it.
+        InvalidArgumentType: an argument that is not a real number or a sequence of them.
+    """
+
+    sigma: float
+    sensitivities: tuple
+    probabilities: tuple
+
+    def __post_init__(self):
+        object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
+        for name in ("sensitivities", "probabilities"):
+            values = getattr(self, name)
+            if isinstance(values, (str, bytes, dict)) or not isinstance(values, Iterable):
+                raise InvalidArgumentType(f"{name}={values!r} must be a sequence of real numbers")
+        sensitivities = tuple(_validate.real(f"sensitivities[{i}]", c, 0) for i, c in enumerate(self.sensitivities))
+        probabilities = tuple(_validate.real(f"probabilities[{i}]", p, 0, 1) for i, p in enumerate(self.probabilities))
+        if not sensitivities or len(sensitivities) != len(probabilities):
+            raise InvalidArgument(
+                f"sensitivities={sensitivities!r} and probabilities={probabilities!r} must be non-empty and of "
+                f"the same length")
+        total = math.fsum(probabilities)
+        if abs(total - 1) > PROBABILITY_SUM_TOL:
+            raise InvalidArgument(
+                f"probabilities={probabilities!r} must sum to 1 (within {PROBABILITY_SUM_TOL:g}; sum: {total!r})")
+        object.__setattr__(self, "sensitivities", sensitivities)
+        object.__setattr__(self, "probabilities", probabilities)
+
+    @property
+    def largest_sensitivity(self) -> float:
+        """``c_max``: the largest sensitivity of positive probability (0 if there is none > 0)."""
+        return max(c for c, p in zip(self.sensitivities, self.probabilities) if p > 0)
+
+    @property
+    def silent(self):
+        return self.largest_sensitivity == 0
+
+    def refusal(self, accountant, relation):
+        if relation == "replace_one":
+            return InvalidArgument(
+                f"mechanism={self!r} with relation='replace_one' is not supported: the mixture of Gaussians "
+                f"is defined for a record added or removed (dp_accounting accepts MixtureOfGaussiansDpEvent "
+                f"only under ADD_OR_REMOVE_ONE and REPLACE_SPECIAL); allowed: relation='add_remove'")
+        return None
+
+    def _dominating_sigma(self):
+        """``sigma / c_max`` rounded down (less noise: never less loss)."""
+        value = self.sigma / self.largest_sensitivity
+        exact = fractions.Fraction(self.sigma) / fractions.Fraction(self.largest_sensitivity)
+        return value if fractions.Fraction(value) <= exact else math.nextafter(value, 0.0)
+
+    def rdp_curve(self, orders, relation):
+        # joint convexity (class docstring): Gaussian(sigma / c_max); zero loss if silent
+        if self.silent:
+            return np.zeros(len(np.atleast_1d(orders)))
+        return fast.rdp_gaussian(orders, self._dominating_sigma())
+
+    def rdp_ball(self, order, relation, prec):
+        if self.silent:
+            return _ball().to_arb(0)
+        return _ball().rdp_gaussian(order, self._dominating_sigma(), prec=prec)
+
+    def total_variation(self, relation: str) -> float:
+        # joint convexity of the total variation: TV(sum p_i N(c_i), N(0)) <= sum p_i TV(N(c_i), N(0))
+        # (weights p_i / sum p), each term rounded up (math.total_variation); the sum of k terms
+        # and the division within (k + 1) ulp: raised by 4 (k + 2) ulp
+        terms = [p * tv.gaussian(c, self.sigma) for c, p in zip(self.sensitivities, self.probabilities) if p > 0 and c > 0]
+        if not terms:
+            return 0.0
+        value = math.fsum(terms) / math.fsum(self.probabilities)
+        return min(1.0, math.nextafter(value * (1 + 4 * (len(terms) + 2) * 2.0**-53), math.inf))
+
+    def pld_pairs(self, relation):
+        if self.silent:
+            return None
+        return {direction: pairs.MixtureOfGaussiansPair(self.sigma, self.sensitivities, self.probabilities, direction)
+                for direction in ("add", "remove")}
 
 
 @dataclasses.dataclass(frozen=True)
