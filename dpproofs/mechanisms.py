@@ -461,8 +461,15 @@ class MixtureOfGaussians(Mechanism):
     def pld_pairs(self, relation):
         if self.silent:
             return None
-        return {direction: pairs.MixtureOfGaussiansPair(self.sigma, self.sensitivities, self.probabilities, direction)
-                for direction in ("add", "remove")}
+        try:
+            return {direction: pairs.MixtureOfGaussiansPair(self.sigma, self.sensitivities, self.probabilities,
+                                                             direction)
+                    for direction in ("add", "remove")}
+        except InvalidArgument:
+            # sigma so small against the sensitivities that the loss's slopes c / sigma^2 overflow
+            # float64: the dominating Gaussian(sigma / c_max) (class docstring), whose pair the
+            # accountant handles at any sigma (dpproofs.math.limits)
+            return _symmetric(pairs.GaussianPair(1.0, self._dominating_sigma(), "add"))
 
 
 @dataclasses.dataclass(frozen=True)

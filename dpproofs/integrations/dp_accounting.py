@@ -42,9 +42,11 @@ of ``ComposedDpEvent``, nested to any depth):
   nodes, each moved by at most the clipping norm). Under ``"replace_special"`` and
   ``"replace_one"`` only (the analysis keeps each record in its step): under ``"add_remove"`` it
   is an :class:`UnsupportedEvent`. ``s = 0``: non-private; every step count 0: no release.
-* ``MixtureOfGaussiansDpEvent(s, c, p)`` -> ``Gaussian(s / c_max)``, ``c_max`` the largest ``|c_i|``
-  of positive probability (joint convexity: the farthest component dominates the mixture; an
-  upper bound). Every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
+* ``MixtureOfGaussiansDpEvent(s, c, p)`` -> ``dpproofs.MixtureOfGaussians(s, c, p)`` over the
+  components of positive probability: tight in the PLD accountant (its own pair), ``Gaussian(s /
+  c_max)`` in the RDP accountant (joint convexity: the farthest component dominates the mixture; an
+  upper bound). A negative ``c_i`` of positive probability is an InvalidArgument, as in
+  dp_accounting; every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
   non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
 * ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
   binary randomized response is the worst ``eps``-DP pair, in Rényi divergence (Mironov 2017, arXiv
@@ -392,13 +394,13 @@ _PROBABILITY_SUM_TOL = 1e-9
 
 def _mixture_of_gaussians(event, path, run):
     """``MixtureOfGaussiansDpEvent(s, c, p)``: ``N(0, s^2)`` on one dataset, ``sum_i p_i N(c_i, s^2)`` on
-    its neighbour (dp_accounting's add/remove reading: the record's sensitivity is random).
+    its neighbour (dp_accounting's add/remove reading: the record's sensitivity is random;
+    Choquette-Choo, Ganesh, Steinke & Thakurta 2023, arXiv 2310.15526).
 
-    Accounted as ``Gaussian(s / c_max)``, ``c_max`` the largest ``|c_i|`` of positive probability: by
-    joint convexity of every hockey-stick divergence (and of ``e^{(alpha - 1) D_alpha}``; van Erven
-    & Harremoës 2014, arXiv 1206.2459v2, Theorem 13) the mixture is no further from ``N(0, s^2)``, in
-    either direction, than its farthest component ``N(c_max, s^2)``: an upper bound, a dominating
-    pair (Zhu, Dong & Wang 2022, arXiv 2106.08567v3, Definition 7), not the mixture's own loss.
+    Accounted as :class:`dpproofs.MixtureOfGaussians` ``(s, c, p)`` over the components of positive
+    probability: tight in the PLD accountant (its own pair, both orders), ``Gaussian(s / c_max)`` in
+    the RDP accountant (joint convexity; see the class). As in dp_accounting, a negative sensitivity
+    of positive probability is an InvalidArgument ("Sensitivities contains a negative number").
     Every sensitivity of positive probability 0: nothing (the two distributions are equal);
     ``s = 0``: non-private. Add/remove and replace-special only, as in dp_accounting.
     """
@@ -416,18 +418,18 @@ def _mixture_of_gaussians(event, path, run):
     total = math.fsum(probabilities)
     if abs(total - 1) > _PROBABILITY_SUM_TOL:
         raise InvalidArgument(f"{path}.sampling_probs={event.sampling_probs!r} must sum to 1 (sum: {total!r})")
+    components = [(c, q) for c, q in zip(sensitivities, probabilities) if q > 0]
+    for i, (c, q) in enumerate(zip(sensitivities, probabilities)):
+        if q > 0 and c < 0:
+            raise InvalidArgument(
+                f"Sensitivities contains a negative number: {path}.sensitivities[{i}]={c!r} (of probability "
+                f"{q!r}) is outside the allowed range [0, inf)")
     run.add_remove_only.append((path, event))
-    largest = max(abs(c) for c, q in zip(sensitivities, probabilities) if q > 0)
-    if largest == 0:
+    if max(c for c, _ in components) == 0:
         return None  # the mixture is N(0, s^2) itself
     if std == 0:
         return _NON_PRIVATE_STEP
-    if std == math.inf:
-        return None
-    sigma = std / largest  # one rounding, then one float toward 0 (less noise: never less loss)
-    if sigma == 0:
-        return _NON_PRIVATE_STEP
-    return Gaussian(math.nextafter(sigma * (1 - 2 * 2.0**-52), 0.0)) if sigma != math.inf else None
+    return dpproofs.MixtureOfGaussians(std, tuple(c for c, _ in components), tuple(q for _, q in components))
 
 
 def _discrete_laplace(event, path, run):
@@ -621,7 +623,8 @@ def to_event(accountant: Any) -> Any:
     ``Laplace`` -> ``LaplaceDpEvent``, ``RandomizedResponse(eps)`` ->
     ``RandomizedResponseDpEvent(p, 2)`` with ``p = 2 / (1 + e^eps)`` rounded down (less noise:
     the event never claims more privacy than the ledger), ``KaryRandomizedResponse(p, k)`` ->
-    ``RandomizedResponseDpEvent(p, k)``.
+    ``RandomizedResponseDpEvent(p, k)``, ``MixtureOfGaussians(s, c, p)`` ->
+    ``MixtureOfGaussiansDpEvent(s, c, p)``.
     """
     dpa = _dpa()
     ledger = getattr(accountant, "ledger", None)
@@ -657,6 +660,8 @@ _LEAF_EVENTS = {
     "ZCDP": lambda m, dpa: dpa.ZCDpEvent(m.rho, m.xi),
     "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
+    "MixtureOfGaussians": lambda m, dpa: dpa.dp_event.MixtureOfGaussiansDpEvent(
+        m.sigma, list(m.sensitivities), list(m.probabilities)),
 }
 
 
