@@ -571,11 +571,13 @@ def test_zero_parameter_mixtures_and_discrete_laplace(accountant, event, private
 
 
 @pytest.mark.parametrize("accountant", ["rdp", "pld"])
-def test_a_mixture_of_gaussians_is_the_gaussian_of_its_largest_sensitivity_never_above_its_exact_rdp(accountant):
-    event = MOG(2.0, [0.0, -1.0, 3.0, 5.0], [0.2, 0.3, 0.5, 0.0])  # c_max = 3 (5 has probability 0)
+def test_a_mixture_of_gaussians_is_the_mixture_mechanism_and_its_rdp_never_above_the_gaussian_of_c_max(accountant):
+    event = MOG(2.0, [0.0, 1.0, 3.0, 5.0], [0.2, 0.3, 0.5, 0.0])  # c_max = 3 (5 has probability 0: dropped)
     [(mechanism, count)] = bridge.accountant_for(event, accountant).ledger
-    assert count == 1 and mechanism.sigma <= 2.0 / 3 and mechanism.sigma == pytest.approx(2.0 / 3, rel=1e-15)
-    # the mixture's own Renyi divergence (both directions, quadrature) is below the Gaussian's
+    assert count == 1 and mechanism == dp.MixtureOfGaussians(2.0, (0.0, 1.0, 3.0), (0.2, 0.3, 0.5))
+    # the RDP accountant's curve is Gaussian(2/3)'s, above the mixture's own Renyi divergence (both
+    # directions, quadrature): joint convexity
+    assert bridge.accountant_for(event, "rdp").epsilon(DELTA) == dp.Accountant().compose(dp.Gaussian(2.0 / 3)).epsilon(DELTA)
     import mpmath
 
     with mpmath.workdps(30):
@@ -583,12 +585,33 @@ def test_a_mixture_of_gaussians_is_the_gaussian_of_its_largest_sensitivity_never
             return mpmath.npdf(x, c, 2)
 
         def mixture(x):
-            return 0.2 * pdf(x, 0) + 0.3 * pdf(x, -1) + 0.5 * pdf(x, 3)
+            return 0.2 * pdf(x, 0) + 0.3 * pdf(x, 1) + 0.5 * pdf(x, 3)
 
         alpha = 3
         for p, q in ((mixture, lambda x: pdf(x, 0)), (lambda x: pdf(x, 0), mixture)):
             value = mpmath.log(mpmath.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), [-mpmath.inf, 0, mpmath.inf])) / (alpha - 1)
             assert value <= alpha * 9 / (2 * 4.0)
+
+
+def test_a_negative_sensitivity_is_refused_in_dp_accountings_words_unless_of_probability_zero():
+    with pytest.raises(ValueError, match="Sensitivities contains a negative number: event.sensitivities\\[1\\]=-1.0"):
+        bridge.accountant_for(MOG(2.0, [0.0, -1.0, 3.0], [0.2, 0.3, 0.5]), "pld")
+    with pytest.raises(ValueError, match="Sensitivities contains a negative number"):
+        dpa.pld.pld_privacy_accountant.PLDAccountant().compose(MOG(2.0, [0.0, -1.0, 3.0], [0.2, 0.3, 0.5]))
+    # dp_accounting drops the components of probability 0 before it checks: so does the bridge
+    [(mechanism, _)] = bridge.accountant_for(MOG(2.0, [0.0, -1.0, 3.0], [0.5, 0.0, 0.5]), "pld").ledger
+    assert mechanism == dp.MixtureOfGaussians(2.0, (0.0, 3.0), (0.5, 0.5))
+
+
+def test_dp_accountings_mixture_of_gaussians_test_is_inside_the_pld_bracket():
+    """dp_accounting's test_mixture_of_gaussians_basic (epsilon 17.193115 at delta 1e-6), which the
+    former Gaussian(s / c_max) reading failed (delta 0.00834 there): issue 24."""
+    event = C([S(MOG(1.0, [0.0, 1.0, 2.0], [0.2, 0.6, 0.2]), 3), S(MOG(2.0, [0.0, 2.0, 3.0], [0.33, 0.34, 0.33]), 2)])
+    acc = bridge.accountant_for(event, "pld")
+    bounds = acc.epsilon_bounds(1e-6)
+    assert bounds.lower <= 17.193115 <= bounds.upper
+    assert acc.delta_bounds(17.193115).upper < 1.01e-6
+    assert bridge.to_event(acc) == event
 
 
 def test_a_mixture_of_gaussians_under_replace_one_is_refused_in_dp_accountings_words():
