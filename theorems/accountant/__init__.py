@@ -22,6 +22,9 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
 * :mod:`.pld` - ``PLDAccountant``'s bracket contains the exact tight epsilon (Gaussian, sampled
   Gaussian); :mod:`.pld_replace_one` - under replace-one its upper end is above every neighbouring
   pair that exists and has an exact profile (the Gaussian, fixed-size batches, Poisson).
+* :mod:`.pld_mixture_of_gaussians` - ``PLDAccountant``'s bracket for one ``MixtureOfGaussians`` step
+  contains the exact tight epsilon (the exact profile of two Gaussian mixtures, certified in arb;
+  mutant: the pair without its largest component).
 * :mod:`.pld_trivial` - ``PLDAccountant``'s exact answer 0 where the composition's total variation
   bound ``1 - (1 - q)^T`` is at most delta, and the exact one-step profile at 0 is at most ``q``
   (mutants: the bound at half the rate, ``q/2``).
