@@ -1,12 +1,14 @@
 """dp_accounting's own mixture-of-Gaussians test configuration, ours against theirs, in one process.
 
-    python benchmarks/mixture_of_gaussians_vs_dp_accounting.py [rounds]
+    python benchmarks/mixture_of_gaussians_vs_dp_accounting.py [rounds] [--their-bracket]
 
 ``test_mixture_of_gaussians_basic`` (dp_accounting/pld/pld_privacy_accountant_test.py): MoG(1, [0, 1,
 2], [0.2, 0.6, 0.2]) x3 then MoG(2, [0, 2, 3], [0.33, 0.34, 0.33]) x2, expected epsilon 17.193115 at
 delta 1e-6. Times, alternating: dp_accounting's PLDAccountant at its default discretisation 1e-4
 (pessimistic: an upper estimate), dpproofs.PLDAccountant with dpproofs.MixtureOfGaussians (a
-certified bracket), and the same through the bridge. Not a unit test: a measurement (wall clock,
+certified bracket), and the same through the bridge. ``--their-bracket`` also builds dp_accounting's
+pessimistic and optimistic PLDs at 1e-4 (``privacy_loss_distribution.from_mixture_gaussian_mechanism``;
+the optimistic one uses privacy buckets, minutes). Not a unit test: a measurement (wall clock,
 noisy on a loaded machine: read the ratios).
 """
 
@@ -43,6 +45,21 @@ def bridged():
     return acc.epsilon_bounds(DELTA), acc.delta_bounds(EPSILON)
 
 
+def their_bracket(interval=1e-4):
+    """dp_accounting's pessimistic and optimistic composed PLDs: (epsilon, delta, seconds) each."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    for pessimistic in (True, False):
+        start = time.perf_counter()
+        parts = [pld.from_mixture_gaussian_mechanism(standard_deviation=s, sensitivities=c, sampling_probs=p,
+                                                     value_discretization_interval=interval,
+                                                     pessimistic_estimate=pessimistic).self_compose(n)
+                 for (s, c, p), n in ((FIRST, 3), (SECOND, 2))]
+        composed = parts[0].compose(parts[1])
+        print("pessimistic" if pessimistic else "optimistic", composed.get_epsilon_for_delta(DELTA),
+              composed.get_delta_for_epsilon(EPSILON), f"{time.perf_counter() - start:.1f} s", flush=True)
+
+
 def main(rounds):
     for r in range(rounds):
         for name, run in (("dp_accounting 1e-4", theirs), ("dpproofs PLD", ours), ("dpproofs via bridge", bridged)):
@@ -52,4 +69,7 @@ def main(rounds):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    numbers = [a for a in sys.argv[1:] if a.isdigit()]
+    main(int(numbers[0]) if numbers else 3)
+    if "--their-bracket" in sys.argv[1:]:
+        their_bracket()
