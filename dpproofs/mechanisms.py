@@ -372,11 +372,12 @@ class MixtureOfGaussians(Mechanism):
     ``MixtureOfGaussians(s, (0, 1), (1 - q, q))`` is ``SampledGaussian(q, s)``.
 
     The PLD accountant accounts for it tightly (:class:`dpproofs.math.pairs.MixtureOfGaussiansPair`,
-    both orders). The RDP accountant uses ``Gaussian(sigma / c_max)`` (``c_max`` the largest
-    sensitivity of positive probability): by joint convexity of ``e^{(alpha - 1) D_alpha}`` (van
-    Erven & Harremoës 2014, arXiv 1206.2459v2, Theorem 13) the mixture is no further from
-    ``N(0, sigma^2)``, in either order, than ``N(c_max, sigma^2)``: sound, not tight. Add/remove
-    only (replace-one: refused, as dp_accounting does).
+    both orders). The RDP accountant uses ``log(sum_i p_i e^{(alpha-1) alpha c_i^2 / (2 sigma^2)}) /
+    (alpha - 1)``, in either order, by joint convexity of ``e^{(alpha - 1) D_alpha}`` (van Erven &
+    Harremoës 2014, arXiv 1206.2459v2, Theorem 13) over the component pairs
+    (:func:`dpproofs.math.formulas.rdp_mixture_of_gaussians_bound`), min'd with ``Gaussian(sigma /
+    c_max)`` (its largest term: ``c_max`` the largest sensitivity of positive probability): sound,
+    not tight. Add/remove only (replace-one: refused, as dp_accounting does).
 
     Args:
         sigma (float): the noise standard deviation (in units of the sensitivities), finite ``> 0``.
@@ -437,16 +438,33 @@ class MixtureOfGaussians(Mechanism):
         exact = fractions.Fraction(self.sigma) / fractions.Fraction(self.largest_sensitivity)
         return value if fractions.Fraction(value) <= exact else math.nextafter(value, 0.0)
 
+    def _weights(self):
+        """``(c_i, p_i / sum p)`` of the components of positive probability (exact rationals)."""
+        total = sum(fractions.Fraction(p) for p in self.probabilities)
+        return [(c, fractions.Fraction(p) / total) for c, p in zip(self.sensitivities, self.probabilities) if p > 0]
+
     def rdp_curve(self, orders, relation):
-        # joint convexity (class docstring): Gaussian(sigma / c_max); zero loss if silent
+        # joint convexity (class docstring): the weighted bound, min'd with Gaussian(sigma / c_max)
+        # (its largest term alone); zero loss if silent
         if self.silent:
-            return np.zeros(len(np.atleast_1d(orders)))
-        return fast.rdp_gaussian(orders, self._dominating_sigma())
+            return np.zeros(np.shape(orders))
+        parts = self._weights()
+        mixture = fast.rdp_mixture_of_gaussians(orders, self.sigma, [c for c, _ in parts],
+                                                [float(w) for _, w in parts])
+        return np.minimum(mixture, fast.rdp_gaussian(orders, self._dominating_sigma()))
 
     def rdp_ball(self, order, relation, prec):
+        ball = _ball()
         if self.silent:
-            return _ball().to_arb(0)
-        return _ball().rdp_gaussian(order, self._dominating_sigma(), prec=prec)
+            return ball.to_arb(0)
+        from dpproofs.math import formulas
+
+        with ball.precision(prec):
+            parts = self._weights()
+            mixture = formulas.rdp_mixture_of_gaussians_bound(
+                ball.Arb(prec), ball.to_arb(order), ball.to_arb(self.sigma),
+                [ball.to_arb(c) for c, _ in parts], [ball.to_arb(w) for _, w in parts])
+            return mixture.min(ball.rdp_gaussian(order, self._dominating_sigma(), prec=prec))
 
     def total_variation(self, relation: str) -> float:
         # joint convexity of the total variation: TV(sum p_i N(c_i), N(0)) <= sum p_i TV(N(c_i), N(0))

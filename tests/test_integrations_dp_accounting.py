@@ -575,9 +575,12 @@ def test_a_mixture_of_gaussians_is_the_mixture_mechanism_and_its_rdp_never_above
     event = MOG(2.0, [0.0, 1.0, 3.0, 5.0], [0.2, 0.3, 0.5, 0.0])  # c_max = 3 (5 has probability 0: dropped)
     [(mechanism, count)] = bridge.accountant_for(event, accountant).ledger
     assert count == 1 and mechanism == dp.MixtureOfGaussians(2.0, (0.0, 1.0, 3.0), (0.2, 0.3, 0.5))
-    # the RDP accountant's curve is Gaussian(2/3)'s, above the mixture's own Renyi divergence (both
-    # directions, quadrature): joint convexity
-    assert bridge.accountant_for(event, "rdp").epsilon(DELTA) == dp.Accountant().compose(dp.Gaussian(2.0 / 3)).epsilon(DELTA)
+    # the RDP accountant's curve is at most Gaussian(2/3)'s (c_max = 3), and above the mixture's own
+    # Renyi divergence (both directions, quadrature): joint convexity
+    assert bridge.accountant_for(event, "rdp").epsilon(DELTA) <= dp.Accountant().compose(dp.Gaussian(2.0 / 3)).epsilon(DELTA)
+    import numpy as np
+
+    curve = mechanism.rdp_curve(np.array([3.0]), "add_remove")[0]
     import mpmath
 
     with mpmath.workdps(30):
@@ -590,7 +593,7 @@ def test_a_mixture_of_gaussians_is_the_mixture_mechanism_and_its_rdp_never_above
         alpha = 3
         for p, q in ((mixture, lambda x: pdf(x, 0)), (lambda x: pdf(x, 0), mixture)):
             value = mpmath.log(mpmath.quad(lambda x: p(x) ** alpha * q(x) ** (1 - alpha), [-mpmath.inf, 0, mpmath.inf])) / (alpha - 1)
-            assert value <= alpha * 9 / (2 * 4.0)
+            assert value <= curve <= alpha * 9 / (2 * 4.0)
 
 
 def test_a_negative_sensitivity_is_refused_in_dp_accountings_words_unless_of_probability_zero():
