@@ -43,9 +43,9 @@ of ``ComposedDpEvent``, nested to any depth):
   ``"replace_one"`` only (the analysis keeps each record in its step): under ``"add_remove"`` it
   is an :class:`UnsupportedEvent`. ``s = 0``: non-private; every step count 0: no release.
 * ``MixtureOfGaussiansDpEvent(s, c, p)`` -> ``dpproofs.MixtureOfGaussians(s, c, p)`` over the
-  components of positive probability: tight in the PLD accountant (its own pair), ``Gaussian(s /
-  c_max)`` in the RDP accountant (joint convexity: the farthest component dominates the mixture; an
-  upper bound). A negative ``c_i`` of positive probability is an InvalidArgument, as in
+  components of positive probability: tight in the PLD accountant (its own pair); in the RDP
+  accountant ``log(sum_i p_i e^{(a-1) a c_i^2/(2 s^2)})/(a-1)``, at most ``Gaussian(s / c_max)``'s
+  (joint convexity over the components: an upper bound, not tight). A negative ``c_i`` of positive probability is an InvalidArgument, as in
   dp_accounting; every such ``c_i = 0`` -> nothing (the two distributions are equal); ``s = 0`` ->
   non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
 * ``DiscreteLaplaceDpEvent(a, C)`` -> ``RandomizedResponse(a C)``: the mechanism is ``a C``-DP and
@@ -398,8 +398,8 @@ def _mixture_of_gaussians(event, path, run):
     Choquette-Choo, Ganesh, Steinke & Thakurta 2023, arXiv 2310.15526).
 
     Accounted as :class:`dpproofs.MixtureOfGaussians` ``(s, c, p)`` over the components of positive
-    probability: tight in the PLD accountant (its own pair, both orders), ``Gaussian(s / c_max)`` in
-    the RDP accountant (joint convexity; see the class). As in dp_accounting, a negative sensitivity
+    probability: tight in the PLD accountant (its own pair, both orders), a joint-convexity bound at
+    most ``Gaussian(s / c_max)``'s in the RDP accountant (see the class). As in dp_accounting, a negative sensitivity
     of positive probability is an InvalidArgument ("Sensitivities contains a negative number").
     Every sensitivity of positive probability 0: nothing (the two distributions are equal);
     ``s = 0``: non-private. Add/remove and replace-special only, as in dp_accounting.
