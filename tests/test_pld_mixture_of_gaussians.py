@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mpmath import mp
 
 import dpproofs as dp
@@ -17,6 +19,7 @@ from dpproofs.accountant.pld import discretise as pld_eval
 from dpproofs.checker.oracles import mixtures as oracle
 from dpproofs.checker.oracles.subsampled import MixturePair
 from dpproofs.math import pairs
+from tests.support import sized
 
 #: (sigma, sensitivities, probabilities): dp_accounting's two test mixtures, one without a component
 #: at 0 (no loss floor), one with a heavy component at 0 and a wide spread of sensitivities.
@@ -320,3 +323,24 @@ def test_the_discretised_one_step_is_an_upper_bound_at_every_level():
                 return o.infinity + math.fsum(o.masses * np.maximum(0.0, 1 - np.exp(eps - o.losses())))
             truth = float(oracle.delta_mixture(reference, eps, 20))
             assert stick(low) <= truth * (1 + 1e-12) <= stick(one) * (1 + 2e-12)
+
+
+@st.composite
+def mixtures(draw):
+    n = draw(st.integers(2, 5))
+    sigma = draw(st.floats(0.1, 100.0))
+    sensitivities = draw(st.lists(st.one_of(st.just(0.0), st.floats(0.01, 20.0)), min_size=n, max_size=n))
+    if max(sensitivities) == 0:
+        sensitivities[0] = 1.0
+    weights = draw(st.lists(st.floats(1e-9, 1.0), min_size=n, max_size=n))
+    total = math.fsum(weights)
+    return dp.MixtureOfGaussians(sigma, tuple(sensitivities), tuple(w / total for w in weights))
+
+
+@settings(max_examples=sized(10), deadline=None)
+@given(mixtures(), st.integers(1, 50), st.floats(1e-10, 1e-2))
+def test_any_mixture_gets_a_bracket_without_error(m, steps, delta):
+    bounds = dp.PLDAccountant().compose(m, steps).epsilon_bounds(delta)
+    assert 0 <= bounds.lower <= bounds.upper < math.inf
+    # the lower end is below the RDP accountant's epsilon (an upper bound of the same tight value)
+    assert bounds.lower <= dp.Accountant().compose(m, steps).epsilon(delta)
