@@ -484,8 +484,9 @@ class MixtureOfGaussians(Mechanism):
                                                              direction)
                     for direction in ("add", "remove")}
         except InvalidArgument:
-            # sigma so small against the sensitivities that the loss's slopes c / sigma^2 overflow
-            # float64: the dominating Gaussian(sigma / c_max) (class docstring), whose pair the
+            # sigma so small against the sensitivities (c_max^2 / (2 sigma^2) above
+            # pairs.MOG_MAX_EXPONENT, losses of 1e13 and more) that the pair cannot certify its
+            # positions: the dominating Gaussian(sigma / c_max) (class docstring), whose pair the
             # accountant handles at any sigma (dpproofs.math.limits)
             return _symmetric(pairs.GaussianPair(1.0, self._dominating_sigma(), "add"))
 

@@ -240,10 +240,25 @@ def test_total_variation_bounds_the_exact_profile_at_zero(sigma, sensitivities, 
     assert exact_delta(sigma, sensitivities, probabilities, 0.0) <= tv <= 1.0
 
 
-def test_the_pld_accountant_uses_the_gaussian_pair_when_the_slopes_overflow():
-    m = dp.MixtureOfGaussians(1e-160, (0.0, 1.0, 2.0), (0.2, 0.6, 0.2))
+@pytest.mark.parametrize("sigma", [1e-160, 1e-8])
+def test_the_pld_accountant_uses_the_gaussian_pair_where_positions_cannot_be_certified(sigma):
+    """c_max^2 / (2 s^2) above pairs.MOG_MAX_EXPONENT (slopes that overflow, or losses so large that
+    the float loss near a crossing has no accuracy left): the dominating Gaussian(s / c_max)."""
+    m = dp.MixtureOfGaussians(sigma, (0.0, 1.0, 2.0), (0.2, 0.6, 0.2))
     directions = m.pld_pairs("add_remove")
-    assert isinstance(directions["add"], pairs.GaussianPair)
+    assert isinstance(directions["add"], pairs.GaussianPair) and directions["add"].sigma <= sigma / 2
+    with pytest.raises(dp.InvalidArgument, match="must be at most"):
+        pairs.MixtureOfGaussiansPair(sigma, (0.0, 1.0, 2.0), (0.2, 0.6, 0.2), "add")
+    assert dp.PLDAccountant().compose(m, 3).epsilon_bounds(1e-6).upper > 0
+
+
+def test_just_inside_the_exponent_limit_the_pair_certifies_its_positions():
+    inside = dp.MixtureOfGaussians(1e-6, (0.0, 1.0, 2.0), (0.2, 0.6, 0.2))  # c_max^2 / (2 s^2) = 2e12
+    pair = inside.pld_pairs("add_remove")["add"]
+    assert isinstance(pair, pairs.MixtureOfGaussiansPair)
+    low, high = pair.loss_range(10.0)
+    p, q, ep, eq, below, above = pair.cell_masses(np.linspace(low - 1.0, high, 2001))
+    assert math.fsum(p) + below[0] + above[0] == pytest.approx(1.0, abs=1e-9) and pair.edge_ratio.max() < 1e-6
 
 
 # --- the bracket contains the exact value --------------------------------------------------------

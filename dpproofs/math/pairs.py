@@ -277,6 +277,11 @@ class TwoSidedGaussianPair(GaussianPair):
 MOG_NEWTON_PASSES = 60
 #: Widenings (by a factor 8 each) of a certification radius before a position is given up on.
 MOG_WIDENINGS = 16
+#: Largest ``c_max^2 / (2 s^2)`` a :class:`MixtureOfGaussiansPair` accepts: its loss is evaluated as
+#: ``a_i u + b_i`` with ``|a_i u|, |b_i|`` up to about this, so near a crossing the float error bound
+#: (~32 u this) must stay well below 1 (at 5e15, s = 1e-8, c = 2, no position could be certified).
+#: Beyond it the mechanism uses the dominating Gaussian(s / c_max) pair (losses of 1e13 and more).
+MOG_MAX_EXPONENT = 1e13
 
 
 class MixtureOfGaussiansPair:
@@ -310,7 +315,9 @@ class MixtureOfGaussiansPair:
         direction (str): ``"add"`` or ``"remove"``.
 
     Raises:
-        InvalidArgument: an argument outside its range (naming it).
+        InvalidArgument: an argument outside its range (naming it), or ``c_max^2 / (2 s^2)`` above
+            :data:`MOG_MAX_EXPONENT` (two or more positive sensitivities; the mechanism then uses
+            the dominating Gaussian pair).
     """
 
     def __init__(self, sigma, sensitivities, probabilities, direction):
@@ -353,21 +360,24 @@ class MixtureOfGaussiansPair:
             self.min_loss, self.max_loss = self._simple.min_loss, self._simple.max_loss
             self.atoms = ()
             return
-        s2 = sigma * sigma
-        self._a = np.array([c / s2 for c, _ in self.components if c > 0])
-        logs = [math.log(w) for c, w in self.components if c > 0]
-        self._b = np.array([lw - c * c / (2 * s2) for (c, _), lw in zip(
-            [(c, w) for c, w in self.components if c > 0], logs)])
+        positive_c = np.array([c for c, _ in self.components if c > 0])
+        log_w = np.log([w for c, w in self.components if c > 0])
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
+            s2 = np.float64(sigma) * sigma  # 0 below sigma ~ 1e-162: the slopes are then inf
+            self._a = positive_c / s2  # slopes c_i / s^2, increasing
+            half_square = positive_c * positive_c / (2 * s2)
+            self._b = log_w - half_square  # intercepts log w_i - c_i^2 / (2 s^2)
         zero = [w for c, w in self.components if c == 0]
         self._log_w0 = math.log(zero[0]) if zero else None
         # the largest size of a term's parts (|log w_i| + c_i^2 / (2 s^2)), for the error bound
-        self._term_size = max(abs(lw) + c * c / (2 * s2) for (c, _), lw in zip(
-            [(c, w) for c, w in self.components if c > 0], logs))
+        self._term_size = float(np.max(np.abs(log_w) + half_square))
         if zero:
             self._term_size = max(self._term_size, abs(self._log_w0))
-        if not (np.all(np.isfinite(self._a)) and np.all(np.isfinite(self._b))):
-            raise InvalidArgument(f"sigma={sigma!r} is too small for sensitivities={sensitivities!r}: "
-                                  f"the loss's slopes overflow float64")
+        if not (np.all(np.isfinite(self._a)) and np.all(np.isfinite(self._b))
+                and float(np.max(half_square)) <= MOG_MAX_EXPONENT):
+            raise InvalidArgument(f"sigma={sigma!r} is too small for sensitivities={sensitivities!r}: c_max^2 / "
+                                  f"(2 sigma^2) must be at most {MOG_MAX_EXPONENT:g} (the loss's float evaluation "
+                                  f"cannot certify its positions beyond)")
         self.atoms = ()
         parts = tuple((w, c) for c, w in self.components)
         if direction == "add":
