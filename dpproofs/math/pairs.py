@@ -370,7 +370,8 @@ class MixtureOfGaussiansPair:
         zero = [w for c, w in self.components if c == 0]
         self._log_w0 = math.log(zero[0]) if zero else None
         # the largest size of a term's parts (|log w_i| + c_i^2 / (2 s^2)), for the error bound
-        self._term_size = float(np.max(np.abs(log_w) + half_square))
+        self._term_sizes = np.abs(log_w) + half_square  # per positive term, for the error bounds
+        self._term_size = float(np.max(self._term_sizes))
         if zero:
             self._term_size = max(self._term_size, abs(self._log_w0))
         if not (np.all(np.isfinite(self._a)) and np.all(np.isfinite(self._b))
@@ -408,10 +409,62 @@ class MixtureOfGaussiansPair:
             size = np.abs(u) * self._a[-1] + self._term_size + np.abs(loss) + t.shape[1] + 6
         return loss, 32 * UNIT * size + SUBNORMAL_ERROR
 
+    def _excess(self, u):
+        """``K(u) = log sum_{c_i > 0} w_i e^{a_i u + b_i}`` (the add loss without the component at 0:
+        ``K = log(e^L - p_0)``) at the finite floats ``u``, its slope ``K'(u)``, and a bound on
+        ``|computed K - true K|``.
+
+        Each term ``t_i = a_i u + b_i`` is within ``D_i = 5 u (|a_i u| + |log w_i| + c_i^2/(2 s^2) + 1)``
+        of its true value (``a_i = c_i / s^2`` and ``c_i^2 / (2 s^2)`` carry 3 roundings, ``log w_i``
+        2 ulp plus the weight's half ulp, the two sums one each); ``t_i - m`` adds ``u |t_i - m|``,
+        the exponentials, the sum of n positive terms and the log ``(n + 3) u`` relative. With
+        ``rho_i`` the sum of these and ``pi_i`` the true softmax weights (at most the computed ones
+        times ``e^{D_i + D_max + rho_i}``), ``|K' - K| <= log sum_i pi_i e^{rho_i}`` (and the mirror
+        bound), at most twice ``sum_i pi_i expm1(rho_i)`` while that is below 1/4; plus ``2 u
+        (|K| + n)`` for the final sum and log. A term far below the largest contributes its weight
+        times its error, not its error: the bound is relative to what the terms carry."""
+        u = np.asarray(u, dtype=np.float64)
+        n = len(self._a)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+            t = u[:, None] * self._a[None, :] + self._b[None, :]
+            m = t.max(axis=1)
+            gap = t - m[:, None]
+            e = np.exp(gap)
+            s = e.sum(axis=1)
+            excess = m + np.log(s)
+            slope = (e @ self._a) / s
+            d = 5 * UNIT * (np.abs(u)[:, None] * self._a[None, :] + self._term_sizes[None, :] + 1)
+            rho = d + UNIT * np.abs(gap) + (n + 3) * UNIT
+            weight = np.minimum(1.0, e / s[:, None] * np.exp(d + d.max(axis=1)[:, None] + rho))
+            spread = np.sum(weight * np.expm1(rho), axis=1)
+            error = np.where(spread < 0.25, 2 * spread, np.inf) + 2 * UNIT * (np.abs(excess) + n) + SUBNORMAL_ERROR
+        return excess, slope, error
+
+    def _excess_target(self, levels):
+        """``T(l) = log(e^l - p_0)`` (``l`` itself without a component at 0) for levels above the band
+        of ``log p_0``, and a bound on its float error: ``x = l - log p_0`` is within
+        ``dx = u |x| / 2 + 2 u |log p_0| + u`` of the true one (the float ``log p_0``: np.log and the
+        weight's rounding), and ``dT/dx = 1 / (1 - e^{-x}) <= 1 + 1/x``; expm1, log and the sums add
+        ``4 u + u |T| + u |log expm1(x)|``; doubled."""
+        if self._log_w0 is None:
+            return levels.copy(), np.zeros(len(levels))
+        lw0 = self._log_w0
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            x = levels - lw0
+            inner = np.log(np.expm1(np.minimum(x, 30.0)))
+            target = np.where(x > 30, levels + np.log1p(-np.exp(-np.maximum(x, 30.0))), lw0 + inner)
+            dx = 0.5 * UNIT * np.abs(x) + 2 * UNIT * abs(lw0) + UNIT
+            error = 2 * (dx * (1 + 1 / x) * (1 + 1e-6) + 4 * UNIT + UNIT * np.abs(target)
+                         + UNIT * np.where(x > 30, 0.0, np.abs(inner)))
+        return target, error
+
     def _add_positions(self, levels):
         """Certified solutions of ``L(u) = level`` (add): ``(u, radius)``, the true solution within
-        ``radius`` of the float ``u`` (``-inf`` with radius 0 for a level certainly at or below
-        ``log p_0``, ``+inf`` for ``+inf``). Raises NumericalError for a level it cannot certify."""
+        ``radius`` of the float ``u`` (``-inf`` with radius 0 for a level at or below the band of
+        ``log p_0``, ``+inf`` for ``+inf``). Solved and certified on the excess (``K(u) = T(l)``,
+        :meth:`_excess`, :meth:`_excess_target`; ``log(e^L - p_0)`` increases with ``L``): near
+        ``log p_0`` the excess keeps the relative accuracy that ``L`` itself (about ``log p_0`` plus
+        a tiny amount) loses. Raises NumericalError for a level it cannot certify."""
         levels = np.asarray(levels, dtype=np.float64)
         u = np.full(levels.shape, np.nan)
         radius = np.zeros(levels.shape)
@@ -423,7 +476,7 @@ class MixtureOfGaussiansPair:
             # the float log p_0 is within 1 ulp (+ the weight's half ulp) of the true one: a level
             # below that band has no position (-inf, exactly); one inside it is put at -inf too,
             # its cell then holding losses down to log p_0, at most band_width below its edge
-            # (the margin of _certified_edge_ratio covers that)
+            # (cell_masses adds the margin that covers it)
             half = 4 * UNIT * (abs(self._log_w0) + 1)
             below = todo & (levels <= self._log_w0 + half)
             self._band = below & (levels > self._log_w0 - half)
@@ -433,16 +486,11 @@ class MixtureOfGaussiansPair:
         if idx.size == 0:
             return u, radius
         lev = levels[idx]
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            if self._log_w0 is None:
-                target = lev.copy()
-            else:  # log(e^l - p_0), the excess over the component at 0
-                x = lev - self._log_w0
-                target = np.where(x > 30, lev + np.log1p(-np.exp(-np.maximum(x, 30))),
-                                  self._log_w0 + np.log(np.expm1(np.minimum(x, 30))))
-            a, b = self._a, self._b
-            # start above the root: where the largest of the lines a_i u + b_i (<= the excess, each
-            # term being one of its summands) reaches the target
+        target, target_error = self._excess_target(lev)
+        a, b = self._a, self._b
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            # start above the root: where the largest of the lines a_i u + b_i (<= K, each term being
+            # one of its summands) reaches the target; Newton on the convex K then descends to it
             v = np.min((target[:, None] - b[None, :]) / a[None, :], axis=1)
             active = np.isfinite(v)
             for _ in range(MOG_NEWTON_PASSES):
@@ -453,32 +501,28 @@ class MixtureOfGaussiansPair:
                 m = t.max(axis=1)
                 e = np.exp(t - m[:, None])
                 s = e.sum(axis=1)
-                excess = m + np.log(s)
-                slope = (e @ a) / s
-                step = (excess - target[active]) / slope
+                step = (m + np.log(s) - target[active]) / ((e @ a) / s)
                 new = va - step
                 v[active] = new
                 done = ~(np.abs(step) > 2 * UNIT * (np.abs(new) + 1))
                 active[np.flatnonzero(active)[done]] = False
-        # certify: L(v - d) < level < L(v + d) beyond the evaluation error, widening d as needed
-        loss, err = self._add_loss(np.where(np.isfinite(v), v, 0.0))
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            t = v[:, None] * self._a[None, :] + self._b[None, :]
-            m = t.max(axis=1)
-            e = np.exp(t - m[:, None])
-            slope = (e @ self._a) / e.sum(axis=1) * np.exp(m + np.log(e.sum(axis=1)) - loss)
-            d = 2 * (np.abs(loss - lev) + err) / slope + 8 * UNIT * (np.abs(v) + 1)
+        # certify: K(v - d) < T(l) < K(v + d) beyond both error bounds, widening d as needed
+        finite = np.isfinite(v)
+        excess, slope, error = self._excess(np.where(finite, v, 0.0))
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            d = 2 * (np.abs(excess - target) + error + target_error) / slope + 8 * UNIT * (np.abs(v) + 1)
         d = np.where(np.isfinite(d) & (d > 0), d, 8 * UNIT * (np.abs(v) + 1))
         certified = np.zeros(len(v), dtype=bool)
-        pending = np.isfinite(v)
+        pending = finite & np.isfinite(target) & np.isfinite(target_error)
         for _ in range(MOG_WIDENINGS):
             if not np.any(pending):
                 break
             k = np.flatnonzero(pending)
             lo, hi = v[k] - d[k], v[k] + d[k]
-            l_lo, e_lo = self._add_loss(lo)
-            l_hi, e_hi = self._add_loss(hi)
-            ok = (l_lo + e_lo < lev[k]) & (l_hi - e_hi > lev[k]) & np.isfinite(lo) & np.isfinite(hi)
+            k_lo, _, e_lo = self._excess(lo)
+            k_hi, _, e_hi = self._excess(hi)
+            ok = ((k_lo + e_lo < target[k] - target_error[k]) & (k_hi - e_hi > target[k] + target_error[k])
+                  & np.isfinite(lo) & np.isfinite(hi))
             certified[k[ok]] = True
             pending[k[ok]] = False
             d[k[~ok]] *= 8
