@@ -299,13 +299,16 @@ class MixtureOfGaussiansPair:
     exactly :class:`GaussianPair` ``(q, s / c)`` (losses do not depend on the line's scale), which
     this pair then is, with ``q`` rounded up and ``s / c`` down (more loss: a dominating pair).
 
-    ``positions`` has no closed form: each level is solved by Newton's method from above on the
-    excess ``log(e^L - p_0)`` (a log-sum-exp of lines of positive slopes, so a handful of passes),
-    and each position ``u`` is then CERTIFIED: the float loss at ``u - d`` plus a bound on its
-    evaluation error is below the level, at ``u + d`` minus the bound above it, so the true
-    position lies within ``d`` (``L`` is increasing); ``d`` starts at twice the residual over the
-    slope and is widened until that holds. ``edge_ratio`` is computed from these radii (see
-    :func:`_edge_ratio`).
+    ``positions`` has no closed form. Each level ``l`` is solved on the excess
+    ``K(u) = log(e^L - p_0) = log sum_{c_i > 0} p_i e^{a_i u + b_i}`` (a log-sum-exp of lines of
+    positive slopes) against ``T(l) = log(e^l - p_0)`` (``K = L`` and ``T = l`` without a component at
+    0), by Newton's method from above (a handful of passes), and each position ``u`` is then
+    CERTIFIED: ``K(u - d) + E < T - E_T`` and ``K(u + d) - E > T + E_T``, with ``E`` and ``E_T``
+    bounds on the float errors of ``K`` (:meth:`_excess`) and ``T`` (:meth:`_excess_target`), put the
+    true position within ``d`` (``K`` increases in ``u``, ``T`` in ``l``); ``d`` starts at twice the
+    residual and the errors over the slope and is widened by 8 until the signs hold. On the excess
+    the levels just above ``log p_0`` keep their relative accuracy (``L`` there is ``log p_0`` plus a
+    tiny amount). ``edge_ratio`` is computed from these radii (see :func:`_edge_ratio`).
 
     Args:
         sigma (float): the noise standard deviation ``s > 0``.
@@ -370,10 +373,7 @@ class MixtureOfGaussiansPair:
         zero = [w for c, w in self.components if c == 0]
         self._log_w0 = math.log(zero[0]) if zero else None
         # the largest size of a term's parts (|log w_i| + c_i^2 / (2 s^2)), for the error bound
-        self._term_sizes = np.abs(log_w) + half_square  # per positive term, for the error bounds
-        self._term_size = float(np.max(self._term_sizes))
-        if zero:
-            self._term_size = max(self._term_size, abs(self._log_w0))
+        self._term_sizes = np.abs(log_w) + half_square  # per positive term, for the error bound
         if not (np.all(np.isfinite(self._a)) and np.all(np.isfinite(self._b))
                 and float(np.max(half_square)) <= MOG_MAX_EXPONENT):
             raise InvalidArgument(f"sigma={sigma!r} is too small for sensitivities={sensitivities!r}: c_max^2 / "
@@ -393,21 +393,15 @@ class MixtureOfGaussiansPair:
     # --- the add loss, with its float error ------------------------------------------------------
 
     def _add_loss(self, u):
-        """``L(u)`` (add) at the finite floats ``u`` and a bound on ``|computed - true|`` (true: of the
-        normalised weights and the given sigma, sensitivities and ``u``). Each term
-        ``t_i = a_i u + b_i`` carries at most ~5 roundings of its parts (``a_i = c_i / s^2``, the
-        product, ``log w_i``, ``c_i^2 / (2 s^2)``, the sums): <= 10 u (|a_i u| + |log w_i| +
-        c_i^2/(2 s^2)); the log-sum-exp adds (n + 6) u + u |L| (exp, the sum of n positive terms, log,
-        the final sum). The bound takes 32 u times the sum of those sizes (a factor 2 to spare)."""
+        """``L(u)`` (add) at the finite floats ``u``, as a float log-sum-exp (for ``loss_range``; the
+        positions are certified on the excess, :meth:`_excess`)."""
         u = np.asarray(u, dtype=np.float64)
         with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
             t = u[:, None] * self._a[None, :] + self._b[None, :]
             if self._log_w0 is not None:
                 t = np.concatenate((t, np.full((len(u), 1), self._log_w0)), axis=1)
             m = t.max(axis=1)
-            loss = m + np.log(np.sum(np.exp(t - m[:, None]), axis=1))
-            size = np.abs(u) * self._a[-1] + self._term_size + np.abs(loss) + t.shape[1] + 6
-        return loss, 32 * UNIT * size + SUBNORMAL_ERROR
+            return m + np.log(np.sum(np.exp(t - m[:, None]), axis=1))
 
     def _excess(self, u):
         """``K(u) = log sum_{c_i > 0} w_i e^{a_i u + b_i}`` (the add loss without the component at 0:
@@ -553,8 +547,8 @@ class MixtureOfGaussiansPair:
 
     def _loss(self, u):
         if self.direction == "add":
-            return float(self._add_loss(np.array([u]))[0][0])
-        return -float(self._add_loss(np.array([-u]))[0][0])
+            return float(self._add_loss(np.array([u]))[0])
+        return -float(self._add_loss(np.array([-u]))[0])
 
     def loss_range(self, tail_z):
         """As :meth:`GaussianPair.loss_range`: losses outside which the P-mass is < Phi(-tail_z)."""
