@@ -254,7 +254,6 @@ def test_to_event_builds_dp_accountings_own_vocabulary():
 
 
 UNSUPPORTED = {
-    "TruncatedSubsampledGaussianDpEvent": dpa.dp_event.TruncatedSubsampledGaussianDpEvent(4, 0.5, 2, 1.0),
     "SampledWithReplacementDpEvent": dpa.SampledWithReplacementDpEvent(1000, 10, G(1.0)),
     "SingleEpochTreeAggregationDpEvent under add/remove": dpa.SingleEpochTreeAggregationDpEvent(1.0, 10),
     "UnsupportedDpEvent": dpa.UnsupportedDpEvent(),

@@ -59,8 +59,14 @@ of ``ComposedDpEvent``, nested to any depth):
   run's mechanisms (Papernot & Steinke 2022, arXiv 2110.03620v2: Theorem 2 for a truncated
   negative binomial number of runs, ``shape`` in ``[0, inf)``; Theorem 6 for Poisson,
   ``shape = inf``). RDP accountant only: the PLD accountant refuses it.
-* Anything else (sampling with replacement, truncated subsampling,
-  ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
+* ``TruncatedSubsampledGaussianDpEvent(n, q, B, s)`` -> ``dpproofs.TruncatedSampledGaussian(q, s,
+  B, n)``: a branch-revealed mixture of sampled Gaussians that dominates truncated Poisson sampling
+  (the others' sampled count revealed; above ``B`` the record displaces one: sensitivity 2 at rate
+  ``q B / (k + 1)``; :mod:`dpproofs.math.truncation`), an upper bound. ``n`` counts the dataset that
+  holds the record, as dp_accounting reads it. ``q``, ``B`` or ``n`` 0: nothing; ``s = 0``:
+  non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
+* Anything else (sampling with replacement, ``UnsupportedDpEvent``, ...) is an
+  :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
 dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"`` (also
@@ -239,6 +245,9 @@ def _walk(event, count, run, dpa, path):
     if isinstance(event, dpa.dp_event.DiscreteLaplaceDpEvent):
         _add(run, count, _discrete_laplace(event, path, run))
         return
+    if isinstance(event, dpa.dp_event.TruncatedSubsampledGaussianDpEvent):
+        _add(run, count, _truncated_subsampled_gaussian(event, path, run))
+        return
     if isinstance(event, dpa.ZCDpEvent):
         rho = _noise(f"{path}.rho", event.rho)
         xi = _noise(f"{path}.xi", event.xi)
@@ -249,6 +258,7 @@ def _walk(event, count, run, dpa, path):
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
         f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, "
         f"MixtureOfGaussiansDpEvent, DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
+        f"TruncatedSubsampledGaussianDpEvent, "
         f"SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
@@ -428,6 +438,25 @@ def _mixture_of_gaussians(event, path, run):
     if sigma == 0:
         return _NON_PRIVATE_STEP
     return Gaussian(math.nextafter(sigma * (1 - 2 * 2.0**-52), 0.0)) if sigma != math.inf else None
+
+
+def _truncated_subsampled_gaussian(event, path, run):
+    """``TruncatedSubsampledGaussianDpEvent(n, q, B, s)`` (jax_privacy 2.0's truncated DP-SGD):
+    ``dpproofs.TruncatedSampledGaussian(q, s, B, n)``, accounted by a branch-revealed mixture of
+    sampled Gaussians that dominates it (:mod:`dpproofs.math.truncation`). ``q = 0``, ``B = 0`` or
+    ``n = 0``: nothing released (as dp_accounting); ``s = 0``: non-private. Add/remove and
+    replace-special only (replace-one: :class:`UnsupportedEvent`)."""
+    n = _described("Dataset size", _validate.integer, f"{path}.dataset_size", event.dataset_size, 0)
+    q = _described("Sampling rate", _validate.real, f"{path}.sampling_probability", event.sampling_probability, 0, 1)
+    batch = _described("Truncated batch size", _validate.integer, f"{path}.truncated_batch_size",
+                       event.truncated_batch_size, 0)
+    sigma = _noise(f"{path}.noise_multiplier", event.noise_multiplier)
+    run.add_remove_only.append((path, event))
+    if q == 0 or batch == 0 or n == 0 or sigma == math.inf:
+        return None
+    if sigma == 0:
+        return _NON_PRIVATE_STEP
+    return dpproofs.TruncatedSampledGaussian(q, sigma, batch, n)
 
 
 def _discrete_laplace(event, path, run):
@@ -657,6 +686,8 @@ _LEAF_EVENTS = {
     "ZCDP": lambda m, dpa: dpa.ZCDpEvent(m.rho, m.xi),
     "FixedBatchGaussian": lambda m, dpa: dpa.SampledWithoutReplacementDpEvent(
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
+    "TruncatedSampledGaussian": lambda m, dpa: dpa.dp_event.TruncatedSubsampledGaussianDpEvent(
+        m.dataset_size, m.q, m.max_batch_size, m.sigma),
 }
 
 

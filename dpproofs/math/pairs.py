@@ -15,7 +15,7 @@ import math
 import numpy as np
 from scipy import special
 
-__all__ = ["GaussianPair", "TwoSidedGaussianPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE",
+__all__ = ["GaussianPair", "TwoSidedGaussianPair", "LaplacePair", "FinitePair", "MixturePair", "UNIT", "NDTR_RELATIVE",
            "SUBNORMAL_ERROR"]
 
 #: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
@@ -303,3 +303,50 @@ class FinitePair:
         n = len(edges) - 1
         zero = (0.0, 0.0)
         return np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), zero, zero
+
+
+class MixturePair:
+    """A branch-revealed mixture: branch ``b`` drawn with the same probability ``w_b`` under both
+    distributions, then ``P_b`` vs ``Q_b`` of its pair, the branch shown with the output. Its PLD
+    is the ``w``-mixture of the branches' PLDs, and it dominates ``sum_b w_b P_b`` vs
+    ``sum_b w_b Q_b`` (forgetting the branch is post-processing). ``branches``: ``(weight,
+    weight_error, pair)`` with ``|true weight - weight| <= weight_error``; pairs without loss
+    atoms (the Gaussian ones). Used by :class:`dpproofs.TruncatedSampledGaussian`."""
+
+    def __init__(self, branches):
+        self.branches = tuple((float(w), float(e), pair) for w, e, pair in branches)
+        if any(pair.atoms for _, _, pair in self.branches):
+            raise ValueError("MixturePair takes pairs without loss atoms")
+        self.min_loss = min(pair.min_loss for _, _, pair in self.branches)
+        self.max_loss = max(pair.max_loss for _, _, pair in self.branches)
+        self.atoms = ()
+
+    def loss_range(self, tail_z):
+        """The union of the branches' ranges (the mixture's mass outside it is at most the largest
+        branch's share; the masses beyond the grid are bounded by ``cell_masses`` anyway)."""
+        ranges = [pair.loss_range(tail_z) for _, _, pair in self.branches]
+        return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+    def cell_masses(self, edges):
+        """The branches' cell masses, weighted: each weight's error times the branch's largest mass,
+        and the float rounding of the weighted sums (2 ulps a term), added to the error bounds."""
+        n = len(edges) - 1
+        p, q, ep, eq = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
+        below, below_error, above, above_error = 0.0, 0.0, 0.0, 0.0
+        ratio = np.zeros(n)
+        rounding = 2 * (len(self.branches) + 1) * UNIT
+        for weight, error, pair in self.branches:
+            bp, bq, bep, beq, (b_below, b_below_e), (b_above, b_above_e) = pair.cell_masses(edges)
+            p += weight * bp
+            q += weight * bq
+            ep += weight * bep + error * (bp + bep) + rounding * weight * bp
+            eq += weight * beq + error * (bq + beq) + rounding * weight * bq
+            below += weight * b_below
+            below_error += weight * b_below_e + error * (b_below + b_below_e) + rounding * weight * b_below
+            above += weight * b_above
+            above_error += weight * b_above_e + error * (b_above + b_above_e) + rounding * weight * b_above
+            branch_ratio = getattr(pair, "edge_ratio", None)
+            if branch_ratio is not None and len(branch_ratio) == n:
+                ratio = np.maximum(ratio, branch_ratio)
+        self.edge_ratio = ratio
+        return p, q, ep, eq, (below, below_error), (above, above_error)
