@@ -80,17 +80,40 @@ def _float_ball(value):
 
 
 def _group_starts(batch, m, q):
-    """The smallest ``k`` of each group of truncated branches: ``batch`` first, then starts spread
-    geometrically in ``k + 1`` up to ``LIKELY_SDS`` standard deviations above the mean of ``K``."""
+    """The smallest ``k`` of each group of truncated branches (``batch`` first; at most
+    :data:`MAX_GROUPS`), placed to balance ``weight x rate span`` across groups: a group
+    ``[a, b)`` overstates the rate of its members by at most ``(b - a - 1) / (a + 1)`` relative, and
+    what that costs is proportional to the group's probability. Only the placement uses float
+    probabilities (scipy); the weights themselves are enclosed in arb by :func:`branches`. The
+    ``k`` beyond ``LIKELY_SDS`` standard deviations above the mean join the last group."""
+    from scipy import stats
+
     mean = m * q
     top = min(m, math.ceil(mean + LIKELY_SDS * math.sqrt(mean * (1 - q)) + LIKELY_SDS))
     if top <= batch:
         return [batch]
-    ratio = (top + 1) / (batch + 1)
-    starts = {batch}
-    for j in range(1, MAX_GROUPS):
-        starts.add(min(m, max(batch, round((batch + 1) * ratio ** (j / MAX_GROUPS)) - 1)))
-    return sorted(starts)
+    ks = list(range(batch, top + 1))
+    masses = stats.binom.pmf(ks, m, q).tolist()
+
+    def starts_at(cost):
+        starts, start, weight = [batch], batch, 0.0
+        for k, mass in zip(ks, masses):
+            weight += mass
+            if k > start and weight * (k - start) / (start + 1) > cost:
+                starts.append(k)
+                start, weight = k, mass
+        return starts
+
+    low, high = 0.0, max(sum(masses), 1e-300) * (top - batch + 1) / (batch + 1)
+    best = starts_at(high)
+    for _ in range(60):  # bisection on the per-group cost: the most groups within MAX_GROUPS
+        middle = (low + high) / 2
+        starts = starts_at(middle)
+        if len(starts) <= MAX_GROUPS:
+            best, high = starts, middle
+        else:
+            low = middle
+    return best
 
 
 def branches(q: float, max_batch_size: int, dataset_size: int) -> "list[Branch]":
