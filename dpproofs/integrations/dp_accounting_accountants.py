@@ -89,13 +89,23 @@ class _Backed(privacy_accountant.PrivacyAccountant):
         for mechanism, _ in run.entries:
             refusal = mechanism.refusal(self._kind, self._relation)
             if refusal is not None:
-                return self.CompositionErrorDetails(invalid_event=event, error_message=str(refusal))
+                return self.CompositionErrorDetails(invalid_event=event,
+                                                    error_message=self._relation_words(mechanism) + str(refusal))
         if do_compose and count > 0:
             self._warn_if_read_differently(event)
             for mechanism, times in run.entries:  # the walk's count was max(count, 1) = count here
                 self._accountant.compose(mechanism, times)
             self._non_private = self._non_private or run.non_private
         return None
+
+    def _relation_words(self, mechanism):
+        """dp_accounting's own leading words when ``mechanism`` is refused under this relation only
+        (code that matches its messages keeps working), else ``""``."""
+        other = {"replace_one": "add_remove", "add_remove": "replace_one"}[self._relation]
+        if mechanism.refusal(self._kind, other) is not None:
+            return ""
+        allowed = "`ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL`" if other == "add_remove" else "`REPLACE_ONE`"
+        return f"neighboring_relation must be {allowed} for `{type(mechanism).__name__}`: "
 
     def _warn_if_read_differently(self, event):
         if self._relation != "replace_one":
