@@ -27,8 +27,9 @@ of ``ComposedDpEvent``, nested to any depth):
   ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
   uniform one of ``k`` (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``:
-  non-private). Under ``REPLACE_ONE`` and add/remove: the two inputs' output distributions,
-  exactly dp_accounting's ``REPLACE_ONE`` pair: ``k = 2`` -> dpproofs' binary
+  non-private). Under add/remove an :class:`UnsupportedEvent`, as in dp_accounting: with the record
+  removed there is no input to report, and the release is not defined. Under ``REPLACE_ONE``: the
+  two inputs' output distributions, exactly dp_accounting's ``REPLACE_ONE`` pair: ``k = 2`` -> dpproofs' binary
   ``RandomizedResponse(eps)``, ``eps = log(2/p - 1)``; ``k >= 3`` ->
   ``dpproofs.KaryRandomizedResponse(p, k)`` (any integer ``k``, also beyond floats). Under
   ``REPLACE_SPECIAL`` (any ``k >= 2``) -> ``KaryRandomizedResponse(p, k, special=True)``: the
@@ -165,7 +166,7 @@ class _Run:
     def __init__(self):
         self.entries = []  # (mechanism, count) in order of appearance
         self.non_private = False
-        self.fixed_slots = []  # (path, event) of the events that need fixed slots (_FIXED_SLOT_RELATIONS)
+        self.fixed_slots = []  # (path, event, (words, reason)) of the events that need fixed slots
         self.add_remove_only = []  # (path, event) of the events accounted under add/remove (or special) only
 
 
@@ -230,10 +231,11 @@ def _walk(event, count, run, dpa, path):
         _add(run, count, None if scale == math.inf else Laplace(scale) if scale > 0 else _NON_PRIVATE_STEP)
         return
     if isinstance(event, dpa.RandomizedResponseDpEvent):
+        run.fixed_slots.append((path, event, _RESPONSE_SLOTS))
         _add(run, count, _randomized_response(event, path))
         return
     if isinstance(event, dpa.SingleEpochTreeAggregationDpEvent):
-        run.fixed_slots.append((path, event))
+        run.fixed_slots.append((path, event, _TREE_SLOTS))
         _add(run, count, _tree_aggregation(event, path))
         return
     if isinstance(event, dpa.dp_event.RepeatAndSelectDpEvent):
@@ -498,12 +500,20 @@ def _fixed_slot_refusal(run, relation):
             f"or removed; allowed: 'add_remove', 'replace_special'", event)
     if relation in _FIXED_SLOT_RELATIONS or not run.fixed_slots:
         return None
-    path, event = run.fixed_slots[0]
+    path, event, (allowed, reason) = run.fixed_slots[0]
     return UnsupportedEvent(
-        f"{path}={event!r}: neighboring_relation must be `REPLACE_SPECIAL` or `REPLACE_ONE` for "
-        f"`{type(event).__name__}`, found {relation!r}: its analysis (Kairouz et al. 2021, arXiv "
-        f"2103.00039, Appendix D) keeps every record in its step; removing a record would shift "
-        f"the later ones; allowed: 'replace_special', 'replace_one'", event)
+        f"{path}={event!r}: neighboring_relation must be {allowed} for `{type(event).__name__}`, found "
+        f"{relation!r}: {reason}; allowed: 'replace_special', 'replace_one'", event)
+
+
+#: Why tree aggregation needs a record's slot fixed (:func:`_fixed_slot_refusal`), after dp_accounting's
+#: own words for it.
+_TREE_SLOTS = "`REPLACE_SPECIAL` or `REPLACE_ONE`", ("its analysis (Kairouz et al. 2021, arXiv 2103.00039, Appendix D) keeps every record in its "
+               "step; removing a record would shift the later ones")
+#: Why randomized response does (dp_accounting refuses it under add/remove too).
+_RESPONSE_SLOTS = "`REPLACE_ONE` or `REPLACE_SPECIAL`", ("randomized response reports the record's own bucket, and with the record removed there is "
+                   "no input to report: what is released then is not defined ('replace_special' reads it as a "
+                   "special input reported uniformly, 'replace_one' as another bucket)")
 
 
 def _accounted_relation(relation):
