@@ -83,7 +83,7 @@ class _Backed(privacy_accountant.PrivacyAccountant):
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
         bridge._settle_randomized_response(run, self._named_relation)  # the relation picks RR's pair
-        refusal = bridge._fixed_slot_refusal(run, self._named_relation)
+        refusal = bridge._fixed_slot_refusal(run, self._named_relation) or bridge._main_branch_refusal(run, self._kind)
         if refusal is not None:
             return self.CompositionErrorDetails(invalid_event=refusal.event, error_message=str(refusal))
         for mechanism, _ in run.entries:
