@@ -45,11 +45,17 @@ class DiscreteGaussianDpEvent(dpa.DpEvent):
     dimension: Optional[int] = None
 
 
-#: The pure epsilon-DP events, as (name, build(epsilon)).
+#: The pure epsilon-DP events, as name -> build(epsilon).
 PURE = {
     "exponential mechanism": ExponentialMechanismDpEvent,
     "permute-and-flip": PermuteAndFlipDpEvent,
     "epsilon-delta, delta = 0": lambda eps: EpsilonDeltaDpEvent(eps, 0.0),
+}
+#: What each becomes: the exponential mechanism is eps-bounded range, the others eps-DP only.
+MAPPED = {
+    "exponential mechanism": dp.BoundedRange,
+    "permute-and-flip": dp.RandomizedResponse,
+    "epsilon-delta, delta = 0": dp.RandomizedResponse,
 }
 
 #: Float rounding of rho = (sensitivity / sigma)^2 / 2 plus the bridge's widening (_RHO_WIDEN, 4
@@ -69,7 +75,7 @@ def _rr_rdp(eps, orders):
 def test_a_pure_event_is_randomized_response_and_delta_is_zero_at_the_summed_epsilon(name, accountant):
     event = C([S(PURE[name](0.25), 4), PURE[name](0.5)])  # 0.25 and 0.5 are exact binary fractions
     acc = bridge.accountant_for(event, accountant)
-    assert acc.ledger == [(dp.RandomizedResponse(0.25), 4), (dp.RandomizedResponse(0.5), 1)]
+    assert acc.ledger == [(MAPPED[name](0.25), 4), (MAPPED[name](0.5), 1)]
     assert bridge.supports(event, accountant)
     if accountant == "rdp":
         assert acc.delta(1.5) == 0.0  # the summed pure epsilon: 4 * 0.25 + 0.5
@@ -127,9 +133,10 @@ def test_permute_and_flip_under_replace_one_is_refused_by_name_and_the_others_ar
     with pytest.raises(bridge.UnsupportedEvent, match="PermuteAndFlipDpEvent.*'add_remove', 'replace_special'"):
         bridge.accountant_for(event, neighboring_relation="replace_one")
     assert bridge.accountant_for(event, neighboring_relation="replace_special").ledger == [(dp.RandomizedResponse(0.5), 2)]
-    for other in (ExponentialMechanismDpEvent(0.5), EpsilonDeltaDpEvent(0.5, 0)):
+    for other, mechanism in ((ExponentialMechanismDpEvent(0.5), dp.BoundedRange(0.5)),
+                             (EpsilonDeltaDpEvent(0.5, 0), dp.RandomizedResponse(0.5))):
         acc = bridge.accountant_for(S(other, 2), neighboring_relation="replace_one")
-        assert acc.ledger == [(dp.RandomizedResponse(0.5), 2)]
+        assert acc.ledger == [(mechanism, 2)]
 
 
 @pytest.mark.parametrize("dimension", [None, 1, 7])
@@ -218,3 +225,33 @@ def test_the_drop_in_accountants_read_the_main_branch_events():
     assert not pld.supports(DiscreteGaussianDpEvent(4.0))
     assert not pld.supports(EpsilonDeltaDpEvent(1.0, 1e-6))
     assert not rdp.supports(EpsilonDeltaDpEvent(1.0, 1e-6))
+
+
+def test_the_exponential_mechanism_is_tighter_than_randomized_response_in_rdp_and_equal_in_pld():
+    event = S(ExponentialMechanismDpEvent(0.1), 100)
+    rr = S(EpsilonDeltaDpEvent(0.1, 0.0), 100)
+    orders = np.array([2.0, 8.0, 32.0])
+    bounded = bridge.accountant_for(event, orders=orders).rdp
+    np.testing.assert_allclose(bounded, 100 * orders * 0.1**2 / 8, rtol=1e-14)  # the zCDP line
+    assert np.all(bounded < bridge.accountant_for(rr, orders=orders).rdp)
+    assert bridge.accountant_for(event).epsilon(1e-5) < 0.55 * bridge.accountant_for(rr).epsilon(1e-5)
+
+
+def test_dp_accounting_mains_exponential_rdp_is_within_its_xi_of_ours():
+    """main composes min(xi + alpha eps^2/8, eps) (b5b0286, count applied here): ours is at most
+    -xi above it per step, xi = r - 1 - log r - eps^2/8, r = eps / expm1(eps)."""
+    eps, orders = 0.7, np.array([1.5, 2.0, 4.0, 16.0, 256.0])
+    r = eps / np.expm1(eps)
+    xi = r - 1 - np.log(r) - eps**2 / 8
+    main = np.minimum(xi + eps**2 / 8 * orders, eps)
+    ours = bridge.accountant_for(ExponentialMechanismDpEvent(eps), orders=orders).rdp
+    assert xi < 0
+    assert np.all(ours <= main - xi + 1e-15)
+
+
+def test_a_bounded_range_ledger_goes_back_as_a_randomized_response_event_in_dp_accounting_0_6():
+    acc = dp.Accountant().compose(dp.BoundedRange(0.5), 3)
+    event = bridge.to_event(acc)
+    assert isinstance(event.event, dpa.RandomizedResponseDpEvent) and event.count == 3
+    (back, steps), = bridge.accountant_for(event, neighboring_relation="replace_one").ledger
+    assert steps == 3 and back.epsilon >= 0.5 and back.epsilon == pytest.approx(0.5, rel=1e-12)

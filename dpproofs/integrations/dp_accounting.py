@@ -68,12 +68,16 @@ of ``ComposedDpEvent``, nested to any depth):
 * dp_accounting main-branch events (not in the 0.6 release; recognised by class name and fields,
   whichever dp_accounting defines them):
 
-  - ``ExponentialMechanismDpEvent(eps)``, ``PermuteAndFlipDpEvent(eps)`` and
-    ``EpsilonDeltaDpEvent(eps, 0)`` -> ``RandomizedResponse(eps)``, the worst ``eps``-DP pair
-    (Kairouz, Oh & Viswanath 2015; Mironov 2017, Proposition 5, as for ``DiscreteLaplaceDpEvent``):
-    an upper bound, in both accountants. ``eps = 0``: nothing; ``eps = inf``: non-private.
-    Permute-and-flip under add/remove and replace-special only (replace-one:
-    :class:`UnsupportedEvent`, as dp_accounting main's PLD accountant).
+  - ``PermuteAndFlipDpEvent(eps)`` and ``EpsilonDeltaDpEvent(eps, 0)`` -> ``RandomizedResponse(eps)``,
+    the worst ``eps``-DP pair (Kairouz, Oh & Viswanath 2015; Mironov 2017, Proposition 5, as for
+    ``DiscreteLaplaceDpEvent``): an upper bound, in both accountants. Permute-and-flip under
+    add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`, as dp_accounting
+    main's PLD accountant).
+  - ``ExponentialMechanismDpEvent(eps)`` -> ``dpproofs.BoundedRange(eps)`` (the exponential
+    mechanism is ``eps``-bounded range: Durfee & Rogers 2019, arXiv 1905.04273): randomized
+    response's pair in the PLD accountant, and in RDP the smaller of its curve and the zCDP
+    ``alpha eps^2 / 8`` (Cesar & Rogers 2021, arXiv 2004.07223). For these three ``eps = 0``:
+    nothing; ``eps = inf``: non-private.
   - ``EpsilonDeltaDpEvent(eps, delta)``, ``0 < delta < 1``: an :class:`UnsupportedEvent` (the worst
     pair has mass at loss +inf: no finite Rényi DP); ``delta = 1``: non-private.
   - ``DiscreteGaussianDpEvent(sigma, sensitivity, dimension)`` -> ``dpproofs.ZCDP(sensitivity^2 /
@@ -602,15 +606,23 @@ def _epsilon_delta(event, path, run):
 
 def _exponential_mechanism(event, path, run):
     """``ExponentialMechanismDpEvent(epsilon)``: the ``epsilon``-DP exponential mechanism ->
-    :func:`_pure_dp_step`, binary ``RandomizedResponse(epsilon)`` (an upper bound, every relation).
+    ``dpproofs.BoundedRange(epsilon)``: it is ``epsilon``-bounded range (Durfee & Rogers 2019, arXiv
+    1905.04273), accounted (every relation) by the pair of ``RandomizedResponse(epsilon)`` in the PLD
+    accountant and in RDP by the smaller of randomized response's and the zCDP ``alpha epsilon^2 /
+    8`` of bounded range (Cesar & Rogers 2021, arXiv 2004.07223; proved in the class docstring):
+    upper bounds, not the mechanism's own loss. ``epsilon = 0``: nothing; ``inf``: non-private.
 
-    dp_accounting main's PLD accountant uses the same worst ``epsilon``-DP pair (equal); its RDP
-    accountant uses the exponential mechanism's ``epsilon``-bounded range (Durfee & Rogers 2019,
-    arXiv 1905.04273) through the zCDP bound of Cesar & Rogers 2021 (arXiv 2004.07223, Sec. 3),
-    about ``alpha epsilon^2 / 8`` where randomized response has about ``alpha epsilon^2 / 2``: a
-    tighter analysis that is not applied here (not verified against the paper in this project).
+    dp_accounting main (b5b0286): the same worst ``epsilon``-DP pair in its PLD accountant (equal);
+    in its RDP accountant ``min(xi + alpha epsilon^2 / 8, epsilon)``, ``xi <= 0`` (below ours by
+    ``-xi`` where both follow the zCDP line, above where randomized response is below it), added
+    ONCE whatever the count (``count *`` is missing there: an unsound answer for ``count > 1``).
     """
-    return _pure_dp_step(_pure_epsilon(event, path, "epsilon must be >= 0"))
+    epsilon = _pure_epsilon(event, path, "epsilon must be >= 0")
+    if epsilon == 0:
+        return None
+    if epsilon == math.inf:
+        return _NON_PRIVATE_STEP
+    return dpproofs.BoundedRange(epsilon)
 
 
 def _permute_and_flip(event, path, run):
@@ -858,7 +870,9 @@ def to_event(accountant: Any) -> Any:
     ``Laplace`` -> ``LaplaceDpEvent``, ``RandomizedResponse(eps)`` ->
     ``RandomizedResponseDpEvent(p, 2)`` with ``p = 2 / (1 + e^eps)`` rounded down (less noise:
     the event never claims more privacy than the ledger), ``KaryRandomizedResponse(p, k)`` ->
-    ``RandomizedResponseDpEvent(p, k)``.
+    ``RandomizedResponseDpEvent(p, k)``, ``BoundedRange(eps)`` -> ``ExponentialMechanismDpEvent(eps)``
+    where dp_accounting defines it (its main branch), else the ``RandomizedResponseDpEvent`` of
+    ``RandomizedResponse(eps)`` (looser: an eps-bounded-range step is eps-DP).
     """
     dpa = _dpa()
     ledger = getattr(accountant, "ledger", None)
@@ -882,6 +896,16 @@ def _randomized_response_event(mechanism, dpa):
     return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
 
 
+def _bounded_range_event(mechanism, dpa):
+    """``ExponentialMechanismDpEvent(eps)`` where dp_accounting has it (main), else the looser
+    ``RandomizedResponseDpEvent`` of ``RandomizedResponse(eps)`` (an eps-bounded-range step is
+    eps-DP): the event never claims more privacy than the ledger."""
+    exponential = getattr(dpa, "ExponentialMechanismDpEvent", None)
+    if exponential is not None:
+        return exponential(mechanism.epsilon)
+    return _randomized_response_event(mechanism, dpa)
+
+
 #: mechanism class name -> its dp_accounting DpEvent (a table, not a chain over classes: a
 #: mechanism without a counterpart is named in the error).
 _LEAF_EVENTS = {
@@ -896,6 +920,7 @@ _LEAF_EVENTS = {
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
     "TruncatedSampledGaussian": lambda m, dpa: dpa.dp_event.TruncatedSubsampledGaussianDpEvent(
         m.dataset_size, m.q, m.max_batch_size, m.sigma),
+    "BoundedRange": _bounded_range_event,
 }
 
 
