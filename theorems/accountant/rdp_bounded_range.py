@@ -1,5 +1,6 @@
 """The accountant's ``BoundedRange(epsilon)`` curve (the exponential mechanism) is at least the
-exact Rényi divergence of every two-point ``epsilon``-bounded-range pair.
+exact Rényi divergence of every two-point ``epsilon``-bounded-range pair. (Named after
+:mod:`.rdp`, so that the ``accountant.rdp`` page keeps that module's figures.)
 
 An ``epsilon``-bounded-range pair (Durfee & Rogers 2019, arXiv 1905.04273) has its privacy loss
 ``L = log dP/dQ`` in ``[t, t + epsilon]``; ``E_Q[e^L] = 1`` fixes ``t`` once ``L``'s law is chosen.

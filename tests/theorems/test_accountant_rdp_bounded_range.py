@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 
 from dpproofs.checker.decide import Outcome
-from dpproofs_theorems.accountant import bounded_range as br
+from dpproofs_theorems.accountant import rdp_bounded_range as br
 from tests.support import assert_not_violated, sized
 
 EDGES = [dict(alpha=1.01, epsilon=1e-3, p=1e-6), dict(alpha=1000, epsilon=10, p=1 - 1e-6),
