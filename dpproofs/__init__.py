@@ -25,6 +25,7 @@ from dpproofs.mechanisms_allocation import RandomAllocationGaussian  # noqa: F40
 # module for the size of mechanisms.py, imported here (mechanisms.py importing it would be a cycle)
 from dpproofs.mechanisms_shuffle import ShuffledGaussian
 from dpproofs.mechanisms_truncated import TruncatedSampledGaussian  # noqa: F401 (registers itself)
+from dpproofs.mechanisms_bounded_range import BoundedRange  # noqa: F401 (registers itself)
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -39,6 +40,7 @@ __all__ = [
     "RandomAllocationGaussian",
     "ShuffledGaussian",
     "TruncatedSampledGaussian",
+    "BoundedRange",
     "rdp",
     "log_moment",
     "verify",

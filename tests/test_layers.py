@@ -23,7 +23,7 @@ LAYERS = (
     ("execution", ("dpproofs.parallel",)),
     ("math", ("dpproofs.math",)),
     ("mechanisms", ("dpproofs.mechanisms", "dpproofs.mechanisms_allocation", "dpproofs.mechanisms_shuffle",
-                    "dpproofs.mechanisms_truncated")),
+                    "dpproofs.mechanisms_truncated", "dpproofs.mechanisms_bounded_range")),
     ("accountant", ("dpproofs.accountant",)),
     ("checker", ("dpproofs.checker",)),
     ("verification", ("dpproofs.verification",)),

@@ -23,7 +23,8 @@ either relation, an upper bound on dp_accounting's ``REPLACE_SPECIAL`` pair.
 
 Boundary values, as dp_accounting's interface tests require: ``get_epsilon(0)`` is 0 with no
 privacy loss, the summed pure epsilon of the ledger where every step has one (Laplace, randomized
-response, discrete Laplace) and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
+response, discrete Laplace; dp_accounting main's exponential mechanism, permute-and-flip and
+``EpsilonDeltaDpEvent`` with delta 0) and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
 a ``NonPrivateDpEvent`` makes epsilon ``inf`` and delta 1 everywhere.
 
 :class:`ReadDifferentlyWarning` is issued at ``compose`` where dp_accounting 0.6 reads the same
@@ -83,7 +84,7 @@ class _Backed(privacy_accountant.PrivacyAccountant):
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
         bridge._settle_randomized_response(run, self._named_relation)  # the relation picks RR's pair
-        refusal = bridge._fixed_slot_refusal(run, self._named_relation)
+        refusal = bridge._fixed_slot_refusal(run, self._named_relation) or bridge._main_branch_refusal(run, self._kind)
         if refusal is not None:
             return self.CompositionErrorDetails(invalid_event=refusal.event, error_message=str(refusal))
         for mechanism, _ in run.entries:
