@@ -21,26 +21,16 @@ randomized response's); PLD: randomized response's pair) and permute-and-flip to
 ``RandomizedResponse``. Ratios: ours over main's (above 1: ours is looser). Not a unit test.
 """
 
-import attr
 import dp_accounting as dpa
 import numpy as np
 from dp_accounting.rdp import rdp_privacy_accountant as dpa_rdp
 
 import dpproofs as dp
 from dpproofs.integrations import dp_accounting as bridge
+from tests.dp_accounting_main_stand_in import ExponentialMechanismDpEvent, PermuteAndFlipDpEvent
 
 DELTA = 1e-5
 CASES = ((0.1, 100), (0.1, 1000), (0.5, 100), (1.0, 10), (1.0, 100))
-
-
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class ExponentialMechanismDpEvent(dpa.DpEvent):
-    epsilon: float
-
-
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class PermuteAndFlipDpEvent(dpa.DpEvent):
-    epsilon: float
 
 
 def main_exponential_rdp(eps, orders):

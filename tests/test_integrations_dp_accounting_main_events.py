@@ -8,7 +8,6 @@ DpEvent, the same names and fields), and the bridge recognises them by class nam
 
 import fractions
 import math
-from typing import Optional
 
 import numpy as np
 import pytest
@@ -22,27 +21,12 @@ attr = pytest.importorskip("attr")
 S, C, G = dpa.SelfComposedDpEvent, dpa.ComposedDpEvent, dpa.GaussianDpEvent
 
 
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class EpsilonDeltaDpEvent(dpa.DpEvent):
-    epsilon: float
-    delta: float
-
-
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class ExponentialMechanismDpEvent(dpa.DpEvent):
-    epsilon: float
-
-
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class PermuteAndFlipDpEvent(dpa.DpEvent):
-    epsilon: float
-
-
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class DiscreteGaussianDpEvent(dpa.DpEvent):
-    sigma: float
-    sensitivity: float = 1.0
-    dimension: Optional[int] = None
+from tests.dp_accounting_main_stand_in import (  # noqa: E402
+    DiscreteGaussianDpEvent,
+    EpsilonDeltaDpEvent,
+    ExponentialMechanismDpEvent,
+    PermuteAndFlipDpEvent,
+)
 
 
 #: The pure epsilon-DP events, as name -> build(epsilon).

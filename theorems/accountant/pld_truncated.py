@@ -112,34 +112,38 @@ _truncated_upper = _upper(lambda rate, s, batch, size: dp.TruncatedSampledGaussi
 _untruncated_upper = _upper(lambda rate, s, batch, size: dp.SampledGaussian(rate, s))
 
 
+def _test_of(point):
+    """``(key, threshold, above, first law, second law)`` of the point's best threshold test."""
+    key = _point(point)
+    rate, _, batch, size, _ = key
+    t, above, order = _best_test(*key)
+    laws = realised_pair(rate, batch, size)
+    return key, t, above, laws[order], laws[1 - order]
+
+
+def _test_value(point, to_number, normal_sf, exp, total):
+    """The test value ``first(S) - e^eps second(S)`` and the accountant's upper end, in one arithmetic
+    (``to_number`` converts a float or a fraction exactly; mpmath or arb)."""
+    key, t, above, first, second = _test_of(point)
+    _, s, _, _, e = key
+    sd, threshold = to_number(s), to_number(t)
+    tail = (lambda v: normal_sf((threshold - v) / sd)) if above else (lambda v: normal_sf((v - threshold) / sd))
+    mass = lambda law: total([to_number(w) * tail(v) for v, w in law.items()])  # noqa: E731
+    return mass(first) - exp(to_number(e)) * mass(second), key
+
+
 def _sides(upper):
     def precise_side(point, dps):
-        key = _point(point)
-        rate, s, batch, size, e = key
-        t, above, order = _best_test(*key)
-        laws = realised_pair(rate, batch, size)
-        first, second = laws[order], laws[1 - order]
         mp = precise.mp
         with mp.workdps(dps + precise.GUARD_DPS):
-            sd, threshold = precise.to_mpf(s), precise.to_mpf(t)
-            tail = (lambda v: precise.normal_sf((threshold - v) / sd)) if above else (
-                lambda v: precise.normal_sf((v - threshold) / sd))
-            mass = lambda law: mp.fsum(mp.mpf(w.numerator) / w.denominator * tail(v) for v, w in law.items())  # noqa: E731
-            value = mass(first) - mp.exp(precise.to_mpf(e)) * mass(second)
+            convert = lambda x: mp.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else precise.to_mpf(x)  # noqa: E731
+            value, key = _test_value(point, convert, precise.normal_sf, mp.exp, mp.fsum)
             return value, precise.to_mpf(upper(key))
 
     def ball_side(point, prec):
-        key = _point(point)
-        rate, s, batch, size, e = key
-        t, above, order = _best_test(*key)
-        laws = realised_pair(rate, batch, size)
-        first, second = laws[order], laws[1 - order]
         with ball.precision(prec):
-            sd, threshold = ball.to_arb(s), ball.to_arb(t)
-            tail = (lambda v: ball.normal_sf((threshold - v) / sd)) if above else (
-                lambda v: ball.normal_sf((v - threshold) / sd))
-            mass = lambda law: sum((arb(w.numerator) / w.denominator * tail(v) for v, w in law.items()), arb(0))  # noqa: E731
-            value = mass(first) - ball.to_arb(e).exp() * mass(second)
+            convert = lambda x: arb(x.numerator) / x.denominator if isinstance(x, Fraction) else ball.to_arb(x)  # noqa: E731
+            value, key = _test_value(point, convert, ball.normal_sf, lambda x: x.exp(), lambda xs: sum(xs, arb(0)))
             return value, ball.to_arb(upper(key))
 
     return Sides(precise_side, ball_side)
