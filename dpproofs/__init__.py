@@ -24,6 +24,8 @@ from dpproofs.mechanisms_allocation import RandomAllocationGaussian  # noqa: F40
 # shuffled batches: refused by both accountants (certified LOWER bounds: epsilon_lower_bound); its own
 # module for the size of mechanisms.py, imported here (mechanisms.py importing it would be a cycle)
 from dpproofs.mechanisms_shuffle import ShuffledGaussian
+from dpproofs.mechanisms_truncated import TruncatedSampledGaussian  # noqa: F401 (registers itself)
+from dpproofs.mechanisms_bounded_range import BoundedRange  # noqa: F401 (registers itself)
 
 #: ``dpproofs.training`` (data-loader setup to steps and rate) is a public module path: it lives in
 #: the accountant layer and is importable under its documented name.
@@ -37,6 +39,8 @@ __all__ = [
     *(name for name in _mechanisms.__all__ if name != "Mechanism"),
     "RandomAllocationGaussian",
     "ShuffledGaussian",
+    "TruncatedSampledGaussian",
+    "BoundedRange",
     "rdp",
     "log_moment",
     "verify",

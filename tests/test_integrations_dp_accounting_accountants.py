@@ -56,6 +56,17 @@ def test_compose_refuses_an_unsupported_event_naming_it_and_leaves_the_state_unc
     assert accountant.get_epsilon(1e-5) == before
 
 
+def test_a_relation_refusal_leads_with_dp_accountings_words_and_names_our_reason():
+    laplace = dp_accounting.PoissonSampledDpEvent(0.1, dp_accounting.LaplaceDpEvent(1.0))
+    with pytest.raises(dp_accounting.UnsupportedEventError,
+                       match="neighboring_relation must be `ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL` for `SampledLaplace`"):
+        ours.PLDAccountant(REPLACE_ONE).compose(laplace)
+    fixed = dp_accounting.SampledWithoutReplacementDpEvent(1000, 10, dp_accounting.GaussianDpEvent(1.0))
+    with pytest.raises(dp_accounting.UnsupportedEventError,
+                       match="neighboring_relation must be `REPLACE_ONE` for `FixedBatchGaussian`: .*relation='add_remove'"):
+        ours.RdpAccountant().compose(fixed)
+
+
 @pytest.mark.parametrize("event, words, named", [
     (dp_accounting.GaussianDpEvent(-1), "Noise multiplier", "event.noise_multiplier=-1"),
     (dp_accounting.PoissonSampledDpEvent(1.1, dp_accounting.GaussianDpEvent(1)), "Sampling rate",

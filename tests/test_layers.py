@@ -22,7 +22,8 @@ LAYERS = (
     # above (the checker, the sweep) can hand it pure tasks
     ("execution", ("dpproofs.parallel",)),
     ("math", ("dpproofs.math",)),
-    ("mechanisms", ("dpproofs.mechanisms", "dpproofs.mechanisms_allocation", "dpproofs.mechanisms_shuffle")),
+    ("mechanisms", ("dpproofs.mechanisms", "dpproofs.mechanisms_allocation", "dpproofs.mechanisms_shuffle",
+                    "dpproofs.mechanisms_truncated", "dpproofs.mechanisms_bounded_range")),
     ("accountant", ("dpproofs.accountant",)),
     ("checker", ("dpproofs.checker",)),
     ("verification", ("dpproofs.verification",)),

@@ -176,6 +176,18 @@ def test_calibrate_sigma_pld_is_the_smallest_certified_sigma_to_its_tolerance(to
     assert sampled(0.1, sigma * (1 - tolerance), 100).epsilon(1e-5) > 1.0
 
 
+def test_calibrate_sigma_pld_counts_its_evaluations_not_one_per_tolerance_step():
+    """The certified point above the coarse search is found by doubling steps: at tolerance 1e-6 the
+    single steps of 1e-6 took 29 user-accountant evaluations here (work counted, not seconds)."""
+    lines = []
+    sigma = dp.calibrate_sigma(epsilon=0.2, delta=1e-5, q=0.001, steps=10000, tolerance=1e-6, accountant="pld",
+                               progress=lines.append)
+    checks = [line for line in lines if "check sigma" in line]
+    assert sampled(0.001, sigma, 10000).epsilon(1e-5) <= 0.2
+    assert sampled(0.001, sigma * (1 - 1e-6), 10000).epsilon(1e-5) > 0.2
+    assert len(checks) <= 16, checks  # 10 on x86_64; a margin for other float libraries
+
+
 def test_the_exact_reference_inverts_the_gaussian_composition_to_its_closed_form():
     value = precise_pld.delta_sampled_gaussian_composed(4.379, 1, 10.0, 100)
     assert abs(value - precise.delta_gaussian(4.379, 1.0, dps=30)) <= 1e-12 * value

@@ -68,6 +68,24 @@ def test_per_edge_normal_masses_equal_the_per_cell_ones(n, scale):
         assert np.array_equal(cell[0], edge[0]) and np.array_equal(cell[1], edge[1])
 
 
+@pytest.mark.parametrize("width", [1e-7, 1e-4, 1.5e-4, 3e-3, 0.04])
+def test_narrow_cell_masses_are_within_their_error_bounds_of_the_exact_ones(width):
+    # both quadrature rules (2-point on tiny cells, width (|t| + 2) <= TINY_CELL; 8-point on the
+    # other narrow ones) against mpmath at 40 digits, and the bound no looser than needed
+    import mpmath
+
+    starts = np.array([-9.0, -3.2, -0.5, -width / 3, 0.0, 0.7, 2.5, 6.0, 12.0])
+    x, y = starts, starts + width
+    mass, error = pairs._vec_normal_mass(x, y, 0.0, 1.0)
+    with mpmath.workdps(40):
+        for a, b, m, e in zip(x, y, mass, error):
+            exact = mpmath.ncdf(-a) - mpmath.ncdf(-b) if a >= 0 else mpmath.ncdf(b) - mpmath.ncdf(a)  # no cancellation
+            assert abs(mpmath.mpf(m) - exact) <= e, (a, b)
+            assert e <= 1e-12 * exact + 2 * pairs.SUBNORMAL_ERROR, (a, b)
+    tiny = (y - x) * (np.maximum(np.abs(x), np.abs(y)) + 2) <= pairs.TINY_CELL
+    assert tiny.any() or width > 1e-3
+
+
 @pytest.mark.parametrize("n, rate", [(1, 0.1), (10, 0.0), (100, 0.01), (100, 5.0), (3000, 1e-3), (50, 100.0)])
 def test_suffix_weight_norms_bound_the_direct_sums(n, rate):
     norms = pld_compose._suffix_weight_norm(n, rate)

@@ -33,7 +33,7 @@ Opacus ``DPDataLoader`` (``poisson_sampling=True``)         ``poisson``         
 Opacus ``DistributedUniformWithReplacementSampler``         ``poisson``                   as above: the union of the ranks' batches is
                                                                                           Poisson at ``q`` over ``total_size``
 jax_privacy ``CyclicPoissonSampling(p, T)``                 ``poisson``                   ``SampledGaussian(p, sigma)``, ``T`` steps
-... with ``truncated_batch_size``                           ``truncated-poisson``         not accounted by dpproofs
+... with ``truncated_batch_size``                           ``truncated-poisson``         ``TruncatedSampledGaussian(p, sigma, B, N)``, add/remove
 ... with ``cycle_length > 1``                               ``cyclic-poisson``            not accounted by dpproofs
 jax_privacy ``FixedBatchSampling(B, T, replace=False)``     ``fixed``                     ``FixedBatchGaussian(B, N, sigma)``, replace-one
 ... ``replace=True``                                        ``with-replacement``          not accounted
@@ -71,7 +71,8 @@ SCHEMES = (
 #: What dpproofs says about each scheme (the table of the module docstring, one line each).
 ACCOUNTING = {
     "poisson": "dpproofs.SampledGaussian(rate, sigma) per step (Accountant, PLDAccountant, the Opacus drop-in)",
-    "truncated-poisson": "not accounted by dpproofs (Poisson sampling truncated to max_batch_size)",
+    "truncated-poisson": ("dpproofs.TruncatedSampledGaussian(rate, sigma, max_batch_size, dataset_size) per step, "
+                          "add/remove (Accountant, PLDAccountant)"),
     "cyclic-poisson": "not accounted by dpproofs (Poisson sampling within one of cycle_length groups)",
     "fixed": "dpproofs.FixedBatchGaussian(batch_size, dataset_size, sigma) per step, replace-one",
     "with-replacement": "not accounted: a record may be drawn several times into one batch",

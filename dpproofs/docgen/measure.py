@@ -447,6 +447,12 @@ def measure_loaders():
     add("(the same Poisson loader, by the RDP accountant: compare with the balls-in-bins row, also RDP)",
         "poisson", "RDP, `SampledGaussian(B/N, sigma)` x steps",
         lambda: dp.Accountant().compose(dp.SampledGaussian(b / n, sigma), steps).epsilon(delta))
+    add("jax_privacy `CyclicPoissonSampling(truncated_batch_size=M)` (truncated DP-SGD): Poisson, a batch above "
+        "M = B + 4 sqrt(B) cut to M", "truncated-poisson",
+        "upper end of the certified PLD bracket, `TruncatedSampledGaussian(B/N, sigma, M, N)` x steps (a dominating "
+        "branch mixture)",
+        lambda: dp.PLDAccountant().compose(dp.TruncatedSampledGaussian(b / n, sigma, b + 4 * math.isqrt(b), n),
+                                           steps).epsilon_bounds(delta).upper)
     add("each step draws exactly B of the N records, independently (`SampledWithoutReplacementDpEvent`)",
         "fixed", "upper end of the certified PLD bracket, replace-one, `FixedBatchGaussian`",
         lambda: dp.PLDAccountant(relation="replace_one").compose(

@@ -27,8 +27,9 @@ of ``ComposedDpEvent``, nested to any depth):
   ``PoissonSampledDpEvent(q, LaplaceDpEvent(b))`` -> ``SampledLaplace(q, b)``.
 * ``RandomizedResponseDpEvent(p, k)``: with probability ``1 - p`` the input bucket, else a
   uniform one of ``k`` (``p = 1`` or ``k = 1``: the output ignores the input, no loss; ``p = 0``:
-  non-private). Under ``REPLACE_ONE`` and add/remove: the two inputs' output distributions,
-  exactly dp_accounting's ``REPLACE_ONE`` pair: ``k = 2`` -> dpproofs' binary
+  non-private). Under add/remove an :class:`UnsupportedEvent`, as in dp_accounting: with the record
+  removed there is no input to report, and the release is not defined. Under ``REPLACE_ONE``: the
+  two inputs' output distributions, exactly dp_accounting's ``REPLACE_ONE`` pair: ``k = 2`` -> dpproofs' binary
   ``RandomizedResponse(eps)``, ``eps = log(2/p - 1)``; ``k >= 3`` ->
   ``dpproofs.KaryRandomizedResponse(p, k)`` (any integer ``k``, also beyond floats). Under
   ``REPLACE_SPECIAL`` (any ``k >= 2``) -> ``KaryRandomizedResponse(p, k, special=True)``: the
@@ -61,8 +62,34 @@ of ``ComposedDpEvent``, nested to any depth):
   run's mechanisms (Papernot & Steinke 2022, arXiv 2110.03620v2: Theorem 2 for a truncated
   negative binomial number of runs, ``shape`` in ``[0, inf)``; Theorem 6 for Poisson,
   ``shape = inf``). RDP accountant only: the PLD accountant refuses it.
-* Anything else (sampling with replacement, truncated subsampling,
-  ``UnsupportedDpEvent``, ...) is an :class:`UnsupportedEvent` naming the event.
+* ``TruncatedSubsampledGaussianDpEvent(n, q, B, s)`` -> ``dpproofs.TruncatedSampledGaussian(q, s,
+  B, n)``: a branch-revealed mixture of sampled Gaussians that dominates truncated Poisson sampling
+  (the others' sampled count revealed; above ``B`` the record displaces one: sensitivity 2 at rate
+  ``q B / (k + 1)``; :mod:`dpproofs.math.truncation`), an upper bound. ``n`` counts the dataset that
+  holds the record, as dp_accounting reads it. ``q``, ``B`` or ``n`` 0: nothing; ``s = 0``:
+  non-private. Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`).
+* dp_accounting main-branch events (not in the 0.6 release; recognised by class name and fields,
+  whichever dp_accounting defines them):
+
+  - ``PermuteAndFlipDpEvent(eps)`` and ``EpsilonDeltaDpEvent(eps, 0)`` -> ``RandomizedResponse(eps)``,
+    the worst ``eps``-DP pair (Kairouz, Oh & Viswanath 2015; Mironov 2017, Proposition 5, as for
+    ``DiscreteLaplaceDpEvent``): an upper bound, in both accountants. Permute-and-flip under
+    add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`, as dp_accounting
+    main's PLD accountant).
+  - ``ExponentialMechanismDpEvent(eps)`` -> ``dpproofs.BoundedRange(eps)`` (the exponential
+    mechanism is ``eps``-bounded range: Durfee & Rogers 2019, arXiv 1905.04273): randomized
+    response's pair in the PLD accountant, and in RDP the smaller of its curve and the zCDP
+    ``alpha eps^2 / 8`` (Cesar & Rogers 2021, arXiv 2004.07223). For these three ``eps = 0``:
+    nothing; ``eps = inf``: non-private.
+  - ``EpsilonDeltaDpEvent(eps, delta)``, ``0 < delta < 1``: an :class:`UnsupportedEvent` (the worst
+    pair has mass at loss +inf: no finite Rényi DP); ``delta = 1``: non-private.
+  - ``DiscreteGaussianDpEvent(sigma, sensitivity, dimension)`` -> ``dpproofs.ZCDP(sensitivity^2 /
+    (2 sigma^2))`` (Canonne, Kamath & Steinke 2020, arXiv 2004.00010; any ``dimension``): RDP
+    accountant only (the PLD accountant: :class:`UnsupportedEvent`); add/remove and
+    replace-special only.
+
+* Anything else (sampling with replacement, ``UnsupportedDpEvent``, ...) is an
+  :class:`UnsupportedEvent` naming the event.
 
 Neighbouring relation (``neighboring_relation``): ``"add_remove"`` (the default; also
 dp_accounting's ``NeighboringRelation.ADD_OR_REMOVE_ONE``) and ``"replace_one"`` (also
@@ -161,8 +188,9 @@ class _Run:
     def __init__(self):
         self.entries = []  # (mechanism, count) in order of appearance
         self.non_private = False
-        self.fixed_slots = []  # (path, event) of the events that need fixed slots (_FIXED_SLOT_RELATIONS)
+        self.fixed_slots = []  # (path, event, (words, reason)) of the events that need fixed slots
         self.add_remove_only = []  # (path, event) of the events accounted under add/remove (or special) only
+        self.rdp_only = []  # (path, event) of the main-branch events the PLD accountant refuses
 
 
 def _count(name, value):
@@ -226,10 +254,11 @@ def _walk(event, count, run, dpa, path):
         _add(run, count, None if scale == math.inf else Laplace(scale) if scale > 0 else _NON_PRIVATE_STEP)
         return
     if isinstance(event, dpa.RandomizedResponseDpEvent):
+        run.fixed_slots.append((path, event, _RESPONSE_SLOTS))
         _add(run, count, _randomized_response(event, path))
         return
     if isinstance(event, dpa.SingleEpochTreeAggregationDpEvent):
-        run.fixed_slots.append((path, event))
+        run.fixed_slots.append((path, event, _TREE_SLOTS))
         _add(run, count, _tree_aggregation(event, path))
         return
     if isinstance(event, dpa.dp_event.RepeatAndSelectDpEvent):
@@ -241,16 +270,25 @@ def _walk(event, count, run, dpa, path):
     if isinstance(event, dpa.dp_event.DiscreteLaplaceDpEvent):
         _add(run, count, _discrete_laplace(event, path, run))
         return
+    if isinstance(event, dpa.dp_event.TruncatedSubsampledGaussianDpEvent):
+        _add(run, count, _truncated_subsampled_gaussian(event, path, run))
+        return
     if isinstance(event, dpa.ZCDpEvent):
         rho = _noise(f"{path}.rho", event.rho)
         xi = _noise(f"{path}.xi", event.xi)
         _add(run, count, _NON_PRIVATE_STEP if math.inf in (rho, xi) else dpproofs.ZCDP(rho, xi))
+        return
+    main_branch = _MAIN_BRANCH_EVENTS.get(type(event).__name__)
+    if main_branch is not None:
+        _add(run, count, main_branch(event, path, run))
         return
     raise UnsupportedEvent(
         f"{path}={event!r}: {type(event).__name__} is not supported by dpproofs (supported: "
         f"GaussianDpEvent, PoissonSampledDpEvent of Gaussians, LaplaceDpEvent, "
         f"RandomizedResponseDpEvent, ZCDpEvent, SingleEpochTreeAggregationDpEvent, "
         f"MixtureOfGaussiansDpEvent, DiscreteLaplaceDpEvent, RepeatAndSelectDpEvent (RDP), "
+        f"TruncatedSubsampledGaussianDpEvent, EpsilonDeltaDpEvent (delta = 0), "
+        f"ExponentialMechanismDpEvent, PermuteAndFlipDpEvent, DiscreteGaussianDpEvent (RDP), "
         f"SelfComposedDpEvent, ComposedDpEvent, "
         f"NoOpDpEvent, NonPrivateDpEvent)", event
     )
@@ -432,6 +470,25 @@ def _mixture_of_gaussians(event, path, run):
     return dpproofs.MixtureOfGaussians(std, tuple(c for c, _ in components), tuple(q for _, q in components))
 
 
+def _truncated_subsampled_gaussian(event, path, run):
+    """``TruncatedSubsampledGaussianDpEvent(n, q, B, s)`` (jax_privacy 2.0's truncated DP-SGD):
+    ``dpproofs.TruncatedSampledGaussian(q, s, B, n)``, accounted by a branch-revealed mixture of
+    sampled Gaussians that dominates it (:mod:`dpproofs.math.truncation`). ``q = 0``, ``B = 0`` or
+    ``n = 0``: nothing released (as dp_accounting); ``s = 0``: non-private. Add/remove and
+    replace-special only (replace-one: :class:`UnsupportedEvent`)."""
+    n = _described("Dataset size", _validate.integer, f"{path}.dataset_size", event.dataset_size, 0)
+    q = _described("Sampling rate", _validate.real, f"{path}.sampling_probability", event.sampling_probability, 0, 1)
+    batch = _described("Truncated batch size", _validate.integer, f"{path}.truncated_batch_size",
+                       event.truncated_batch_size, 0)
+    sigma = _noise(f"{path}.noise_multiplier", event.noise_multiplier)
+    run.add_remove_only.append((path, event))
+    if q == 0 or batch == 0 or n == 0 or sigma == math.inf:
+        return None
+    if sigma == 0:
+        return _NON_PRIVATE_STEP
+    return dpproofs.TruncatedSampledGaussian(q, sigma, batch, n)
+
+
 def _discrete_laplace(event, path, run):
     """``DiscreteLaplaceDpEvent(a, C)``: ``sum + z``, ``z`` with mass ``exp(-a|x|) tanh(a/2)`` at every
     integer ``x``, the sum moved by at most ``C`` when one record is added or removed.
@@ -460,6 +517,198 @@ def _discrete_laplace(event, path, run):
     return RandomizedResponse(math.nextafter(epsilon * (1 + 2 * 2.0**-52), math.inf))
 
 
+# --- dp_accounting main-branch events (issue 24) ------------------------------------------------
+#
+# dp_accounting's main branch (not on PyPI; the installed 0.6 has none of these classes) adds
+# EpsilonDeltaDpEvent, ExponentialMechanismDpEvent, PermuteAndFlipDpEvent and
+# DiscreteGaussianDpEvent. They are recognised by class name (a DpEvent subclass of that name with
+# main's fields), so the bridge accounts them whichever dp_accounting defines them.
+
+#: main's fields of each event, in order (dp_accounting/dp_event.py on the main branch).
+_MAIN_BRANCH_FIELDS = {
+    "EpsilonDeltaDpEvent": ("epsilon", "delta"),
+    "ExponentialMechanismDpEvent": ("epsilon",),
+    "PermuteAndFlipDpEvent": ("epsilon",),
+    "DiscreteGaussianDpEvent": ("sigma", "sensitivity", "dimension"),
+}
+
+#: Relative widening of ``rho = (sensitivity / sigma)^2 / 2`` (discrete Gaussian): each of
+#: ``sensitivity`` and ``sigma`` is at most half an ulp from the value passed (a non-float real is
+#: rounded once), the quotient adds half an ulp, squaring doubles the three and adds one more, and
+#: halving is exact: 7 half-ulps = 3.5 * 2**-52 relative, so 4 * 2**-52, then one ``nextafter``.
+_RHO_WIDEN = 4 * 2.0**-52
+
+
+def _main_field(event, path, name):
+    """``event.<name>``, or an :class:`InvalidArgumentType` naming the event's missing field."""
+    kind = type(event).__name__
+    try:
+        return getattr(event, name)
+    except AttributeError:
+        raise InvalidArgumentType(
+            f"{path}={event!r}: {kind} has no field {name!r}; dp_accounting's {kind} has the fields "
+            f"{list(_MAIN_BRANCH_FIELDS[kind])}") from None
+
+
+def _is_inf(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value) == math.inf
+
+
+def _rounded_up(value, as_float):
+    """``as_float`` (``float(value)``, rounded to nearest) raised to the next float when it lies
+    below the exact ``value`` (an int or Fraction beyond float precision): never below it."""
+    return math.nextafter(as_float, math.inf) if as_float < value else as_float
+
+
+def _pure_epsilon(event, path, description):
+    """The event's ``epsilon`` in ``[0, inf]`` (``inf``: non-private), never below the value given."""
+    value = _main_field(event, path, "epsilon")
+    if _is_inf(value):
+        return math.inf
+    return _rounded_up(value, _described(description, _validate.real, f"{path}.epsilon", value, 0))
+
+
+def _pure_dp_step(epsilon):
+    """An ``epsilon``-DP step as binary randomized response ``RandomizedResponse(epsilon)``: the
+    worst ``epsilon``-DP pair in every hockey-stick divergence (Kairouz, Oh & Viswanath 2015, arXiv
+    1311.0776v4, the dominating mechanism in the proof of Theorem 3.3) and in Rényi divergence
+    (Mironov 2017, arXiv 1702.07476v3, Proposition 5), so an upper bound in both accountants, under
+    every relation (the epsilon is the guarantee under the relation accounted). ``epsilon = 0``:
+    nothing; ``inf``: non-private."""
+    if epsilon == 0:
+        return None
+    if epsilon == math.inf:
+        return _NON_PRIVATE_STEP
+    return RandomizedResponse(epsilon)
+
+
+def _epsilon_delta(event, path, run):
+    """``EpsilonDeltaDpEvent(epsilon, delta)``: a mechanism known only to be
+    ``(epsilon, delta)``-DP.
+
+    ``delta = 0`` -> :func:`_pure_dp_step` (binary randomized response, the worst ``epsilon``-DP
+    pair: exact for the event, which promises nothing more). ``delta = 1`` or ``epsilon = inf``:
+    non-private. ``0 < delta < 1``: an :class:`UnsupportedEvent`. The worst ``(epsilon, delta)``-DP
+    pair (Kairouz, Oh & Viswanath 2015, proof of Theorem 3.3) puts P-mass ``delta`` at loss +inf, so
+    no Rényi divergence of it is finite (dp_accounting main's RDP accountant carries a separate
+    delta beside the RDP of randomized response instead; dpproofs' RDP accountant has no such
+    term), and the PLD accountant is not given that pair here yet.
+    """
+    epsilon = _pure_epsilon(event, path, "epsilon should be positive")
+    value = _main_field(event, path, "delta")
+    delta = _described("delta should be between 0 and 1", _validate.real, f"{path}.delta", value, 0, 1)
+    if delta == 1 or epsilon == math.inf:
+        return _NON_PRIVATE_STEP
+    if delta > 0 or value != 0:  # a delta that rounds to 0 from above is not 0
+        raise UnsupportedEvent(
+            f"{path}={event!r}: EpsilonDeltaDpEvent with delta={value!r} > 0 is not supported by dpproofs: "
+            f"the worst (epsilon, delta)-DP pair has P-mass delta at loss +inf, so no finite Rényi DP "
+            f"(RDP accountant), and the PLD accountant does not carry that pair yet; allowed: delta = 0 "
+            f"(accounted as randomized response), or a specific DpEvent of the mechanism", event)
+    return _pure_dp_step(epsilon)
+
+
+def _exponential_mechanism(event, path, run):
+    """``ExponentialMechanismDpEvent(epsilon)``: the ``epsilon``-DP exponential mechanism ->
+    ``dpproofs.BoundedRange(epsilon)``: it is ``epsilon``-bounded range (Durfee & Rogers 2019, arXiv
+    1905.04273), accounted (every relation) by the pair of ``RandomizedResponse(epsilon)`` in the PLD
+    accountant and in RDP by the smaller of randomized response's and the zCDP ``alpha epsilon^2 /
+    8`` of bounded range (Cesar & Rogers 2021, arXiv 2004.07223; proved in the class docstring):
+    upper bounds, not the mechanism's own loss. ``epsilon = 0``: nothing; ``inf``: non-private.
+
+    dp_accounting main (b5b0286): the same worst ``epsilon``-DP pair in its PLD accountant (equal);
+    in its RDP accountant ``min(xi + alpha epsilon^2 / 8, epsilon)``, ``xi <= 0`` (below ours by
+    ``-xi`` where both follow the zCDP line, above where randomized response is below it), added
+    ONCE whatever the count (``count *`` is missing there: an unsound answer for ``count > 1``).
+    """
+    epsilon = _pure_epsilon(event, path, "epsilon must be >= 0")
+    if epsilon == 0:
+        return None
+    if epsilon == math.inf:
+        return _NON_PRIVATE_STEP
+    return dpproofs.BoundedRange(epsilon)
+
+
+def _permute_and_flip(event, path, run):
+    """``PermuteAndFlipDpEvent(epsilon)``: McKenna & Sheldon's permute-and-flip mechanism (2020,
+    arXiv 2010.12603), ``epsilon``-DP -> :func:`_pure_dp_step`, binary
+    ``RandomizedResponse(epsilon)`` (an upper bound).
+
+    dp_accounting main accounts it as the Laplace mechanism of parameter ``1 / epsilon`` (its
+    docstring states the two privacy loss distributions are identical; not verified here), whose
+    curves lie below randomized response's: ours is an upper bound of theirs (equal or looser).
+    Add/remove and replace-special only (replace-one: :class:`UnsupportedEvent`), as dp_accounting
+    main's PLD accountant (its utility sensitivity is read as the Laplace event's).
+    """
+    run.add_remove_only.append((path, event))
+    return _pure_dp_step(_pure_epsilon(event, path, "epsilon must be >= 0"))
+
+
+def _discrete_gaussian(event, path, run):
+    """``DiscreteGaussianDpEvent(sigma, sensitivity, dimension)``: ``f(x) + z``, ``f`` integer
+    valued (a vector in ``Z^dimension``) with L2 sensitivity ``sensitivity``, ``z`` of mass
+    proportional to ``exp(-|z|^2 / (2 sigma^2))`` on the integer lattice.
+
+    -> ``dpproofs.ZCDP(rho)``, ``rho = sensitivity^2 / (2 sigma^2)`` (rounded up, RDP accountant
+    only). Canonne, Kamath & Steinke 2020 (arXiv 2004.00010) bound the Rényi divergence of two
+    discrete Gaussians of scale ``sigma`` at integer means ``mu, nu`` by ``alpha (mu - nu)^2 /
+    (2 sigma^2)`` (dp_accounting main cites it as their Proposition 5; the number is not verified
+    here). The multivariate mass factorises into independent coordinates, and Rényi divergences of
+    products add, so at any ``dimension`` the bound is ``alpha |mu - nu|_2^2 / (2 sigma^2) <= alpha
+    rho``: the same as dp_accounting main's RDP accountant (equal), for ``dimension`` 1, ``> 1`` and
+    ``None``. The PLD accountant refuses it (dp_accounting main's too): a zCDP bound is no pair of
+    distributions, and no published bound of the discrete Gaussian's privacy profile by the
+    continuous one is verified here. Add/remove and replace-special only (its sensitivity is stated
+    for one record added or removed; replace-one: :class:`UnsupportedEvent`). ``sensitivity = 0``
+    or ``sigma = inf``: nothing; ``sigma = 0``: non-private.
+    """
+    sigma_value = _main_field(event, path, "sigma")
+    sensitivity_value = _main_field(event, path, "sensitivity")
+    dimension = _main_field(event, path, "dimension")
+    if dimension is not None:
+        _described("Dimension", _validate.integer, f"{path}.dimension", dimension, 1)
+    sigma = math.inf if _is_inf(sigma_value) else _described(
+        "Sigma", _validate.real, f"{path}.sigma", sigma_value, 0)
+    sensitivity = _described("Sensitivity", _validate.real, f"{path}.sensitivity", sensitivity_value, 0)
+    run.add_remove_only.append((path, event))
+    run.rdp_only.append((path, event))
+    if sensitivity_value == 0 or sigma == math.inf:
+        return None
+    if sigma_value == 0:
+        return _NON_PRIVATE_STEP
+    # sigma rounded down, sensitivity up (a non-float real), then _RHO_WIDEN for the arithmetic
+    sigma = math.nextafter(sigma, 0.0) if sigma > sigma_value else sigma
+    sensitivity = _rounded_up(sensitivity_value, sensitivity)
+    if sigma == 0:  # a positive sigma below the smallest float
+        return _NON_PRIVATE_STEP
+    ratio = sensitivity / sigma  # float overflow gives inf (non-private), never an exception
+    rho = ratio * ratio / 2
+    if not rho < math.inf:
+        return _NON_PRIVATE_STEP
+    return dpproofs.ZCDP(math.nextafter(rho * (1 + _RHO_WIDEN), math.inf))
+
+
+def _main_branch_refusal(run, accountant):
+    """An :class:`UnsupportedEvent` for the first RDP-only main-branch event of ``run`` when
+    ``accountant`` is ``"pld"``, else None."""
+    if accountant != "pld" or not run.rdp_only:
+        return None
+    path, event = run.rdp_only[0]
+    return UnsupportedEvent(
+        f"{path}={event!r}: {type(event).__name__} is accounted by the RDP accountant only: its bound "
+        f"(Canonne, Kamath & Steinke 2020, arXiv 2004.00010) is zero-concentrated DP, a bound on Rényi "
+        f"divergences, not a pair of output distributions; allowed: accountant='rdp'", event)
+
+
+#: class name -> its analysis (event, path, run) -> mechanism, None or _NON_PRIVATE_STEP.
+_MAIN_BRANCH_EVENTS = {
+    "EpsilonDeltaDpEvent": _epsilon_delta,
+    "ExponentialMechanismDpEvent": _exponential_mechanism,
+    "PermuteAndFlipDpEvent": _permute_and_flip,
+    "DiscreteGaussianDpEvent": _discrete_gaussian,
+}
+
+
 def _fixed_slot_refusal(run, relation):
     """An :class:`UnsupportedEvent` for the first event of ``run`` that needs fixed slots when
     ``relation`` does not fix them (plain add/remove), else None."""
@@ -471,12 +720,20 @@ def _fixed_slot_refusal(run, relation):
             f"or removed; allowed: 'add_remove', 'replace_special'", event)
     if relation in _FIXED_SLOT_RELATIONS or not run.fixed_slots:
         return None
-    path, event = run.fixed_slots[0]
+    path, event, (allowed, reason) = run.fixed_slots[0]
     return UnsupportedEvent(
-        f"{path}={event!r}: neighboring_relation must be `REPLACE_SPECIAL` or `REPLACE_ONE` for "
-        f"`{type(event).__name__}`, found {relation!r}: its analysis (Kairouz et al. 2021, arXiv "
-        f"2103.00039, Appendix D) keeps every record in its step; removing a record would shift "
-        f"the later ones; allowed: 'replace_special', 'replace_one'", event)
+        f"{path}={event!r}: neighboring_relation must be {allowed} for `{type(event).__name__}`, found "
+        f"{relation!r}: {reason}; allowed: 'replace_special', 'replace_one'", event)
+
+
+#: Why tree aggregation needs a record's slot fixed (:func:`_fixed_slot_refusal`), after dp_accounting's
+#: own words for it.
+_TREE_SLOTS = "`REPLACE_SPECIAL` or `REPLACE_ONE`", ("its analysis (Kairouz et al. 2021, arXiv 2103.00039, Appendix D) keeps every record in its "
+               "step; removing a record would shift the later ones")
+#: Why randomized response does (dp_accounting refuses it under add/remove too).
+_RESPONSE_SLOTS = "`REPLACE_ONE` or `REPLACE_SPECIAL`", ("randomized response reports the record's own bucket, and with the record removed there is "
+                   "no input to report: what is released then is not defined ('replace_special' reads it as a "
+                   "special input reported uniformly, 'replace_one' as another bucket)")
 
 
 def _accounted_relation(relation):
@@ -579,7 +836,7 @@ def accountant_for(event: Any, accountant: str = "rdp", *, neighboring_relation:
     run = _Run()
     _walk(event, 1, run, dpa, "event")
     _settle_randomized_response(run, relation)
-    refusal = _fixed_slot_refusal(run, relation)
+    refusal = _fixed_slot_refusal(run, relation) or _main_branch_refusal(run, accountant)
     if refusal is not None:
         raise refusal
     if run.non_private:
@@ -609,6 +866,8 @@ def supports(event: Any, accountant: str = "rdp", *, neighboring_relation: Any =
     if _fixed_slot_refusal(run, relation) is not None:
         return False
     kind = _validate.choice("accountant", accountant, ("rdp", "pld"))
+    if _main_branch_refusal(run, kind) is not None:
+        return False
     accounted = _accounted_relation(relation)
     return all(mechanism.refusal(kind, accounted) is None for mechanism, _ in run.entries)
 
@@ -624,7 +883,9 @@ def to_event(accountant: Any) -> Any:
     ``RandomizedResponseDpEvent(p, 2)`` with ``p = 2 / (1 + e^eps)`` rounded down (less noise:
     the event never claims more privacy than the ledger), ``KaryRandomizedResponse(p, k)`` ->
     ``RandomizedResponseDpEvent(p, k)``, ``MixtureOfGaussians(s, c, p)`` ->
-    ``MixtureOfGaussiansDpEvent(s, c, p)``.
+    ``MixtureOfGaussiansDpEvent(s, c, p)``, ``BoundedRange(eps)`` -> ``ExponentialMechanismDpEvent(eps)``
+    where dp_accounting defines it (its main branch), else the ``RandomizedResponseDpEvent`` of
+    ``RandomizedResponse(eps)`` (looser: an eps-bounded-range step is eps-DP).
     """
     dpa = _dpa()
     ledger = getattr(accountant, "ledger", None)
@@ -648,6 +909,16 @@ def _randomized_response_event(mechanism, dpa):
     return dpa.RandomizedResponseDpEvent(math.nextafter(p * (1 - _RR_WIDEN), 0.0), 2)
 
 
+def _bounded_range_event(mechanism, dpa):
+    """``ExponentialMechanismDpEvent(eps)`` where dp_accounting has it (main), else the looser
+    ``RandomizedResponseDpEvent`` of ``RandomizedResponse(eps)`` (an eps-bounded-range step is
+    eps-DP): the event never claims more privacy than the ledger."""
+    exponential = getattr(dpa, "ExponentialMechanismDpEvent", None)
+    if exponential is not None:
+        return exponential(mechanism.epsilon)
+    return _randomized_response_event(mechanism, dpa)
+
+
 #: mechanism class name -> its dp_accounting DpEvent (a table, not a chain over classes: a
 #: mechanism without a counterpart is named in the error).
 _LEAF_EVENTS = {
@@ -662,6 +933,9 @@ _LEAF_EVENTS = {
         m.dataset_size, m.batch_size, dpa.GaussianDpEvent(m.sigma)),
     "MixtureOfGaussians": lambda m, dpa: dpa.dp_event.MixtureOfGaussiansDpEvent(
         m.sigma, list(m.sensitivities), list(m.probabilities)),
+    "TruncatedSampledGaussian": lambda m, dpa: dpa.dp_event.TruncatedSubsampledGaussianDpEvent(
+        m.dataset_size, m.q, m.max_batch_size, m.sigma),
+    "BoundedRange": _bounded_range_event,
 }
 
 

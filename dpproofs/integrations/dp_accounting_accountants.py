@@ -23,7 +23,8 @@ either relation, an upper bound on dp_accounting's ``REPLACE_SPECIAL`` pair.
 
 Boundary values, as dp_accounting's interface tests require: ``get_epsilon(0)`` is 0 with no
 privacy loss, the summed pure epsilon of the ledger where every step has one (Laplace, randomized
-response, discrete Laplace) and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
+response, discrete Laplace; dp_accounting main's exponential mechanism, permute-and-flip and
+``EpsilonDeltaDpEvent`` with delta 0) and ``inf`` otherwise; ``get_epsilon(delta >= 1)`` is 0; ``get_delta(inf)`` is 0;
 a ``NonPrivateDpEvent`` makes epsilon ``inf`` and delta 1 everywhere.
 
 :class:`ReadDifferentlyWarning` is issued at ``compose`` where dp_accounting 0.6 reads the same
@@ -83,19 +84,29 @@ class _Backed(privacy_accountant.PrivacyAccountant):
         except bridge.UnsupportedEvent as error:
             return self.CompositionErrorDetails(invalid_event=error.event, error_message=str(error))
         bridge._settle_randomized_response(run, self._named_relation)  # the relation picks RR's pair
-        refusal = bridge._fixed_slot_refusal(run, self._named_relation)
+        refusal = bridge._fixed_slot_refusal(run, self._named_relation) or bridge._main_branch_refusal(run, self._kind)
         if refusal is not None:
             return self.CompositionErrorDetails(invalid_event=refusal.event, error_message=str(refusal))
         for mechanism, _ in run.entries:
             refusal = mechanism.refusal(self._kind, self._relation)
             if refusal is not None:
-                return self.CompositionErrorDetails(invalid_event=event, error_message=str(refusal))
+                return self.CompositionErrorDetails(invalid_event=event,
+                                                    error_message=self._relation_words(mechanism) + str(refusal))
         if do_compose and count > 0:
             self._warn_if_read_differently(event)
             for mechanism, times in run.entries:  # the walk's count was max(count, 1) = count here
                 self._accountant.compose(mechanism, times)
             self._non_private = self._non_private or run.non_private
         return None
+
+    def _relation_words(self, mechanism):
+        """dp_accounting's own leading words when ``mechanism`` is refused under this relation only
+        (code that matches its messages keeps working), else ``""``."""
+        other = {"replace_one": "add_remove", "add_remove": "replace_one"}[self._relation]
+        if mechanism.refusal(self._kind, other) is not None:
+            return ""
+        allowed = "`ADD_OR_REMOVE_ONE` or `REPLACE_SPECIAL`" if other == "add_remove" else "`REPLACE_ONE`"
+        return f"neighboring_relation must be {allowed} for `{type(mechanism).__name__}`: "
 
     def _warn_if_read_differently(self, event):
         if self._relation != "replace_one":

@@ -18,7 +18,8 @@ from scipy import special
 
 from dpproofs.errors import InvalidArgument, NumericalError
 
-__all__ = ["GaussianPair", "TwoSidedGaussianPair", "MixtureOfGaussiansPair", "LaplacePair", "FinitePair", "UNIT", "NDTR_RELATIVE",
+__all__ = ["GaussianPair", "TwoSidedGaussianPair", "MixtureOfGaussiansPair", "LaplacePair", "FinitePair", "MixturePair",
+           "UNIT", "NDTR_RELATIVE",
            "SUBNORMAL_ERROR"]
 
 #: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
@@ -38,6 +39,18 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 #: Gauss-Legendre 8-point remainder coefficient (n!)^4 / ((2n+1) ((2n)!)^3), n = 8 (Davis &
 #: Rabinowitz, Methods of Numerical Integration, 2nd ed. 1984, eq. 2.7.12).
 _GL_REMAINDER = math.factorial(8) ** 4 / (17 * math.factorial(16) ** 3)
+#: The 2-point rule and its remainder coefficient (n = 2 in the same formula), for the tiny cells of
+#: fine grids: where ``width (|t| + 2) <= TINY_CELL`` its remainder is below ``7.4e-15`` of the cell's
+#: mass (:data:`_TINY_REMAINDER_RELATIVE`), below ndtr's own relative error (so a run of 1e9 steps
+#: gains at most ~1e-5 of relative mass from it), at a fifth of the 8-point rule's cost.
+_GL2_NODES, _GL2_WEIGHTS = np.polynomial.legendre.leggauss(2)
+_GL2_REMAINDER = math.factorial(2) ** 4 / (5 * math.factorial(4) ** 3)
+TINY_CELL = 0.002
+#: The 2-point remainder relative to the rule's own value on a tiny cell: the remainder is at most
+#: ``c w^5 (top + 2)^4 phi(near) <= c TINY_CELL^4 w phi(near)``, and the value ``w (phi(t1) + phi(t2)) / 2``
+#: is at least ``w phi(near) e^{-TINY_CELL}`` (phi varies by at most ``e^{w top}`` on the cell), so the
+#: remainder is at most ``c TINY_CELL^4 e^{TINY_CELL}`` times the value; doubled for the roundings.
+_TINY_REMAINDER_RELATIVE = 2 * _GL2_REMAINDER * TINY_CELL**4 * math.exp(TINY_CELL)
 
 
 def _vec_normal_mass(a, b, mean, sigma):
@@ -98,16 +111,49 @@ def _normal_mass_from(x, y, above_x, below_y, above_y, below_x, narrow=None):
         narrow = _narrow(x, y)
     if np.any(narrow):
         top = np.maximum(np.abs(x), np.abs(y))
-        xn, yn, tn = x[narrow], y[narrow], top[narrow]
-        half, mid = (yn - xn) / 2, (xn + yn) / 2
-        t = mid[:, None] + half[:, None] * _GL_NODES[None, :]
-        values = np.exp(-0.5 * t * t) @ _GL_WEIGHTS * half / math.sqrt(2 * math.pi)
-        near = np.where((xn < 0) & (yn > 0), 0.0, np.minimum(np.abs(xn), np.abs(yn)))
-        remainder = (_GL_REMAINDER * (2 * half) ** 17 * (tn + 4) ** 16
-                     * np.exp(-0.5 * near * near) / math.sqrt(2 * math.pi))
-        mass[narrow] = values
-        error[narrow] = values * UNIT * (tn * tn + 40) + remainder * 1.01
+        with np.errstate(invalid="ignore", over="ignore"):
+            tiny = narrow & ((y - x) * (top + 2) <= TINY_CELL)
+        wide_narrow = narrow & ~tiny
+        if np.any(wide_narrow):
+            xn, yn, tn = x[wide_narrow], y[wide_narrow], top[wide_narrow]
+            half, mid = (yn - xn) / 2, (xn + yn) / 2
+            t = mid[:, None] + half[:, None] * _GL_NODES[None, :]
+            values = np.exp(-0.5 * t * t) @ _GL_WEIGHTS * half / math.sqrt(2 * math.pi)
+            width = 2 * half
+            mass[wide_narrow] = values
+            error[wide_narrow] = values * UNIT * (tn * tn + 40) + _gl_remainder(
+                _GL_REMAINDER, _power(width, 17), _power(tn + 4, 16), xn, yn) * 1.01
+        if np.any(tiny):
+            xn, yn, tn = x[tiny], y[tiny], top[tiny]
+            half, mid = (yn - xn) / 2, (xn + yn) / 2
+            offset = half * _GL2_NODES[1]  # nodes mid -+ half / sqrt 3, weights 1 and 1
+            low, high = mid - offset, mid + offset
+            values = (np.exp(-0.5 * low * low) + np.exp(-0.5 * high * high)) * half / math.sqrt(2 * math.pi)
+            mass[tiny] = values
+            error[tiny] = values * (UNIT * (tn * tn + 40) + _TINY_REMAINDER_RELATIVE)
     return mass, error + SUBNORMAL_ERROR
+
+
+def _power(base, exponent):
+    """``base ** exponent`` for a small positive integer exponent, by squaring (a few ulps of
+    relative error, covered by the 1.01 on every remainder; ``**`` on float arrays is a slower
+    general ``pow``)."""
+    result, square = None, base
+    while exponent:
+        if exponent & 1:
+            result = square if result is None else result * square
+        exponent >>= 1
+        if exponent:
+            square = square * square
+    return result
+
+
+def _gl_remainder(coefficient, width_power, derivative_bound, xn, yn):
+    """Gauss-Legendre remainder ``coefficient width^(2n+1) max|phi^(2n)|`` on the cells ``(xn, yn]``:
+    ``|phi^(2n)(t)| = |He_2n(t)| phi(t) <= (|t| + sqrt(2n))^(2n) phi(t)`` (``derivative_bound`` is that
+    power at the cell's largest ``|t|``), with ``phi`` at the cell's point nearest 0."""
+    near = np.where((xn < 0) & (yn > 0), 0.0, np.minimum(np.abs(xn), np.abs(yn)))
+    return coefficient * width_power * derivative_bound * np.exp(-0.5 * near * near) / math.sqrt(2 * math.pi)
 
 
 def _edge_ratio(u):
@@ -658,3 +704,50 @@ class FinitePair:
         n = len(edges) - 1
         zero = (0.0, 0.0)
         return np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), zero, zero
+
+
+class MixturePair:
+    """A branch-revealed mixture: branch ``b`` drawn with the same probability ``w_b`` under both
+    distributions, then ``P_b`` vs ``Q_b`` of its pair, the branch shown with the output. Its PLD
+    is the ``w``-mixture of the branches' PLDs, and it dominates ``sum_b w_b P_b`` vs
+    ``sum_b w_b Q_b`` (forgetting the branch is post-processing). ``branches``: ``(weight,
+    weight_error, pair)`` with ``|true weight - weight| <= weight_error``; pairs without loss
+    atoms (the Gaussian ones). Used by :class:`dpproofs.TruncatedSampledGaussian`."""
+
+    def __init__(self, branches):
+        self.branches = tuple((float(w), float(e), pair) for w, e, pair in branches)
+        if any(pair.atoms for _, _, pair in self.branches):
+            raise ValueError("MixturePair takes pairs without loss atoms")
+        self.min_loss = min(pair.min_loss for _, _, pair in self.branches)
+        self.max_loss = max(pair.max_loss for _, _, pair in self.branches)
+        self.atoms = ()
+
+    def loss_range(self, tail_z):
+        """The union of the branches' ranges (the mixture's mass outside it is at most the largest
+        branch's share; the masses beyond the grid are bounded by ``cell_masses`` anyway)."""
+        ranges = [pair.loss_range(tail_z) for _, _, pair in self.branches]
+        return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+    def cell_masses(self, edges):
+        """The branches' cell masses, weighted: each weight's error times the branch's largest mass,
+        and the float rounding of the weighted sums (2 ulps a term), added to the error bounds."""
+        n = len(edges) - 1
+        p, q, ep, eq = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
+        below, below_error, above, above_error = 0.0, 0.0, 0.0, 0.0
+        ratio = np.zeros(n)
+        rounding = 2 * (len(self.branches) + 1) * UNIT
+        for weight, error, pair in self.branches:
+            bp, bq, bep, beq, (b_below, b_below_e), (b_above, b_above_e) = pair.cell_masses(edges)
+            p += weight * bp
+            q += weight * bq
+            ep += weight * bep + error * (bp + bep) + rounding * weight * bp
+            eq += weight * beq + error * (bq + beq) + rounding * weight * bq
+            below += weight * b_below
+            below_error += weight * b_below_e + error * (b_below + b_below_e) + rounding * weight * b_below
+            above += weight * b_above
+            above_error += weight * b_above_e + error * (b_above + b_above_e) + rounding * weight * b_above
+            branch_ratio = getattr(pair, "edge_ratio", None)
+            if branch_ratio is not None and len(branch_ratio) == n:
+                ratio = np.maximum(ratio, branch_ratio)
+        self.edge_ratio = ratio
+        return p, q, ep, eq, (below, below_error), (above, above_error)

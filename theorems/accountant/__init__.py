@@ -18,7 +18,9 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
   exact RDP (sampled Gaussian at integer and fractional orders, both directions, Gaussian,
   Laplace, randomized response); :mod:`.repeat_and_select` - the ``RepeatAndSelect`` curve of a
   Gaussian run is at least Theorem 2 of Papernot & Steinke 2022 (arXiv 2110.03620v2) at its best
-  ``lambda_hat`` (mutant: the ``log(mean)/(lambda - 1)`` term dropped).
+  ``lambda_hat`` (mutant: the ``log(mean)/(lambda - 1)`` term dropped); :mod:`.rdp_bounded_range` - the
+  ``BoundedRange`` curve (the exponential mechanism) is at least every two-point bounded-range pair's
+  exact Rényi divergence (mutant: half the curve).
 * :mod:`.pld` - ``PLDAccountant``'s bracket contains the exact tight epsilon (Gaussian, sampled
   Gaussian); :mod:`.pld_replace_one` - under replace-one its upper end is above every neighbouring
   pair that exists and has an exact profile (the Gaussian, fixed-size batches, Poisson).
