@@ -121,6 +121,18 @@ def test_gaussian_at_sigma_1e_minus_3_contains_the_balle_wang_epsilon():
     assert contains(bounds, DELTA, gaussian_profile(1e-3))
 
 
+@pytest.mark.parametrize("sigma", [5e-21, 1e-22, 1e-19])
+def test_losses_beyond_the_grid_limit_get_the_rdp_bound_never_a_wrong_or_failed_grid(sigma):
+    # pinned: Gaussian(5e-21) raised KeyError (a nan tilt) and Gaussian(1e-22) answered an upper end of
+    # 0.0 from the grid, where epsilon(delta) > 1/(2 sigma^2) = 5e43 (one-step loss beyond 1e40)
+    from dpproofs.accountant.pld.accountant import MAX_ONE_STEP_LOSS
+
+    assert 0.5 / sigma**2 > MAX_ONE_STEP_LOSS
+    for mechanism in (dp.Gaussian(sigma), dp.MixtureOfGaussians(sigma, (0.0, 1.0, 2.0), (0.2, 0.6, 0.2))):
+        bounds = dp.PLDAccountant().compose(mechanism, 1).epsilon_bounds(DELTA)
+        assert bounds.source == "rdp" and bounds.upper >= 0.5 / sigma**2 and bounds.lower <= bounds.upper
+
+
 def test_laplace_at_scale_1e_minus_300_falls_back_to_the_rdp_bound_above_the_exact_epsilon():
     bounds = dp.PLDAccountant().compose(dp.Laplace(1e-300), 1).epsilon_bounds(DELTA)
     assert bounds.source == "rdp" and math.isfinite(bounds.upper)

@@ -82,6 +82,12 @@ PLANNING_MARGIN = 0.7
 CALIBRATION_CELLS_PER_SD = 1700
 #: Refinement passes before giving up on the width target.
 MAX_PASSES = 6
+#: Largest one-step privacy loss (in absolute value, over the loss range kept) a grid is built for;
+#: beyond it the answer is the RDP bound. The grid machinery was seen to fail past ~1e40 (at
+#: Gaussian(5e-21), loss 2e40, a KeyError on a nan tilt; at Gaussian(1e-22), loss 5e43, an upper end
+#: of 0 where epsilon is about 5e43: wrong). 1e15 keeps every loss and its grid positions within
+#: float64's exact-integer range times the step, far below both, and every sigma above ~2e-8.
+MAX_ONE_STEP_LOSS = 1e15
 
 
 def _exact_zero():
@@ -419,6 +425,15 @@ class PLDAccountant(PrivacyAccountant):
                 lows.append(value)
         return max(lows), upper
 
+    def _loss_extent(self, active, tail_z):
+        """The largest ``|loss|`` of the one-step loss ranges (``inf`` or nan beyond float range)."""
+        extent = 0.0
+        for mechanism, _ in active:
+            for pair in self._all_pairs(mechanism):
+                low, high = pair.loss_range(tail_z)
+                extent = max(extent, abs(low), abs(high)) if not (math.isnan(low) or math.isnan(high)) else math.nan
+        return extent
+
     def _cells(self, active, step, tail_z):
         """Grid cells of the longest one-step PLD at ``step`` (predicted from the loss ranges)."""
         longest = 0
@@ -438,9 +453,10 @@ class PLDAccountant(PrivacyAccountant):
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         seen = []  # (step, relative width) of the finished passes
-        if not math.isfinite(self._cells(active, 1.0, tail_z)):
+        if not self._loss_extent(active, tail_z) <= MAX_ONE_STEP_LOSS:
             # a one-step loss beyond float range (Gaussian noise below sigma ~ 1e-154, whose loss
-            # 1/(2 sigma^2) overflows): no grid holds it, the answer is the RDP bound
+            # 1/(2 sigma^2) overflows), or beyond MAX_ONE_STEP_LOSS: no grid is trusted with it, the
+            # answer is the RDP bound
             step, passes = None, 0
         elif self._grid_step:
             step, passes = self._grid_step, 1
