@@ -17,7 +17,7 @@ dpa = pytest.importorskip("dp_accounting")
 
 
 @pytest.mark.parametrize("q, batch, size", [(0.5, 2, 4), (256 / 60000, 300, 60000), (256 / 60000, 200, 60000),
-                                            (0.01, 5, 10**9), (1.0, 3, 10), (0.3, 1, 2)])
+                                            (0.01, 5, 10**9), (1.0, 3, 10), (0.3, 1, 2), (0.3, 1, 10**15)])
 def test_the_branch_weights_enclose_the_binomial_probabilities(q, batch, size):
     branches = truncation.branches(q, batch, size)
     assert abs(math.fsum(b.weight for b in branches) - 1) <= math.fsum(b.weight_error for b in branches) + 1e-15

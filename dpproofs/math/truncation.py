@@ -37,6 +37,9 @@ __all__ = ["Branch", "branches", "MAX_GROUPS", "WEIGHT_PRECISION"]
 #: so the PLD costs up to ``1 + MAX_GROUPS`` times an untruncated step; their rates are spread
 #: geometrically over the likely ``k``, within a factor ``(k_hi + 1) / (B + 1)`` in all.
 MAX_GROUPS = 8
+#: Most values of ``k`` weighed one by one to place the groups (memory and time bounded whatever the
+#: dataset size; beyond, e.g. B = 1 among 10^15 records, the starts are spread geometrically).
+PLACEMENT_POINTS = 100_000
 #: Binary precision of the arb evaluation of the weights (their radius is far below float64's).
 WEIGHT_PRECISION = 128
 #: Standard deviations of ``K`` above its mean past which the remaining ``k`` are lumped into the
@@ -92,6 +95,10 @@ def _group_starts(batch, m, q):
     top = min(m, math.ceil(mean + LIKELY_SDS * math.sqrt(mean * (1 - q)) + LIKELY_SDS))
     if top <= batch:
         return [batch]
+    if top - batch >= PLACEMENT_POINTS:  # too many k to weigh one by one: geometric in k + 1
+        ratio = (top + 1) / (batch + 1)
+        return sorted({min(m, max(batch, round((batch + 1) * ratio ** (j / MAX_GROUPS)) - 1))
+                       for j in range(MAX_GROUPS)})
     ks = list(range(batch, top + 1))
     masses = stats.binom.pmf(ks, m, q).tolist()
 
@@ -140,13 +147,15 @@ def branches(q: float, max_batch_size: int, dataset_size: int) -> "list[Branch]"
         starts = _group_starts(max_batch_size, m, q)
         ends = starts[1:] + [m + 1]
         below = _cdf(max_batch_size - 1, m, q)
-        out = [Branch(*_float_ball(below), q, 1)] if float(below.upper()) > 0 else []
+        # a weight is dropped only when its enclosure's upper end is exactly 0; one below float's
+        # range is kept as weight 0 with error 5e-324 (its mass still enters the bound)
+        out = [Branch(*_float_ball(below), q, 1)] if below.upper() > 0 else []
         previous = below
         for start, end in zip(starts, ends):
             upto = _cdf(end - 1, m, q)
             weight = upto - previous
             previous = upto
-            if float(weight.upper()) <= 0:
+            if not weight.upper() > 0:
                 continue
             # a product and a quotient: two roundings, covered by 4 ulps relative and one float up
             rate = min(q, math.nextafter(q * max_batch_size / (start + 1) * (1 + 2.0**-50), 1.0))
