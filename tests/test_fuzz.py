@@ -110,7 +110,14 @@ MECHANISMS = {
     "SampledGaussian": (dp.SampledGaussian, 2),
     "Laplace": (dp.Laplace, 1),
     "RandomizedResponse": (dp.RandomizedResponse, 1),
+    "BoundedRange": (dp.BoundedRange, 1),
+    "TruncatedSampledGaussian": (dp.TruncatedSampledGaussian, 4),
+    "MixtureOfGaussians": (dp.MixtureOfGaussians, 3),
 }
+#: sizes as users type them, and beyond
+sizes = st.one_of(st.integers(0, 2000), st.integers(0, 10**15), anything)
+#: sensitivity and probability vectors of a mixture, mostly well-formed
+vectors = st.one_of(st.lists(st.one_of(st.floats(0.0, 5.0), parameter), min_size=1, max_size=4).map(tuple), anything)
 
 
 @st.composite
@@ -119,6 +126,16 @@ def mechanism_calls(draw):
     constructor, arity = MECHANISMS[name]
     if name == "SampledGaussian":
         args = (draw(st.one_of(unit, parameter)), draw(parameter))
+    elif name == "TruncatedSampledGaussian":
+        args = (draw(st.one_of(unit, parameter)), draw(parameter), draw(sizes), draw(sizes))
+    elif name == "MixtureOfGaussians":
+        sensitivities = draw(vectors)
+        size = len(sensitivities) if isinstance(sensitivities, tuple) else 1
+        weights = draw(st.lists(st.floats(0.0, 1.0), min_size=size, max_size=size))
+        total = math.fsum(weights)
+        probabilities = draw(st.one_of(st.just(tuple(w / total for w in weights) if total > 0 else (1.0,) * size),
+                                       vectors))
+        args = (draw(parameter), sensitivities, probabilities)
     else:
         args = (draw(parameter),)
     return constructor, args
@@ -148,8 +165,13 @@ orders_arguments = st.one_of(
 
 def check_mechanism(mechanism):
     for value in vars(mechanism).values():
-        assert type(value) is float and math.isfinite(value)
-    if isinstance(mechanism, dp.SampledGaussian):
+        if isinstance(value, tuple):  # a mixture's sensitivities or probabilities
+            assert value and all(type(v) is float and math.isfinite(v) and v >= 0 for v in value)
+        elif type(value) is int:  # sizes: batch limit, dataset size
+            assert value >= 0
+        else:
+            assert type(value) is float and math.isfinite(value)
+    if isinstance(mechanism, (dp.SampledGaussian, dp.TruncatedSampledGaussian)):
         assert 0.0 <= mechanism.q <= 1.0 and mechanism.sigma > 0
     else:
         assert next(iter(vars(mechanism).values())) > 0
