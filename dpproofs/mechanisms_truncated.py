@@ -5,7 +5,6 @@ registers itself like every mechanism."""
 
 import dataclasses
 import functools
-import math
 
 import numpy as np
 
@@ -73,7 +72,7 @@ class TruncatedSampledGaussian(Mechanism):
             return SampledGaussian(self.q, self.sigma)
         return None
 
-    def _branch_mechanisms(self):
+    def _branch_mixtures(self):
         """``(weight upper bound, SampledGaussian)`` per branch (sensitivity 2: noise sigma / 2)."""
         return [(b.weight + b.weight_error, SampledGaussian(b.rate, self.sigma if b.sensitivity == 1 else self.sigma / 2))
                 for b in self.branches]
@@ -88,37 +87,30 @@ class TruncatedSampledGaussian(Mechanism):
         return None
 
     def rdp_curve(self, orders, relation):
-        # Renyi divergence of a branch-revealed mixture: e^{(a-1) D} = sum_b w_b e^{(a-1) D_b} (the
-        # branch has the same law under both); each branch curve is within fast.RTOL of its exact
-        # value, so dividing by (1 - RTOL) makes it an upper bound, and the weights are upper bounds
+        # the branch-revealed mixture's Rényi divergence (fast.rdp_branch_mixture); each branch curve is
+        # within fast.RTOL of its exact value, so divided by (1 - RTOL) it is an upper bound, and the
+        # weights are upper bounds
         orders = np.asarray(orders, dtype=np.float64)
         if self.silent:
             return np.zeros_like(orders)
         if self._never_cut() is not None:
             return self._never_cut().rdp_curve(orders, relation)
-        terms = []
-        for weight, mechanism in self._branch_mechanisms():
-            curve = mechanism.rdp_curve(orders, "add_remove") / (1 - fast.RTOL)
-            with np.errstate(over="ignore", invalid="ignore"):
-                terms.append(math.log(weight) + (orders - 1) * curve)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            total = np.logaddexp.reduce(np.array(terms), axis=0) / (orders - 1)
-        # the log-sum-exp and the division: a few roundings, 8 ulps relative
-        return np.maximum(total * (1 + 8 * 2.0**-52), 0.0)
+        branches = self._branch_mixtures()
+        curves = [mechanism.rdp_curve(orders, "add_remove") / (1 - fast.RTOL) for _, mechanism in branches]
+        return fast.rdp_branch_mixture(orders, [weight for weight, _ in branches], curves)
 
     def rdp_ball(self, order, relation, prec):
         from dpproofs.math import ball
+        from dpproofs.math import formulas
 
         if self.silent:
             return ball.to_arb(0)
         if self._never_cut() is not None:
             return self._never_cut().rdp_ball(order, relation, prec)
         with ball.precision(prec):
-            total = ball.to_arb(0)
-            for branch, (_, mechanism) in zip(self.branches, self._branch_mechanisms()):
-                weight = ball.to_arb(branch.weight) + ball.to_arb(branch.weight_error)
-                total += weight * ((order - 1) * mechanism.rdp_ball(order, "add_remove", prec)).exp()
-            return total.log() / (order - 1)
+            weights = [ball.to_arb(b.weight) + ball.to_arb(b.weight_error) for b in self.branches]
+            divergences = [mechanism.rdp_ball(order, "add_remove", prec) for _, mechanism in self._branch_mixtures()]
+            return formulas.rdp_branch_mixture(ball.Arb(prec), ball.to_arb(order), weights, divergences)
 
     def total_variation(self, relation: str) -> float:
         # the record is used with probability at most q, and moves the sum by at most 2 when it is

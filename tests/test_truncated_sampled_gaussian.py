@@ -21,6 +21,8 @@ dpa = pytest.importorskip("dp_accounting")
 def test_the_branch_weights_enclose_the_binomial_probabilities(q, batch, size):
     branches = truncation.branches(q, batch, size)
     assert abs(math.fsum(b.weight for b in branches) - 1) <= math.fsum(b.weight_error for b in branches) + 1e-15
+    # scipy's float binomial CDF (a few ulps, not certified) against the arb enclosure: 1e-9 relative
+    # is far above scipy's error and far below any mistake in the branch bookkeeping
     first = branches[0]
     if first.sensitivity == 1:
         assert first.rate == q and first.weight == pytest.approx(stats.binom.cdf(batch - 1, size - 1, q), rel=1e-9, abs=1e-300)
@@ -87,6 +89,8 @@ def test_the_rdp_curve_is_above_an_exactly_enumerated_pair_in_both_orders(q, sig
     for alpha, bound in zip(orders, curve):
         exact = max(_exact_renyi(p_law, q_law, sigma, alpha), _exact_renyi(q_law, p_law, sigma, alpha))
         assert exact <= bound, (alpha, exact, bound)
+        # the float curve and the arb enclosure of the same bound agree within the float path's
+        # documented tolerance (fast.RTOL = 1e-10, the inflation of its branch curves), 1e-9 here
         enclosure = mechanism.rdp_ball(int(alpha), "add_remove", 128)
         assert float(enclosure.lower()) <= bound * (1 + 1e-9) and bound <= float(enclosure.upper()) * (1 + 1e-9)
 

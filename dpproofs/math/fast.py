@@ -54,6 +54,7 @@ __all__ = [
     "RTOL",
     "TINY",
     "rdp_gaussian",
+    "rdp_branch_mixture",
     "rdp_mixture_of_gaussians",
     "rdp_laplace",
     "rdp_randomized_response",
@@ -228,30 +229,40 @@ def rdp_gaussian(orders, sigma):
         return _floor_positive(alpha / (2.0 * sigma) / sigma)
 
 
-def rdp_mixture_of_gaussians(orders, sigma, sensitivities, weights):
-    """An upper bound on the Rényi divergence, in either order, between ``N(0, s^2)`` and
-    ``sum_i w_i N(c_i, s^2)`` (``weights`` summing to 1): ``log(sum_i w_i e^{(a-1) a c_i^2/(2 s^2)}) /
-    (a - 1)`` (joint convexity; the formula and its citation: ``formulas.rdp_mixture_of_gaussians_bound``,
-    its twin in arb).
+def rdp_branch_mixture(orders, weights, curves):
+    """``log(sum_b w_b e^{(a-1) r_b(a)}) / (a - 1)`` at each order: the Rényi divergence of a
+    branch-revealed mixture from upper bounds ``curves[b]`` (arrays over ``orders``) on its branches'
+    divergences and upper bounds ``weights`` on their probabilities; an upper bound (the formula and
+    its citation: ``formulas.rdp_branch_mixture``, its twin in arb).
 
-    Float64 in log space (``m + log sum_i w_i e^{x_i - m}``, ``m = max x_i``): each exponent carries
-    <= 5 roundings (<= 5 u m), the exponentials, the sum of n terms and the log (n + 4) u more; the
-    result is raised by 16 u (m + n + 4) before the division (1 ulp, raised by 4 u more). Overflow
-    (tiny ``sigma``, huge orders) gives ``+inf``; underflow ``TINY``.
-    """
+    Float64 in log space (``m + log sum_b w_b e^{x_b - m}``, ``m = max x_b``, ``x_b = (a-1) r_b``):
+    each exponent carries <= 5 roundings (<= 5 u m), the exponentials, the sum of n terms and the log
+    (n + 4) u more; the result is raised by 16 u (m + n + 4) before the division (1 ulp, raised by
+    4 u more). Overflow gives ``+inf``; underflow ``TINY``."""
     alpha = _orders(orders)
-    sigma = float(sigma)
-    c = np.asarray(sensitivities, dtype=np.float64)
     w = np.asarray(weights, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-        x = ((alpha - 1) * alpha / (2.0 * sigma) / sigma)[..., None] * (c * c)
+        x = (alpha - 1)[..., None] * np.stack([np.broadcast_to(np.asarray(c, dtype=np.float64), alpha.shape)
+                                               for c in curves], axis=-1)
         m = np.max(np.where(w > 0, x, -np.inf), axis=-1)
         finite = np.isfinite(m)
         shifted = np.where(finite[..., None], x - np.where(finite, m, 0.0)[..., None], 0.0)
-        total = np.sum(w * np.exp(shifted), axis=-1)
-        value = m + np.log(total) + 16 * 2.0**-53 * (np.abs(m) + len(c) + 4)
+        total = np.sum(np.where(w > 0, w * np.exp(shifted), 0.0), axis=-1)
+        value = m + np.log(total) + 16 * 2.0**-53 * (np.abs(m) + len(w) + 4)
         value = np.where(finite, value / (alpha - 1) * (1 + 4 * 2.0**-53), np.inf)
     return _floor_positive(value)
+
+
+def rdp_mixture_of_gaussians(orders, sigma, sensitivities, weights):
+    """An upper bound on the Rényi divergence, in either order, between ``N(0, s^2)`` and
+    ``sum_i w_i N(c_i, s^2)`` (``weights`` summing to 1): :func:`rdp_branch_mixture` of the Gaussian
+    curves ``a c_i^2 / (2 s^2)`` (``formulas.rdp_mixture_of_gaussians_bound``, its twin in arb); each
+    curve's <= 4 roundings are within the branch mixture's allowance of 5 per exponent."""
+    alpha = _orders(orders)
+    sigma = float(sigma)
+    with np.errstate(over="ignore", invalid="ignore"):
+        curves = [alpha / (2.0 * sigma) / sigma * (c * c) for c in np.asarray(sensitivities, dtype=np.float64)]
+    return rdp_branch_mixture(alpha, weights, curves)
 
 
 def rdp_laplace(orders, scale):

@@ -32,7 +32,7 @@ CLOSED_FORMS = (
     "log_a_integer", "rdp_sampled_gaussian", "rdp_sampled_gaussian_add", "log_moment_sampled_gaussian",
     "delta_sampled_gaussian", "delta_sampled_gaussian_add",
 )
-__all__ = ["CLOSED_FORMS", "normal_sf", "rdp_mixture_of_gaussians_bound", *CLOSED_FORMS]
+__all__ = ["CLOSED_FORMS", "normal_sf", "rdp_branch_mixture", "rdp_mixture_of_gaussians_bound", *CLOSED_FORMS]
 
 #: Guard digits of the nested evaluations (as precise.GUARD_DPS).
 _GUARD = 15
@@ -52,16 +52,23 @@ def rdp_gaussian(ctx, alpha, sigma):
     return alpha / (2 * sigma**2)
 
 
+def rdp_branch_mixture(ctx, alpha, weights, divergences):
+    """``log(sum_b w_b e^{(a-1) D_b}) / (a - 1)``: the Rényi divergence of a branch-revealed mixture
+    (branch ``b`` drawn with probability ``w_b`` under both distributions and shown, then a pair of
+    divergence ``D_b``), exactly; and an upper bound on the mixture with the branch hidden, by joint
+    convexity of ``e^{(a-1) D_a}`` (van Erven & Harremoës 2014, arXiv 1206.2459v2, Theorem 13). Upper
+    bounds on the ``w_b`` and ``D_b`` give an upper bound. Not in ``CLOSED_FORMS`` (sequence
+    arguments): called with a context directly. Twin: ``fast.rdp_branch_mixture``."""
+    total = ctx.fsum(w * ctx.exp((alpha - 1) * d) for w, d in zip(weights, divergences))
+    return ctx.log(total) / (alpha - 1)
+
+
 def rdp_mixture_of_gaussians_bound(ctx, alpha, sigma, sensitivities, weights):
     """An upper bound on ``D_alpha`` between ``N(0, s^2)`` and ``sum_i w_i N(c_i, s^2)``, in either
-    order (``weights`` summing to 1): ``log(sum_i w_i e^{(a-1) a c_i^2 / (2 s^2)}) / (a - 1)``. By joint
-    convexity of ``e^{(a-1) D_a}`` (van Erven & Harremoës 2014, arXiv 1206.2459v2, Theorem 13) over
-    the pairs ``(N(c_i, s^2), N(0, s^2))`` (and their swaps), each of divergence ``a c_i^2 / (2 s^2)``
-    (Mironov 2017, arXiv 1702.07476v3, Prop. 7). Not in ``CLOSED_FORMS`` (its arguments include
-    sequences): called with a context directly. Twin: ``fast.rdp_mixture_of_gaussians``."""
-    a = alpha
-    total = ctx.fsum(w * ctx.exp((a - 1) * a * c * c / (2 * sigma**2)) for c, w in zip(sensitivities, weights))
-    return ctx.log(total) / (a - 1)
+    order (``weights`` summing to 1): :func:`rdp_branch_mixture` of the pairs ``(N(c_i, s^2), N(0,
+    s^2))`` (and their swaps), each of divergence ``a c_i^2 / (2 s^2)`` (Mironov 2017, arXiv
+    1702.07476v3, Prop. 7). Twin: ``fast.rdp_mixture_of_gaussians``."""
+    return rdp_branch_mixture(ctx, alpha, weights, [alpha * c * c / (2 * sigma**2) for c in sensitivities])
 
 
 def rdp_laplace(ctx, alpha, b):

@@ -3,11 +3,10 @@ exact mixture profile (its mutant is refuted, certified, at its pin by tests/the
 here too, directly)."""
 
 import pytest
-from hypothesis import given, settings
 
 from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import pld_mixture_of_gaussians as mog
-from tests.support import assert_not_violated, sized
+from tests.support import never_violated, sized
 
 HOLDING = [c for c in mog.CLAIMS if c.expected == "holds"]
 MUTANTS = [c for c in mog.CLAIMS if c.expected == "fails"]
@@ -30,12 +29,7 @@ def test_every_claim_holds_at_the_edges_of_its_domain(claim):
 
 @pytest.mark.parametrize("claim", HOLDING, ids=lambda c: c.id)
 def test_every_claim_survives_random_points(claim):
-    @settings(max_examples=sized(3), deadline=None)
-    @given(claim.strategy())
-    def prop(point):
-        assert_not_violated(claim, point)
-
-    prop()
+    never_violated(claim, sized(3))()
 
 
 def test_the_mutant_without_the_largest_component_is_refuted_at_its_pin():

@@ -4,11 +4,10 @@ enumerated neighbouring pair (its mutant, the cut ignored, is refuted at its pin
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
 
 from dpproofs.checker.decide import Outcome
 from dpproofs_theorems.accountant import pld_truncated as pt
-from tests.support import assert_not_violated, sized
+from tests.support import never_violated, sized
 
 EDGES = [dict(q=0.05, sigma=0.5, b=1, n=2, eps=0.0), dict(q=0.95, sigma=4.0, b=6, n=8, eps=4.0),
          dict(q=0.95, sigma=0.5, b=1, n=8, eps=4.0), dict(q=0.5, sigma=1.0, b=2, n=4, eps=1.0)]
@@ -27,12 +26,7 @@ def test_the_upper_end_holds_at_the_edges_of_its_domain(point):
 
 
 def test_the_upper_end_survives_random_points():
-    @settings(max_examples=sized(4), deadline=None)
-    @given(pt.upper.strategy())
-    def prop(point):
-        assert_not_violated(pt.upper, point)
-
-    prop()
+    never_violated(pt.upper, sized(4))()
 
 
 def test_ignoring_the_cut_is_refuted_at_its_pin():
