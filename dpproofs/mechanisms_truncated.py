@@ -16,7 +16,12 @@ from dpproofs.math import total_variation as tv
 from dpproofs.math import truncation
 from dpproofs.mechanisms import Mechanism, SampledGaussian
 
-__all__ = ["TruncatedSampledGaussian"]
+__all__ = ["TruncatedSampledGaussian", "MAX_RECORDS"]
+
+#: Largest dataset size and batch limit: 2^53, below which every count is an exact float64 (the group
+#: placement and the binomial's mean and spread are computed in floats; 10^400 records was an
+#: OverflowError there, 10^20 a TypeError).
+MAX_RECORDS = 2**53
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,8 +42,8 @@ class TruncatedSampledGaussian(Mechanism):
     Args:
         q: the sampling rate, in ``[0, 1]``.
         sigma: the noise multiplier, ``> 0``.
-        max_batch_size: the batch limit, an integer ``>= 0`` (0: nothing is released).
-        dataset_size: the number of records, an integer ``>= 1``.
+        max_batch_size: the batch limit, an integer in ``[0, 2**53]`` (0: nothing is released).
+        dataset_size: the number of records, an integer in ``[1, 2**53]``.
 
     Raises:
         InvalidArgument: a parameter outside its range.
@@ -52,8 +57,9 @@ class TruncatedSampledGaussian(Mechanism):
     def __post_init__(self):
         object.__setattr__(self, "q", _validate.real("q", self.q, 0, 1))
         object.__setattr__(self, "sigma", _validate.real("sigma", self.sigma, 0, low_open=True))
-        object.__setattr__(self, "max_batch_size", _validate.integer("max_batch_size", self.max_batch_size, 0))
-        object.__setattr__(self, "dataset_size", _validate.integer("dataset_size", self.dataset_size, 1))
+        object.__setattr__(self, "max_batch_size", _validate.integer("max_batch_size", self.max_batch_size, 0,
+                                                                     MAX_RECORDS))
+        object.__setattr__(self, "dataset_size", _validate.integer("dataset_size", self.dataset_size, 1, MAX_RECORDS))
 
     @property
     def silent(self):

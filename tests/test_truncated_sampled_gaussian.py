@@ -120,3 +120,19 @@ def test_the_bridge_carries_dp_accountings_zero_cases_and_refuses_replace_one():
         bridge.accountant_for(T(10, 0.5, 2, 1.0), neighboring_relation="replace_one")
     with pytest.raises(dp.InvalidArgument, match="Truncated batch size: .*truncated_batch_size=-1"):
         bridge.accountant_for(T(10, 0.5, -1, 1.0))
+
+
+def test_sizes_beyond_2_to_the_53_are_refused_and_the_extremes_within_answer():
+    # pinned: 10^400 records was an OverflowError, 10^20 a TypeError, and (1e-300, 2, 2^53) an
+    # OverflowError from scipy's binomial in the group placement (now the geometric placement)
+    from dpproofs.mechanisms_truncated import MAX_RECORDS
+
+    for size in (10**400, 10**20):
+        with pytest.raises(dp.InvalidArgument, match="dataset_size=.*outside the allowed range \\[1, 9007199254740992\\]"):
+            dp.TruncatedSampledGaussian(0.3, 1.0, 5, size)
+    with pytest.raises(dp.InvalidArgument, match="max_batch_size"):
+        dp.TruncatedSampledGaussian(0.3, 1.0, MAX_RECORDS + 1, 10)
+    for q, batch in ((1e-300, 2), (5e-324, 1), (0.5, 2**52)):
+        mechanism = dp.TruncatedSampledGaussian(q, 1.0, batch, MAX_RECORDS)
+        rdp, pld = dp.Accountant().compose(mechanism, 10).epsilon(1e-5), dp.PLDAccountant().compose(mechanism, 10).epsilon(1e-5)
+        assert 0 <= pld <= rdp < math.inf

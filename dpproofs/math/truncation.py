@@ -95,12 +95,18 @@ def _group_starts(batch, m, q):
     top = min(m, math.ceil(mean + LIKELY_SDS * math.sqrt(mean * (1 - q)) + LIKELY_SDS))
     if top <= batch:
         return [batch]
+    ratio = (top + 1) / (batch + 1)
+    geometric = sorted({min(m, max(batch, round((batch + 1) * ratio ** (j / MAX_GROUPS)) - 1))
+                        for j in range(MAX_GROUPS)})
     if top - batch >= PLACEMENT_POINTS:  # too many k to weigh one by one: geometric in k + 1
-        ratio = (top + 1) / (batch + 1)
-        return sorted({min(m, max(batch, round((batch + 1) * ratio ** (j / MAX_GROUPS)) - 1))
-                       for j in range(MAX_GROUPS)})
+        return geometric
     ks = list(range(batch, top + 1))
-    masses = stats.binom.pmf(ks, m, q).tolist()
+    try:
+        masses = stats.binom.pmf(ks, m, q).tolist()
+    except (OverflowError, FloatingPointError, ValueError):  # scipy's boost policy at extreme (m, q)
+        return geometric
+    if not all(math.isfinite(x) for x in masses):
+        return geometric
 
     def starts_at(cost):
         starts, start, weight = [batch], batch, 0.0
