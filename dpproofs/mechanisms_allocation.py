@@ -11,6 +11,7 @@ import numpy as np
 from dpproofs import _validate
 from dpproofs.errors import InvalidArgument, InvalidArgumentType
 from dpproofs.math import allocation
+from dpproofs.math.pairs import AllocationPair, GaussianPair
 from dpproofs.math import total_variation as tv
 from dpproofs.mechanisms import Mechanism
 
@@ -74,12 +75,6 @@ class RandomAllocationGaussian(Mechanism):
                 f"add/remove pair ((1/t) sum_i N(e_i, s^2 I), N(0, s^2 I)) and no replace-one pair is "
                 f"implemented; allowed: relation='add_remove'"
             )
-        if accountant == "pld":
-            return InvalidArgument(
-                f"mechanism={self!r} is not supported by the PLD accountant: no certified privacy loss "
-                f"distribution of the random-allocation pair is implemented; allowed: the RDP accountant "
-                f"(dpproofs.Accountant)"
-            )
         return None
 
     def _require_k1(self):
@@ -126,7 +121,15 @@ class RandomAllocationGaussian(Mechanism):
         return tv.gaussian(1.0, self.sigma)
 
     def pld_pairs(self, relation):
-        raise self.refusal("pld", relation)
+        """Both directions of the pair (:class:`dpproofs.math.pairs.AllocationPair`), which the PLD
+        accountant resolves into certified lattice laws (:mod:`dpproofs.accountant.pld.allocation`)."""
+        refused = self.refusal("pld", relation)
+        if refused is not None:
+            raise refused
+        if self.steps == 1:  # one step: the record is in it, the pair is the Gaussian's, exactly
+            return {"add": GaussianPair(1.0, self.sigma, "add"), "remove": GaussianPair(1.0, self.sigma, "remove")}
+        return {"add": AllocationPair(self.steps, self.sigma, "add"),
+                "remove": AllocationPair(self.steps, self.sigma, "remove")}
 
 
 def _mpf(value):

@@ -19,7 +19,7 @@ from scipy import special
 from dpproofs.errors import InvalidArgument, NumericalError
 
 __all__ = ["GaussianPair", "TwoSidedGaussianPair", "MixtureOfGaussiansPair", "LaplacePair", "FinitePair", "MixturePair",
-           "UNIT", "NDTR_RELATIVE",
+           "AllocationPair", "UNIT", "NDTR_RELATIVE",
            "SUBNORMAL_ERROR"]
 
 #: Relative accuracy assumed of scipy.special.ndtr (Cephes ndtr/erfc: documented peak relative
@@ -751,3 +751,40 @@ class MixturePair:
                 ratio = np.maximum(ratio, branch_ratio)
         self.edge_ratio = ratio
         return p, q, ep, eq, (below, below_error), (above, above_error)
+
+
+class AllocationPair:
+    """One epoch of random allocation of a record to 1 of ``steps`` Gaussian steps (noise ``sigma``):
+    ``P = (1/t) sum_i N(e_i, s^2 I_t)`` vs ``Q = N(0, s^2 I_t)`` ("add"), or the reverse ("remove").
+
+    A description only: its law has no closed form on a line, and the PLD accountant resolves it
+    (:meth:`resolved`) into a pair of exact atoms with certified masses, a different one for each
+    bound's side (:mod:`dpproofs.accountant.pld.allocation`, which registers ``resolver``)."""
+
+    #: ``resolver(pair, bound, tail_z)``: set by :mod:`dpproofs.accountant.pld.allocation`.
+    resolver = None
+
+    def __init__(self, steps, sigma, direction):
+        self.steps, self.sigma, self.direction = int(steps), float(sigma), direction
+        self.atoms = ()
+        self.min_loss, self.max_loss = -math.inf, math.inf
+
+    def resolved(self, bound, tail_z):
+        """The concrete pair for ``bound`` ("upper"/"lower") at the tail ``Phi(-tail_z)``; None when
+        its lattice is over budget."""
+        if type(self).resolver is None:
+            raise NumericalError("AllocationPair needs dpproofs.accountant.pld.allocation (the PLD accountant)")
+        return type(self).resolver(self, bound, tail_z)
+
+    def loss_range(self, tail_z):
+        """The upper resolution's range; (-inf, inf) when it is over budget (the accountant then
+        falls back to the RDP bound)."""
+        pair = self.resolved("upper", tail_z)
+        return (-math.inf, math.inf) if pair is None else pair.loss_range(tail_z)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and (self.steps, self.sigma, self.direction) == (
+            other.steps, other.sigma, other.direction)
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.steps, self.sigma, self.direction))

@@ -44,6 +44,7 @@ from scipy import special
 from dpproofs import _validate
 from dpproofs.accountant.base import Bounds, PrivacyAccountant
 from dpproofs.accountant.rdp import Accountant
+from dpproofs.accountant.pld import allocation as _allocation  # noqa: F401 (registers the AllocationPair resolver)
 from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
 from dpproofs.math import total_variation

@@ -36,6 +36,7 @@ __all__ = [
     "Composed",
     "choose_tilt",
     "compose_fourier",
+    "Convolved",
     "SplitComposed",
     "split_point",
     "compose_split",
@@ -389,12 +390,24 @@ def _componentwise_power_error(moduli):
     return value if math.isfinite(value) else math.inf
 
 
-def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0):
+class Convolved:
+    """The tilted composed masses on the window, without the hockey-stick machinery of
+    :class:`Composed` (which needs ``theta >= 0``): cell ``k`` at ``first_loss + k step`` has true mass
+    ``z_k exp(log_scale - theta l_k)`` with ``|zhat_k - z_k| <= error + wrapped`` (the wrapped tilted
+    mass only adds), and the tilted mass outside the window is at most ``wrapped``. Any real theta."""
+
+    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped):
+        self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
+        self.theta, self.log_scale, self.error, self.wrapped = float(theta), float(log_scale), float(error), float(wrapped)
+
+
+def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=False):
     """T-fold composition of ``items`` (a list of ``(OneStep, count)``, one bound, one grid step)
     by one real FFT per item, a pointwise power and one inverse FFT, tilted by ``theta``; every
     mass is multiplied by ``exp(log_factor)`` (a binomial coefficient in :func:`compose_split`).
-    Returns a :class:`Composed`, or None if the window needs more than ``max_cells`` cells or the
-    round-off bound is useless (then the caller refines or falls back)."""
+    Returns a :class:`Composed` (``raw``: a :class:`Convolved`, the masses only, for any real
+    ``theta``), or None if the window needs more than ``max_cells`` cells or the round-off bound is
+    useless (then the caller refines or falls back)."""
     items = [(one, int(n)) for one, n in items if n > 0]
     bound = items[0][0].bound
     step = items[0][0].step
@@ -502,6 +515,8 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0):
     shift_idx = (first - centre) % size
     z = np.roll(z, -shift_idx)
     error = (spec_err / math.sqrt(size) + a * _norm(z) / (1 - a)) * (1 + 8 * UNIT) + 1e-320
+    if raw:
+        return Convolved(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi)
     above = math.exp(min(log_scale - theta * hi_loss, 700.0)) * w_hi if bound == "upper" else 0.0
     return Composed(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi, above, infinity, bound)
 

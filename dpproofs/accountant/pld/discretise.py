@@ -211,6 +211,11 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     the grid rounded up to its bottom, mass above sent to +inf; lower: dropped. None when the grid
     would have more than ``max_cells`` cells (nothing is allocated: a one-step grid costs about
     2 KB a cell in temporaries, 1.7 GB at 771 621 cells)."""
+    resolved = getattr(pair, "resolved", None)
+    if resolved is not None:  # a pair known only through a computed law (AllocationPair)
+        pair = resolved(bound, tail_z)
+        if pair is None:
+            return None
     low, high = pair.loss_range(tail_z)
     k0 = math.floor(low / step) - 1
     k1 = math.ceil(high / step) + 1

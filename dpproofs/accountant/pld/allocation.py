@@ -1,0 +1,584 @@
+"""One epoch of random allocation (balls-in-bins, 1 of ``t`` steps) as certified discrete PLDs.
+
+Used by :class:`dpproofs.PLDAccountant` through :class:`dpproofs.math.pairs.AllocationPair` (this
+module registers :func:`resolve` as its resolver); the mathematics is in docs/math.md, "Random
+allocation in the PLD accountant".
+
+The pair (Feldman & Shenfeld, arXiv 2502.08202v4, Section 2; Chua et al., arXiv 2412.16802, the same
+pair for balls-and-bins): ``P = (1/t) sum_i N(e_i, s^2 I_t)`` against ``Q = N(0, s^2 I_t)``. Its
+likelihood ratio is ``S = dP/dQ = (1/t) sum_i Y_i`` with ``Y_i = exp(sqrt(a) Z_i - a/2)``, ``a = 1/s^2``,
+``Z_i`` independent standard normals under Q (a lognormal of mean 1). Hence, for one epoch,
+
+    delta_add(eps) = E_Q[(S - e^eps)_+],      delta_remove(eps) = E_Q[(1 - e^eps S)_+],
+
+and for a composition the same expectations over the product of the epochs' (and other
+mechanisms') ratios. Both are CONVEX and monotone in every epoch's ``S`` (non-decreasing for add,
+non-increasing for remove), and ``S`` is linear in the ``Y_i``. So, coordinate by coordinate
+(Jensen, with independence):
+
+* UPPER: each ``Y`` replaced by a mean-preserving spread (its mass on the cell ``[jG, (j+1)G)``
+  split between the two ends, keeping mass and mean) gives a larger hockey stick in both
+  directions, through any composition; second order in the lattice step ``G``;
+* LOWER: each ``Y`` replaced by its conditional mean on cells around the lattice points (a
+  contraction) gives a smaller one; the conditional means are then moved onto one shifted lattice
+  ``{jG + rho}``, DOWN for the add direction and UP for the remove direction (monotonicity).
+
+Outputs with some ``Y_i > M`` (the event A) are set apart: the upper bound sends them to loss
+``+inf`` (P-mass at most ``E[Y; Y > M] + (t - 1) P(Y > M)`` for add, ``t P(Y > M)`` for remove),
+the lower bound drops them; on the complement of A the law is the product of the restricted
+(sub-probability) laws, to which the two replacements apply unchanged.
+
+The law of ``sum_i Y_i`` on the lattice is the t-fold convolution power, computed by
+:func:`dpproofs.accountant.pld.compose.compose_fourier` (one FFT, a pointwise power, one inverse
+FFT, with its certified round-off and window bounds) under several exponential tilts; each cell
+takes the tilt whose error bound there is smallest (each bound is valid, so the smallest is).
+The resulting atoms of ``S`` are handed, with their error bounds, to the ordinary discretisation
+(:func:`dpproofs.accountant.pld.discretise.discretise`: connect-the-dots upper, own-loss lower)
+as a pair with exact atom positions (:class:`LatticePair`).
+"""
+
+import functools
+import math
+
+import numpy as np
+from scipy import special
+
+from dpproofs.accountant.pld import compose as _compose
+from dpproofs.accountant.pld.discretise import OneStep
+from dpproofs.math.pairs import SUBNORMAL_ERROR, UNIT, AllocationPair, _vec_normal_mass_edges
+
+__all__ = ["LatticePair", "resolve", "sum_law", "LATTICE_CELLS_PER_SD", "MAX_LATTICE", "TILT_SPREADS"]
+
+#: The lattice step of one ``Y`` is its standard deviation divided by this: the spread adds at most
+#: ``G^2 / 4`` to Y's variance (a relative 2.5e-5 here), the contraction removes at most ``G^2/12``;
+#: both move epsilon at second order.
+LATTICE_CELLS_PER_SD = 100
+#: Largest number of lattice cells of one ``Y`` and largest window of the convolution power
+#: (beyond them the resolver gives up and the accountant falls back to the RDP bound).
+MAX_LATTICE = 1 << 22
+#: Tilts of the convolution power, in standard deviations of ``sum_i Y_i`` by which each moves its
+#: mean (about ``theta t var(Y)``): several windows, each accurate near its own centre.
+#: Tilts of the one-jump term besides the untilted one (centred at geometrically spaced jump sizes).
+JUMP_TILTS = 4
+#: Edge-correction passes of the contraction (lower bound) before its atoms are placed.
+EDGE_PASSES = 2
+TILT_SPREADS = (-12.0, -6.0, -3.0, 0.0, 3.0, 6.0, 12.0, 24.0)
+
+
+def _log_y_moments(sigma):
+    a = 1.0 / (sigma * sigma)
+    return a, math.sqrt(a)
+
+
+def _jump_cut(t, sigma, budget):
+    """``log M`` with ``E[Y; Y > M] + (t - 1) P(Y > M) <= budget`` (bisection on the monotone bound)."""
+    a, r = _log_y_moments(sigma)
+
+    def excess(x):
+        return float(special.ndtr((a / 2 - x) / r)) + (t - 1) * float(special.ndtr(-(x + a / 2) / r))
+
+    low, high = a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if excess(mid) <= budget:
+            high = mid
+        else:
+            low = mid
+        if high - low <= 1e-9 * (1 + abs(high)):
+            break
+    return high, excess(high)
+
+
+def _y_spread(sigma, step, cells):
+    """The UPPER lattice law of one Y restricted to ``Y < cells * step``: masses at ``j step``
+    (``j = 0..cells``) and their absolute error bounds (mean-preserving spread of each cell)."""
+    a, r = _log_y_moments(sigma)
+    j = np.arange(cells + 1, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        u = np.log(j * step)
+    m, em = _vec_normal_mass_edges(u, -a / 2, r)   # Q-mass of [j G, (j+1) G)
+    mu, emu = _vec_normal_mass_edges(u, a / 2, r)  # E[Y; cell] (the Y-tilted law)
+    jj = j[:-1]
+    right = mu / step - jj * m
+    left = (jj + 1) * m - mu / step
+    # cancellation and roundings: the two products and the quotient (4 ulp of each), the masses'
+    # own errors, and the cells' float edges (within 8 ulp of j G: a sliver of the neighbour)
+    err = (jj + 1) * em + emu / step + 8 * UNIT * ((jj + 2) * m + mu / step) + SUBNORMAL_ERROR
+    right = np.clip(right, 0.0, m)
+    left = np.clip(left, 0.0, m)
+    w = np.zeros(cells + 1)
+    w[:-1] += left
+    w[1:] += right
+    e = np.zeros(cells + 1)
+    e[:-1] += err
+    e[1:] += err
+    return w, e, 0.0
+
+
+def _y_contraction(sigma, step, cells, direction):
+    """The LOWER lattice law of one Y restricted to ``Y < (cells + 1/2) step``: the cells
+    ``[(j - 1/2) G, (j + 1/2) G)`` (the first ``[0, G/2)``) replaced by their conditional means, then
+    moved onto ``{j G + rho}``: down ("add") or up ("remove"); masses lowered by their error bounds.
+    Returns ``(masses, 0, rho)``."""
+    a, r = _log_y_moments(sigma)
+    j = np.arange(cells + 1, dtype=np.float64)
+    edges = np.concatenate(([0.0], (j + 0.5) * step))
+    lattice = j * step
+    # correction passes: each inner edge moves by the mean deviation (conditional mean - lattice
+    # point) of its two cells, which leaves deviations of higher order where the density is smooth
+    # (any edges give a valid lower bound; only the size of the final moves depends on them)
+    frozen = _solve_first_edges(edges, lattice, a, r, step, direction)
+    for _ in range(EDGE_PASSES):
+        with np.errstate(divide="ignore"):
+            u = np.log(edges)
+        m, _ = _vec_normal_mass_edges(u, -a / 2, r)
+        mu, _ = _vec_normal_mass_edges(u, a / 2, r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dev = np.where(m > 0, mu / m - lattice, 0.0)
+        dev = np.clip(np.nan_to_num(dev), -step / 2, step / 2)
+        inner = edges[1:-1] - (dev[:-1] + dev[1:]) / 2
+        inner = np.clip(inner, lattice[:-1], lattice[1:])
+        edges[frozen + 2:-1] = inner[frozen + 1:]
+        edges = np.maximum.accumulate(edges)
+    with np.errstate(divide="ignore"):
+        u = np.log(edges)
+    m, em = _vec_normal_mass_edges(u, -a / 2, r)
+    mu, emu = _vec_normal_mass_edges(u, a / 2, r)
+    m_low = np.maximum(m - em, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = mu / m
+        # the conditional mean's bounds (quotient of two bounded masses, 4 ulp)
+        mean_low = (mu - emu) / (m + em) * (1 - 4 * UNIT)
+        mean_high = (mu + emu) / np.maximum(m - em, 0.0) * (1 + 4 * UNIT)
+    ok = (m_low > 0) & np.isfinite(mean) & (mu - emu > 0)
+    # every conditional mean lies in its cell; a shift rho in [-G/2, G/2] that most of the mass's
+    # means clear on the right side: the mass-weighted median deviation's bound
+    weight = np.where(ok, m_low, 0.0)
+    if direction == "add":
+        dev = np.where(ok, mean_low - lattice, -np.inf)
+    else:
+        dev = np.where(ok, mean_high - lattice, np.inf)
+    heavy = ok & (weight >= 1e-6 * weight.max()) if weight.max() > 0 else ok
+    if not np.any(heavy):
+        return np.zeros(cells + 1), 0.0, 0.0
+    rho = _best_shift(dev, weight, step, direction)
+    if direction == "add":
+        # atom to the largest lattice point j' G + rho <= its mean: j or j - 1 (means are >= (j - 1/2) G)
+        index = np.where(dev >= rho, j, j - 1)
+    else:
+        index = np.where(dev <= rho, j, j + 1)
+    index = index.astype(np.int64)
+    keep = ok & (index >= 0) & (index <= cells)
+    w = np.zeros(cells + 1)
+    np.add.at(w, index[keep], m_low[keep] * (1 - 4 * UNIT))
+    return w, 0.0, rho
+
+
+#: Cells near ``Y = 0`` whose right edges are solved one by one (there the density changes too fast
+#: for the correction passes: their conditional means stayed ~1e-2 of a step off the lattice).
+SOLVED_CELLS = 0
+
+
+def _solve_first_edges(edges, lattice, a, r, step, direction):
+    """Set ``edges[1..K+1]`` (K = SOLVED_CELLS) so that cell 0 is empty and cell ``j`` (``1 <= j <= K``)
+    has conditional mean ``j G`` (a hair above for "add", below for "remove", so the certified check
+    places it without a move): bisection on the right edge, the conditional mean being increasing in
+    it. Returns the number of cells fixed; edges beyond stay for the correction passes."""
+    count = min(SOLVED_CELLS, len(lattice) - 2)
+    edges[1] = 0.0
+    if count <= 0:
+        return 0
+
+    def tails(y):  # (P(Y < y), E[Y; Y < y]) in float
+        if y <= 0:
+            return 0.0, 0.0
+        z = (math.log(y) + a / 2) / r
+        return float(special.ndtr(z)), float(special.ndtr(z - r))
+
+    hair = 1e-7 * step * (1 if direction == "add" else -1)
+    edges[1] = 0.0
+    left_m, left_mu = 0.0, 0.0
+    for j in range(1, count + 1):
+        target = lattice[j] + hair
+        low, high = max(edges[j], lattice[j - 1]), lattice[j] + step
+        if not (high > low):
+            return j - 1
+        for _ in range(60):
+            mid = (low + high) / 2
+            m, mu = tails(mid)
+            mass = m - left_m
+            mean = (mu - left_mu) / mass if mass > 0 else 0.0
+            if mean < target:
+                low = mid
+            else:
+                high = mid
+        edges[j + 1] = high
+        left_m, left_mu = tails(high)
+    return count
+
+
+def _best_shift(dev, weight, step, direction):
+    """The shift rho minimising the expected move ``E|mean - target|`` when every conditional mean
+    goes to the lattice point ``j G + rho`` on its side (add: the largest one below it, a whole
+    step further when its deviation is below rho; remove: the mirror), over the deviations."""
+    good = np.isfinite(dev) & (weight > 0)
+    d, w = dev[good], weight[good]
+    if d.size == 0:
+        return 0.0
+    if direction != "add":
+        d = -d
+    d = np.clip(d, -step / 2, step / 2)
+    order = np.argsort(d)
+    d, w = d[order], w[order]
+    below = np.concatenate(([0.0], np.cumsum(w)[:-1]))  # weight with deviation below candidate
+    cost = -d * w.sum() + step * below  # sum w (dev - rho) + step * weight(dev < rho), less constants
+    rho = float(d[int(np.argmin(cost))])
+    return rho if direction == "add" else -rho
+
+
+class SumLaw:
+    """The lattice law of ``S = (1/t) sum_i Y_i`` on ``A^c``: atom ``k`` at
+    ``s_k = (first + k step) / t`` with Q-mass ``q_k``, error ``e_k``; ``below``/``above``: bounds on
+    the Q-mass below/above the atoms, ``above_p`` on the P-mass above (``E_Q[S; S > s_max]``);
+    ``jump_p``/``jump_q``: the event A's P- and Q-mass bounds."""
+
+    def __init__(self, s, q, e, below, above, above_p, jump_p, jump_q):
+        self.s, self.q, self.e = s, q, e
+        self.below, self.above, self.above_p = below, above, above_p
+        self.jump_p, self.jump_q = jump_p, jump_q
+
+
+def _tilt_for(one, count, target):
+    """The tilt ``theta`` whose tilted ``count``-fold sum has mean ``target`` (bisection on the
+    monotone tilted mean of the lattice law ``one``), clamped to the attainable range."""
+    pos = one.losses()
+    w = one.masses
+
+    def mean(theta):
+        x = w * np.exp(np.minimum(theta * (pos - pos[0 if theta >= 0 else -1]), 700.0))
+        return count * float(np.sum(x * pos) / np.sum(x))
+
+    if target <= pos[0] * count or target >= pos[-1] * count:
+        return None
+    low, high = -1.0, 1.0
+    while mean(low) > target and low > -1e6:
+        low *= 4
+    while mean(high) < target and high < 1e6:
+        high *= 4
+    for _ in range(80):
+        mid = (low + high) / 2
+        if mean(mid) < target:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+class _Accumulator:
+    """Cells ``lo + k step`` with, per cell, the value and error of the term computed with the
+    smallest error bound (several tilts of one term), summed over terms."""
+
+    def __init__(self):
+        self.terms = []
+
+    def term(self, pieces, top):
+        """One term's tilts; ``top``: the largest position its support reaches."""
+        self.terms.append((pieces, top))
+
+    def collect(self, step, max_cells):
+        pieces = [c for term, _ in self.terms for c in term]
+        lo = min(c.first_loss for c in pieces)
+        hi = max(c.first_loss + (len(c.zhat) - 1) * c.step for c in pieces)
+        n = int(round((hi - lo) / step)) + 1
+        if n > max_cells:
+            return None
+        grid = lo + step * np.arange(n)
+        value, error = np.zeros(n), np.zeros(n)
+        for term, _ in self.terms:
+            best = np.full(n, np.inf)
+            term_value = np.zeros(n)
+            for c in term:
+                start = int(round((c.first_loss - lo) / step))
+                size = len(c.zhat)
+                log_factor = c.log_scale - c.theta * grid
+                # the float evaluation of e^{K - theta l}: 8 ulp of the exponent's magnitude
+                slack = 8 * UNIT * (abs(c.log_scale) + np.abs(c.theta * grid) + 1)
+                # true = z e^{K - theta l}; in the window |zhat - z| <= error (+ wrapped mass, which only
+                # adds); outside it the tilted mass is at most ``wrapped``, so true <= wrapped e^{...}
+                log_err = math.log(c.error + c.wrapped) + log_factor + slack
+                inside = np.zeros(n, dtype=bool)
+                inside[start:start + size] = True
+                better = log_err < best
+                take = better & inside
+                idx = np.flatnonzero(take)
+                with np.errstate(over="ignore", under="ignore"):
+                    term_value[idx] = np.maximum(c.zhat[idx - start], 0.0) * np.exp(np.minimum(log_factor[idx], 700.0))
+                out = better & ~inside
+                term_value[out] = 0.0
+                best = np.where(better, log_err, best)
+            with np.errstate(over="ignore", under="ignore"):
+                term_error = np.exp(np.minimum(best, 700.0)) + term_value * 1e-12
+            value += term_value
+            error += term_error
+        # mass beyond [lo, hi]: per term, the tightest Chernoff bound of its tilts (true <= wrapped
+        # e^{K - theta l}, for l < lo if theta <= 0, for l > hi if theta >= 0); P-weighted above
+        below = above = above_x = 0.0
+        for term, top in self.terms:
+            b = min((c.wrapped * math.exp(min(c.log_scale - c.theta * lo, 700.0)) for c in term if c.theta <= 0),
+                    default=math.inf)
+            a = min((c.wrapped * math.exp(min(c.log_scale - c.theta * hi, 700.0)) for c in term if c.theta >= 0),
+                    default=math.inf)
+            ax = a * max(top, 0.0)  # positions are at most the support's top
+            for c in term:
+                if c.theta > 0:  # x e^{-theta x} is largest at 1/theta
+                    peak = hi if hi * c.theta >= 1 else 1 / c.theta
+                    ax = min(ax, c.wrapped * peak * math.exp(min(c.log_scale - c.theta * peak, 700.0)))
+            below, above, above_x = below + b, above + a, above_x + ax
+        return grid, value, error, below, above, above_x
+
+
+def _power_law(y_masses, shift, step, t, split_index, max_cells):
+    """The law of ``sum_i Y_i`` on ``{k step + t shift}`` from the lattice law of one Y (masses at
+    ``j step + shift``): the terms with no jump (every Y below the split) and with exactly one
+    (``t`` times the bulk's (t-1)-fold sum convolved with the jump part), each by
+    :func:`~dpproofs.accountant.pld.compose.compose_fourier`; ``(grid, value, error, below, above,
+    above_x)`` or None over budget. The terms with two jumps or more are NOT included."""
+    w = np.asarray(y_masses, dtype=np.float64)
+    bulk = w.copy()
+    bulk[split_index:] = 0.0
+    jump = w.copy()
+    jump[:split_index] = 0.0
+    acc = _Accumulator()
+    nz = np.flatnonzero(bulk > 0)
+    if nz.size == 0:
+        return None
+    first, last = int(nz[0]), int(nz[-1])
+    bulk_one = OneStep(step, first, shift, bulk[first:last + 1], 0.0, "upper")
+    pos = bulk_one.losses()
+    bw = bulk_one.masses
+    total = float(np.sum(bw))
+    mean = float(np.sum(bw * pos)) / total
+    sd = math.sqrt(max(float(np.sum(bw * (pos - mean) ** 2)) / total, step * step))
+    pieces = []
+    if t > 0:
+        for spread in TILT_SPREADS:
+            theta = 0.0 if spread == 0 else _tilt_for(bulk_one, t, t * mean + spread * math.sqrt(t) * sd)
+            if theta is None:
+                continue
+            composed = _compose.compose_fourier([(bulk_one, t)], theta, max_cells=max_cells, raw=True)
+            if composed is not None:
+                pieces.append(composed)
+        if not pieces:
+            return None
+        acc.term(pieces, t * float(pos[-1]))
+    jz = np.flatnonzero(jump > 0)
+    if jz.size:
+        j_first, j_last = int(jz[0]), int(jz[-1])
+        jump_one = OneStep(step, j_first, shift, jump[j_first:j_last + 1], 0.0, "upper")
+        items = [(bulk_one, t - 1), (jump_one, 1)]
+        jump_pieces = []
+        jump_pos = jump_one.losses()
+        # tilts centring the jump at geometrically spaced positions between the split and the cut
+        # (untilted, the cells near the cut carry FFT round-off far above their own masses)
+        targets = [None] + list(np.geomspace(jump_pos[0], jump_pos[-1], JUMP_TILTS + 2)[1:-1])
+        for target in targets:
+            theta = 0.0 if target is None else _tilt_for(jump_one, 1, target)
+            if theta is None:
+                continue
+            composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=math.log(t), raw=True)
+            if composed is not None:
+                jump_pieces.append(composed)
+        if not jump_pieces:
+            return None
+        acc.term(jump_pieces, (t - 1) * float(pos[-1]) + float(jump_pos[-1]))
+    return acc.collect(step, max_cells)
+
+
+def _split_cut(t, sigma, budget):
+    """``log B``: with ``p = P(Y >= B)``, the outputs with two or more of the t values ``Y_i >= B``
+    have P-mass (add) at most ``t p E[Y; Y >= B] + R`` and Q-mass at most ``R = (t p)^2 / (2 (1 - t p))``;
+    the smallest B (bisection) with both at most ``budget``."""
+    a, r = _log_y_moments(sigma)
+
+    def mass(x):
+        p = float(special.ndtr(-(x + a / 2) / r))
+        first = float(special.ndtr((a / 2 - x) / r))
+        tp = t * p
+        if tp >= 0.5:
+            return math.inf
+        return t * p * first + tp * tp / (2 * (1 - tp))
+
+    low, high = -a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mass(mid) <= budget:
+            high = mid
+        else:
+            low = mid
+        if high - low <= 1e-9 * (1 + abs(high)):
+            break
+    return high
+
+
+@functools.lru_cache(maxsize=32)
+def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
+    """The :class:`SumLaw` of one epoch (``kind``: "upper" (spread), "lower-add" or "lower-remove"
+    (contraction moved down / up)); ``budget`` bounds the P-mass set apart (the event A, the outputs
+    with two jumps). None if over ``max_cells``."""
+    a, r = _log_y_moments(sigma)
+    sd = math.sqrt(math.expm1(a))
+    step = sd / LATTICE_CELLS_PER_SD
+    log_cut, _ = _jump_cut(t, sigma, budget / 2)
+    cells = math.ceil(math.exp(log_cut) / step) if log_cut < 700 else math.inf
+    if not cells <= max_cells:
+        return None
+    upper = kind == "upper"
+    if upper:
+        w, e, shift = _y_spread(sigma, step, cells)
+        w = w + e  # the upper bound's masses: every error added
+        cut = cells * step  # the spread's support: Y < cut, and cut >= e^{log_cut}
+    else:
+        w, _, shift = _y_contraction(sigma, step, cells, kind.split("-")[1])
+        cut = (cells + 0.5) * step
+    split = math.exp(_split_cut(t, sigma, budget / 2))
+    split_index = min(max(math.ceil((split - shift) / step), 1), len(w))
+    found = _power_law(w, shift, step, t, split_index, max_cells)
+    if found is None:
+        return None
+    grid, q, err, below, above, above_x = found
+    s = grid / t
+    if not upper:
+        return SumLaw(s, np.maximum(q - err, 0.0), np.zeros(len(q)), 0.0, 0.0, 0.0, 0.0, 0.0)
+    # the set-apart masses, from the lattice law itself (its masses already carry their errors):
+    # A = {some Y_i >= cut} from the normal tails; two or more jumps from the lattice's jump part
+    a_cut = math.log(cut)
+    p_tail = float(special.ndtr((a / 2 - a_cut) / r))
+    q_tail = float(special.ndtr(-(a_cut + a / 2) / r))
+    jump_p = p_tail + (t - 1) * q_tail
+    jump_q = t * q_tail
+    pos = np.arange(len(w)) * step + shift
+    p_jump = float(np.sum(w[split_index:]))
+    mean_jump = float(np.sum(w[split_index:] * pos[split_index:]))
+    tp = t * p_jump
+    if tp >= 0.5:
+        return None
+    two = tp * tp / (2 * (1 - tp))
+    jump_p += t * p_jump * mean_jump + two
+    jump_q += two
+    margin = 1 + 1e-9  # the float sums above (a few thousand terms at most per ulp: 1e-9 covers them)
+    return SumLaw(s, q, err, below, above, above_x / t, jump_p * margin + SUBNORMAL_ERROR,
+                  jump_q * margin + SUBNORMAL_ERROR)
+
+
+class LatticePair:
+    """A pair given by atoms of the likelihood ratio ``S`` (Q-masses ``q`` with absolute errors
+    ``e`` at exact positions ``s``): "add" has loss ``log s`` and P-mass ``s q``; "remove" has loss
+    ``-log s`` and P-mass ``q``. Same interface as the pairs of :mod:`dpproofs.math.pairs`
+    (``cell_masses`` sums the atoms of each cell; ``atoms`` is empty: they are in the cells)."""
+
+    def __init__(self, law, direction, tail):
+        self.direction = direction
+        s, q, e = law.s, law.q, law.e
+        keep = (q > 0) | (e > 0)
+        s, q, e = s[keep], q[keep], e[keep]
+        positive = s > 0
+        with np.errstate(divide="ignore"):
+            loss = np.log(np.where(positive, s, 1.0))
+        if direction == "add":
+            self.loss = loss[positive]
+            self.p = s[positive] * q[positive]
+            self.q = q[positive]
+            self.ep = s[positive] * e[positive] * (1 + 2 * UNIT) + 2 * UNIT * self.p
+            self.eq = e[positive]
+            self.extra_above = law.jump_p + law.above_p          # to +inf
+            self.extra_above_error = 0.0
+            # P-mass below the atoms: at most s_min times the Q-mass there
+            self.extra_below = (s[0] if len(s) else 0.0) * law.below
+        else:
+            order = slice(None, None, -1)
+            self.loss = -loss[positive][order]
+            self.p = q[positive][order]
+            self.q = (s[positive] * q[positive])[order]
+            self.ep = e[positive][order]
+            self.eq = (s[positive] * e[positive])[order] * (1 + 2 * UNIT) + 2 * UNIT * self.q
+            zero_mass = float(np.sum(q[~positive] + e[~positive]))
+            self.extra_above = law.jump_q + law.below + zero_mass  # S -> 0: loss +inf
+            self.extra_above_error = 0.0
+            self.extra_below = law.above                              # S large: loss very negative
+        self.atoms = ()
+        self.min_loss = float(self.loss[0]) if len(self.loss) else 0.0
+        self.max_loss = float(self.loss[-1]) if len(self.loss) else 0.0
+        self.tail = tail
+
+    def loss_range(self, tail_z):
+        """Losses outside which the P-mass of the atoms is below ``Phi(-tail_z)`` on each side."""
+        if len(self.loss) == 0:
+            return 0.0, 0.0
+        cut = max(float(special.ndtr(-tail_z)), 1e-300)
+        cum = np.cumsum(self.p)
+        lo = int(np.searchsorted(cum, cut * 0.5, side="left"))
+        hi = int(np.searchsorted(cum, cum[-1] - cut * 0.5, side="left"))
+        lo = min(max(lo, 0), len(self.loss) - 1)
+        hi = min(max(hi, lo), len(self.loss) - 1)
+        return float(self.loss[lo]), float(self.loss[hi])
+
+    def cell_masses(self, edges):
+        """P- and Q-masses of the atoms with loss in ``[edges[i], edges[i+1])``, with absolute error
+        bounds (their own and the sums' roundings), and the P-masses below ``edges[0]`` and at or above
+        ``edges[-1]`` (with the mass set apart: the jumps, the outside of the windows)."""
+        edges = np.asarray(edges, dtype=np.float64)
+        idx = np.searchsorted(self.loss, edges, side="left")  # first atom with loss >= edge
+        n = len(edges) - 1
+        p, q, ep, eq = (np.zeros(n) for _ in range(4))
+        counts = idx[1:] - idx[:-1]
+        nonempty = np.flatnonzero(counts > 0)
+        if nonempty.size:
+            starts = idx[:-1][nonempty]
+            for src, dst in ((self.p, p), (self.q, q), (self.ep, ep), (self.eq, eq)):
+                dst[nonempty] = np.add.reduceat(src, starts)[: nonempty.size] if False else _segment_sums(src, starts, counts[nonempty])
+            rounding = counts[nonempty] * UNIT * 2
+            ep[nonempty] += rounding * p[nonempty]
+            eq[nonempty] += rounding * q[nonempty]
+        ep += SUBNORMAL_ERROR
+        eq += SUBNORMAL_ERROR
+        below_count = int(idx[0])
+        above_start = int(idx[-1])
+        below = float(np.sum(self.p[:below_count])) + self.extra_below
+        below_e = float(np.sum(self.ep[:below_count])) + below_count * UNIT * 2 * below + SUBNORMAL_ERROR
+        above = float(np.sum(self.p[above_start:])) + self.extra_above
+        above_e = float(np.sum(self.ep[above_start:])) + (len(self.p) - above_start) * UNIT * 2 * above + SUBNORMAL_ERROR
+        # atom positions are floats (log of a float lattice point): within a few ulp of the truth
+        with np.errstate(invalid="ignore", divide="ignore"):
+            width = edges[1:] - edges[:-1]
+            err = 16 * UNIT * (np.abs(edges[:-1]) + np.abs(edges[1:]) + 2)
+            self.edge_ratio = np.where(width > 0, (err / width) ** 2, 1.0)
+        return p, q, ep, eq, (below, below_e), (above, above_e)
+
+
+def _segment_sums(values, starts, counts):
+    """Sums of ``values[starts[i] : starts[i] + counts[i]]`` (direct sums, not differences of a
+    cumulative sum, which would cancel in the tails)."""
+    out = np.add.reduceat(values, starts)
+    # reduceat sums up to the next start; segments here are contiguous and ordered, but a segment
+    # may be followed by atoms outside every cell (above the last edge): trim the last one
+    last = starts[-1]
+    out[-1] = float(np.sum(values[last:last + counts[-1]]))
+    # inner segments run to the next start, which equals start + count (cells are contiguous)
+    return out
+
+
+def resolve(pair, bound, tail_z):
+    """The :class:`LatticePair` of an :class:`~dpproofs.math.pairs.AllocationPair` for ``bound``
+    ("upper"/"lower") at the accountant's tail ``Phi(-tail_z)``; None if over the lattice budget."""
+    budget = max(float(special.ndtr(-tail_z)) / 4, 1e-300)
+    if bound == "upper":
+        kind = "upper"
+    else:
+        kind = "lower-add" if pair.direction == "add" else "lower-remove"
+    law = sum_law(pair.steps, pair.sigma, kind, budget)
+    if law is None:
+        return None
+    return LatticePair(law, pair.direction, budget)
+
+
+AllocationPair.resolver = staticmethod(resolve)
