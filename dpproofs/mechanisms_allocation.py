@@ -120,6 +120,14 @@ class RandomAllocationGaussian(Mechanism):
         # TV is jointly convex: TV((1/t) sum_i N(e_i), N(0)) <= TV(N(e_1), N(0)), the Gaussian's at sensitivity 1
         return tv.gaussian(1.0, self.sigma)
 
+    def rdp_dominating(self):
+        """``Gaussian(sigma)``: its RDP ``alpha / (2 sigma^2)`` bounds both directions of the epoch
+        (quasi-convexity, van Erven & Harremoës 2014, arXiv 1206.2459v2, Thm 13; as
+        :mod:`dpproofs.math.allocation`), at no cost: the PLD accountant's provisional fallback."""
+        from dpproofs.mechanisms import Gaussian
+
+        return Gaussian(self.sigma) if self.k == 1 else None
+
     def pld_pairs(self, relation):
         """Both directions of the pair (:class:`dpproofs.math.pairs.AllocationPair`), which the PLD
         accountant resolves into certified lattice laws (:mod:`dpproofs.accountant.pld.allocation`)."""

@@ -185,6 +185,20 @@ class PLDAccountant(PrivacyAccountant):
             acc.compose(mechanism, steps)
         return acc
 
+    def _rdp_quick(self):
+        """The RDP accountant of the ledger with each mechanism whose own RDP curve is costly
+        (``rdp_dominating()`` not None: random allocation's remove direction is a quadrature per order,
+        5 s for one epoch) replaced by a cheap dominating one; None when no mechanism has one. Its
+        bound is valid and looser: the PLD search starts from it, and the exact RDP bound is computed
+        only where the answer falls back to RDP (:meth:`_search`)."""
+        swapped = {m: getattr(m, "rdp_dominating", lambda: None)() for m in self._ledger}
+        if all(v is None for v in swapped.values()):
+            return None
+        acc = Accountant(relation=self._relation)
+        for mechanism, steps in self._ledger.items():
+            acc.compose(swapped[mechanism] or mechanism, steps)
+        return acc
+
     # --- queries -----------------------------------------------------------------------------
 
     def epsilon(self, delta: float | Sequence[float]) -> float | list[float]:
@@ -211,13 +225,15 @@ class PLDAccountant(PrivacyAccountant):
             # the profile at 0 is at most the total variation bound, and the profile is
             # non-increasing: epsilon(delta) = 0 exactly (docs/math.md, "pld: trivial cases")
             return _exact_zero()
-        rdp_eps = self._rdp().epsilon(delta)
+        quick = self._rdp_quick()
+        rdp_eps = (quick or self._rdp()).epsilon(delta)
         if rdp_eps == 0:
             result = Bounds(0.0, 0.0, "rdp")  # an upper bound of 0 is the exact value
             result.target_met = True
             return result
         self._hint = rdp_eps / 2
-        return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only)
+        exact_rdp = None if quick is None else (lambda: self._rdp().epsilon(delta))
+        return self._search(active, delta=delta, rdp_value=rdp_eps, upper_only=upper_only, exact_rdp=exact_rdp)
 
     def total_variation_bound(self) -> float:
         """An upper bound on the total variation distance of the composition (its privacy profile at
@@ -244,8 +260,10 @@ class PLDAccountant(PrivacyAccountant):
         active = self._active()
         if not active:
             return _exact_zero()
-        rdp_delta = self._rdp().delta(epsilon)
-        return self._search(active, epsilon=epsilon, rdp_value=rdp_delta)
+        quick = self._rdp_quick()
+        rdp_delta = (quick or self._rdp()).delta(epsilon)
+        exact_rdp = None if quick is None else (lambda: self._rdp().delta(epsilon))
+        return self._search(active, epsilon=epsilon, rdp_value=rdp_delta, exact_rdp=exact_rdp)
 
     # --- the tight computation ---------------------------------------------------------------
 
@@ -444,7 +462,7 @@ class PLDAccountant(PrivacyAccountant):
                 longest = max(longest, (high - low) / step)
         return longest
 
-    def _search(self, active, *, delta=None, epsilon=None, rdp_value, upper_only=False):
+    def _search(self, active, *, delta=None, epsilon=None, rdp_value, upper_only=False, exact_rdp=None):
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
         # one-step P-mass beyond the loss range: the upper bound sends it to +inf, the lower drops it;
@@ -514,6 +532,8 @@ class PLDAccountant(PrivacyAccountant):
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
             upper = min(upper, 1.0)
+        if exact_rdp is not None and (used is None or not upper < rdp_value):
+            rdp_value = min(rdp_value, exact_rdp())  # the provisional bound was a cheap dominating one
         if used is None or not upper < rdp_value:
             result = Bounds(min(lower, rdp_value), rdp_value, "rdp", used)
         else:

@@ -52,17 +52,17 @@ __all__ = ["LatticePair", "resolve", "sum_law", "LATTICE_CELLS_PER_SD", "MAX_LAT
 #: The lattice step of one ``Y`` is its standard deviation divided by this: the spread adds at most
 #: ``G^2 / 4`` to Y's variance (a relative 2.5e-5 here), the contraction removes at most ``G^2/12``;
 #: both move epsilon at second order.
-LATTICE_CELLS_PER_SD = 100
+LATTICE_CELLS_PER_SD = 30
 #: Largest number of lattice cells of one ``Y`` and largest window of the convolution power
 #: (beyond them the resolver gives up and the accountant falls back to the RDP bound).
 MAX_LATTICE = 1 << 22
 #: Tilts of the convolution power, in standard deviations of ``sum_i Y_i`` by which each moves its
 #: mean (about ``theta t var(Y)``): several windows, each accurate near its own centre.
 #: Tilts of the one-jump term besides the untilted one (centred at geometrically spaced jump sizes).
-JUMP_TILTS = 4
-#: Edge-correction passes of the contraction (lower bound) before its atoms are placed.
-EDGE_PASSES = 2
-TILT_SPREADS = (-12.0, -6.0, -3.0, 0.0, 3.0, 6.0, 12.0, 24.0)
+JUMP_TILTS = 3
+TILT_SPREADS = (-10.0, -5.0, 0.0, 5.0, 10.0, 20.0)
+#: Bins of the coarsened law on which a tilt is searched.
+TILT_SEARCH_BINS = 2048
 
 
 def _log_y_moments(sigma):
@@ -122,24 +122,10 @@ def _y_contraction(sigma, step, cells, direction):
     Returns ``(masses, 0, rho)``."""
     a, r = _log_y_moments(sigma)
     j = np.arange(cells + 1, dtype=np.float64)
-    edges = np.concatenate(([0.0], (j + 0.5) * step))
     lattice = j * step
-    # correction passes: each inner edge moves by the mean deviation (conditional mean - lattice
-    # point) of its two cells, which leaves deviations of higher order where the density is smooth
-    # (any edges give a valid lower bound; only the size of the final moves depends on them)
-    frozen = _solve_first_edges(edges, lattice, a, r, step, direction)
-    for _ in range(EDGE_PASSES):
-        with np.errstate(divide="ignore"):
-            u = np.log(edges)
-        m, _ = _vec_normal_mass_edges(u, -a / 2, r)
-        mu, _ = _vec_normal_mass_edges(u, a / 2, r)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dev = np.where(m > 0, mu / m - lattice, 0.0)
-        dev = np.clip(np.nan_to_num(dev), -step / 2, step / 2)
-        inner = edges[1:-1] - (dev[:-1] + dev[1:]) / 2
-        inner = np.clip(inner, lattice[:-1], lattice[1:])
-        edges[frozen + 2:-1] = inner[frozen + 1:]
-        edges = np.maximum.accumulate(edges)
+    hair = 1e-9 * step * (1 if direction == "add" else -1)
+    edges, rho0 = _mean_centred_edges(a, r, step, cells, hair)
+    lattice = lattice + rho0
     with np.errstate(divide="ignore"):
         u = np.log(edges)
     m, em = _vec_normal_mass_edges(u, -a / 2, r)
@@ -171,50 +157,129 @@ def _y_contraction(sigma, step, cells, direction):
     keep = ok & (index >= 0) & (index <= cells)
     w = np.zeros(cells + 1)
     np.add.at(w, index[keep], m_low[keep] * (1 - 4 * UNIT))
-    return w, 0.0, rho
+    return w, 0.0, rho0 + rho
 
 
-#: Cells near ``Y = 0`` whose right edges are solved one by one (there the density changes too fast
-#: for the correction passes: their conditional means stayed ~1e-2 of a step off the lattice).
-SOLVED_CELLS = 0
+#: Newton iterations of :func:`_mean_centred_edges` (from centred edges it converges in 3-5).
+EDGE_NEWTON = 8
+#: Edge-correction passes beyond the mode (each inner edge moved by its two cells' mean deviation).
+EDGE_PASSES = 2
+#: Density (relative to its peak) down to which the edges are solved exactly.
+SOLVE_DENSITY_DROP = 1e-4
 
 
-def _solve_first_edges(edges, lattice, a, r, step, direction):
-    """Set ``edges[1..K+1]`` (K = SOLVED_CELLS) so that cell 0 is empty and cell ``j`` (``1 <= j <= K``)
-    has conditional mean ``j G`` (a hair above for "add", below for "remove", so the certified check
-    places it without a move): bisection on the right edge, the conditional mean being increasing in
-    it. Returns the number of cells fixed; edges beyond stay for the correction passes."""
-    count = min(SOLVED_CELLS, len(lattice) - 2)
-    edges[1] = 0.0
-    if count <= 0:
-        return 0
+def _partial_moments(y, a, r):
+    """``(P(Y < y), E[Y; Y < y], P(Y >= y), E[Y; Y >= y])`` in float (for the Newton solve only: the
+    certified masses are recomputed by :func:`_vec_normal_mass_edges`)."""
+    with np.errstate(divide="ignore"):
+        z = (np.log(y) + a / 2) / r
+    return special.ndtr(z), special.ndtr(z - r), special.ndtr(-z), special.ndtr(r - z)
 
-    def tails(y):  # (P(Y < y), E[Y; Y < y]) in float
-        if y <= 0:
-            return 0.0, 0.0
-        z = (math.log(y) + a / 2) / r
-        return float(special.ndtr(z)), float(special.ndtr(z - r))
 
-    hair = 1e-7 * step * (1 if direction == "add" else -1)
-    edges[1] = 0.0
-    left_m, left_mu = 0.0, 0.0
-    for j in range(1, count + 1):
-        target = lattice[j] + hair
-        low, high = max(edges[j], lattice[j - 1]), lattice[j] + step
-        if not (high > low):
-            return j - 1
-        for _ in range(60):
+def _forward_edges(a, r, step, count, rho, hair):
+    """Right edges ``x[i]`` of the cells ``i + 1 = 1..count`` (the first from 0) with conditional means
+    ``(i + 1) G + rho + hair``: Newton on the whole vector (a lower bidiagonal Jacobian, one banded
+    solve an iteration; stable below the mode, where an error in a left edge needs a smaller move of
+    the right one), damped so every target stays inside its cell. None if it fails."""
+    from scipy.linalg import solve_banded
+
+    j = np.arange(1, count + 1, dtype=np.float64)
+    target = j * step + rho + hair
+    x = target + step / 2
+    for _ in range(EDGE_NEWTON):
+        left = np.concatenate(([0.0], x[:-1]))
+        f0l, f1l, _, _ = _partial_moments(left, a, r)
+        f0r, f1r, _, _ = _partial_moments(x, a, r)
+        m, mu = f0r - f0l, f1r - f1l
+        if not np.all(m > 1e-250):
+            return None
+        mean = mu / m
+        dev = mean - target
+        if float(np.max(np.abs(dev))) <= 1e-12 * step:
+            return x
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            diag = _density(x, a, r) * (x - mean) / m
+            sub = _density(left, a, r) * (mean - left) / m
+        if not (np.all(np.isfinite(diag)) and np.all(diag > 0) and np.all(np.isfinite(sub))):
+            return None
+        ab = np.zeros((2, count))
+        ab[0] = diag
+        ab[1, :-1] = sub[1:]
+        delta = solve_banded((1, 0), ab, -dev)
+        for _ in range(40):
+            trial = x + delta
+            lefts = np.concatenate(([0.0], trial[:-1]))
+            if np.all(trial > target) and np.all(lefts < target):
+                break
+            delta = delta / 2
+        else:
+            return None
+        x = trial
+    return x
+
+
+def _density(y, a, r):
+    """The density of ``Y = exp(sqrt(a) Z - a/2)`` at ``y`` (0 at ``y <= 0``)."""
+    safe = np.where(y > 0, y, 1.0)
+    z = (np.log(safe) + a / 2) / r
+    return np.where(y > 0, np.exp(-0.5 * z * z) / (math.sqrt(2 * math.pi) * r * safe), 0.0)
+
+
+def _mean_centred_edges(a, r, step, cells, hair):
+    """``(edges, rho)``: edges ``e_0 = e_1 = 0 <= e_2 <= ... <= e_{cells+1}`` whose cells ``j >= 1``
+    have conditional means ``j G + rho`` (+ ``hair``): solved exactly below the mode of Y
+    (:func:`_forward_edges`), with the lattice shift ``rho`` chosen so that the solved edges end
+    centred, then correction passes above it (each inner edge moved by its two cells' mean
+    deviation: second-order deviations where the density is smooth). Any edges give a valid lower
+    bound; these make the lattice moves of :func:`_y_contraction` small (centred edges alone left
+    conditional means up to 1e-1 of a step off near ``Y = 0``, where the density changes fast)."""
+    # solved up to where the density has fallen to SOLVE_DENSITY_DROP of its peak (beyond the mode
+    # the forward solve amplifies errors by the density's fall, here at most 1/SOLVE_DENSITY_DROP)
+    reach = math.exp(-1.5 * a + math.sqrt(2 * a * -math.log(SOLVE_DENSITY_DROP)))
+    count = int(min(cells, max(1, math.ceil(reach / step))))
+
+    def mismatch(rho):
+        x = _forward_edges(a, r, step, count, rho, hair)
+        return None if x is None else (x, float(x[-1] - ((count + 0.5) * step + rho)))
+
+    # bisection on the lattice shift: the solved region's last edge against its centred position
+    low, high = -step / 2, step / 2
+    found_low, found_high = mismatch(low), mismatch(high)
+    best_rho, best = 0.0, mismatch(0.0)
+    if found_low is not None and found_high is not None and found_low[1] * found_high[1] < 0:
+        for _ in range(40):
             mid = (low + high) / 2
-            m, mu = tails(mid)
-            mass = m - left_m
-            mean = (mu - left_mu) / mass if mass > 0 else 0.0
-            if mean < target:
-                low = mid
+            found = mismatch(mid)
+            if found is None:
+                break
+            best_rho, best = mid, found
+            if (found[1] < 0) == (found_low[1] < 0):
+                low, found_low = mid, found
             else:
                 high = mid
-        edges[j + 1] = high
-        left_m, left_mu = tails(high)
-    return count
+            if abs(found[1]) <= 1e-6 * step:
+                break
+    j = np.arange(1, cells + 1, dtype=np.float64)
+    x_all = (j + 0.5) * step + best_rho
+    frozen = 1
+    if best is not None:
+        x_all[:count] = best[0]
+        frozen = count + 1  # edges[0 .. frozen] solved
+    edges = np.concatenate(([0.0, 0.0], x_all))
+    lattice = np.arange(cells + 1, dtype=np.float64) * step + best_rho
+    for _ in range(EDGE_PASSES):
+        with np.errstate(divide="ignore"):
+            u = np.log(edges)
+        m, _ = _vec_normal_mass_edges(u, -a / 2, r)
+        mu, _ = _vec_normal_mass_edges(u, a / 2, r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dev = np.where(m > 0, mu / m - lattice, 0.0)
+        dev = np.clip(np.nan_to_num(dev), -step / 2, step / 2)
+        inner = edges[1:-1] - (dev[:-1] + dev[1:]) / 2
+        inner = np.clip(inner, lattice[:-1], lattice[1:])
+        edges[frozen + 1:-1] = inner[frozen:]
+        edges = np.maximum.accumulate(edges)
+    return edges, best_rho
 
 
 def _best_shift(dev, weight, step, direction):
@@ -253,6 +318,15 @@ def _tilt_for(one, count, target):
     monotone tilted mean of the lattice law ``one``), clamped to the attainable range."""
     pos = one.losses()
     w = one.masses
+    if len(w) > TILT_SEARCH_BINS:  # the tilt is a choice (any is valid): searched on a coarsened law
+        width = -(-len(w) // TILT_SEARCH_BINS)
+        pad = (-len(w)) % width
+        wb = np.concatenate((w, np.zeros(pad))).reshape(-1, width)
+        pb = np.concatenate((pos, np.full(pad, pos[-1]))).reshape(-1, width)
+        mass = wb.sum(axis=1)
+        with np.errstate(invalid="ignore"):
+            centre = np.where(mass > 0, (wb * pb).sum(axis=1) / np.where(mass > 0, mass, 1), pb[:, 0])
+        pos, w = centre, mass
 
     def mean(theta):
         x = w * np.exp(np.minimum(theta * (pos - pos[0 if theta >= 0 else -1]), 700.0))
@@ -265,6 +339,8 @@ def _tilt_for(one, count, target):
         low *= 4
     while mean(high) < target and high < 1e6:
         high *= 4
+    if not mean(low) <= target <= mean(high):
+        return None
     for _ in range(80):
         mid = (low + high) / 2
         if mean(mid) < target:
@@ -337,7 +413,7 @@ class _Accumulator:
         return grid, value, error, below, above, above_x
 
 
-def _power_law(y_masses, shift, step, t, split_index, max_cells):
+def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both"):
     """The law of ``sum_i Y_i`` on ``{k step + t shift}`` from the lattice law of one Y (masses at
     ``j step + shift``): the terms with no jump (every Y below the split) and with exactly one
     (``t`` times the bulk's (t-1)-fold sum convolved with the jump part), each by
@@ -362,6 +438,8 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells):
     pieces = []
     if t > 0:
         for spread in TILT_SPREADS:
+            if (side == "high" and spread < 0) or (side == "low" and spread > 0):
+                continue  # a lower bound needs accuracy on its own side only (dropping mass is valid)
             theta = 0.0 if spread == 0 else _tilt_for(bulk_one, t, t * mean + spread * math.sqrt(t) * sd)
             if theta is None:
                 continue
@@ -372,7 +450,7 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells):
             return None
         acc.term(pieces, t * float(pos[-1]))
     jz = np.flatnonzero(jump > 0)
-    if jz.size:
+    if jz.size and side != "low":  # the remove direction's lower bound drops the jump term
         j_first, j_last = int(jz[0]), int(jz[-1])
         jump_one = OneStep(step, j_first, shift, jump[j_first:j_last + 1], 0.0, "upper")
         items = [(bulk_one, t - 1), (jump_one, 1)]
@@ -442,7 +520,8 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
         cut = (cells + 0.5) * step
     split = math.exp(_split_cut(t, sigma, budget / 2))
     split_index = min(max(math.ceil((split - shift) / step), 1), len(w))
-    found = _power_law(w, shift, step, t, split_index, max_cells)
+    side = {"upper": "both", "lower-add": "high", "lower-remove": "low"}[kind]
+    found = _power_law(w, shift, step, t, split_index, max_cells, side)
     if found is None:
         return None
     grid, q, err, below, above, above_x = found
@@ -575,10 +654,26 @@ def resolve(pair, bound, tail_z):
         kind = "upper"
     else:
         kind = "lower-add" if pair.direction == "add" else "lower-remove"
-    law = sum_law(pair.steps, pair.sigma, kind, budget)
-    if law is None:
-        return None
-    return LatticePair(law, pair.direction, budget)
+    key = (pair.steps, pair.sigma, kind, pair.direction)
+    kept = _STRICTEST.get(key)
+    if kept is not None and kept[0] <= budget:
+        return kept[1]  # a law with less mass set apart is valid for a looser budget too
+    found = _lattice_pair(*key, budget)
+    if found is not None:
+        if len(_STRICTEST) > 64:
+            _STRICTEST.clear()
+        _STRICTEST[key] = (budget, found)
+    return found
+
+
+#: (steps, sigma, kind, direction) -> (budget, LatticePair) of the strictest budget computed so far.
+_STRICTEST = {}
+
+
+@functools.lru_cache(maxsize=32)
+def _lattice_pair(steps, sigma, kind, direction, budget):
+    law = sum_law(steps, sigma, kind, budget)
+    return None if law is None else LatticePair(law, direction, budget)
 
 
 AllocationPair.resolver = staticmethod(resolve)
