@@ -132,8 +132,16 @@ def _y_contraction(sigma, step, cells, direction):
     a, r = _log_y_moments(sigma)
     j = np.arange(cells + 1, dtype=np.float64)
     lattice = j * step
-    hair = 1e-9 * step * (1 if direction == "add" else -1)
-    edges, rho0 = _mean_centred_edges(a, r, step, cells, hair)
+    hair = 10 * NEWTON_TOLERANCE * step * (1 if direction == "add" else -1)
+    # candidate edge constructions (measured: neither is best at every sigma); the one whose
+    # conditional means lie closest to the lattice, in mass, is kept
+    best = None
+    for drop, accept in EDGE_CANDIDATES:
+        edges, rho0 = _mean_centred_edges(a, r, step, cells, hair, drop, accept)
+        score = _edge_score(edges, rho0, a, r, step)
+        if best is None or score < best[0]:
+            best = (score, edges, rho0)
+    _, edges, rho0 = best
     lattice = lattice + rho0
     with np.errstate(divide="ignore"):
         u = np.log(edges)
@@ -170,11 +178,23 @@ def _y_contraction(sigma, step, cells, direction):
 
 
 #: Newton iterations of :func:`_mean_centred_edges` (from centred edges it converges in 3-5).
-EDGE_NEWTON = 8
+EDGE_NEWTON = 12
+#: Newton's stopping deviation, in steps (the float conditional means are good to ~1e-12 of a step
+#: here, amplified up to 1e4 times past the mode); the targets sit ten times this beyond the lattice points, on each bound's side.
+NEWTON_TOLERANCE = 1e-7
 #: Edge-correction passes beyond the mode (each inner edge moved by its two cells' mean deviation).
 EDGE_PASSES = 2
+#: Extra passes over the JUNCTION_CELLS cells after the solved edges.
+JUNCTION_PASSES = 40
+JUNCTION_CELLS = 400
+#: Largest deviation (in steps) of a Newton solve that did not reach NEWTON_TOLERANCE and is kept.
+NEWTON_ACCEPT = 1e-4
+#: (density drop, accepted Newton deviation in steps) of the edge constructions compared.
+EDGE_CANDIDATES = ((1e-3, None), (1e-4, 0.5))
+#: Lattice shifts tried (per choice of cell 0) before the bisection of the solved edges' phase.
+SHIFT_SCAN = 9
 #: Density (relative to its peak) down to which the edges are solved exactly.
-SOLVE_DENSITY_DROP = 1e-4
+SOLVE_DENSITY_DROP = 0.001
 
 
 def _partial_moments(y, a, r):
@@ -185,14 +205,18 @@ def _partial_moments(y, a, r):
     return special.ndtr(z), special.ndtr(z - r), special.ndtr(-z), special.ndtr(r - z)
 
 
-def _forward_edges(a, r, step, count, rho, hair):
-    """Right edges ``x[i]`` of the cells ``i + 1 = 1..count`` (the first from 0) with conditional means
-    ``(i + 1) G + rho + hair``: Newton on the whole vector (a lower bidiagonal Jacobian, one banded
-    solve an iteration; stable below the mode, where an error in a left edge needs a smaller move of
-    the right one), damped so every target stays inside its cell. None if it fails."""
+def _forward_edges(a, r, step, count, rho, hair, first, accept=None):
+    """Right edges ``x[i]`` of the cells ``j = first + i`` (``first`` 0 when ``rho > 0``, else 1; the
+    first cell starts at 0) up to ``j = count``, with conditional means ``j G + rho + hair``: Newton on
+    the whole vector (a lower bidiagonal Jacobian, one banded solve an iteration; stable where the
+    density increases, as an error in a left edge then needs a smaller move of the right one),
+    damped so every target stays inside its cell. ``(first, x)``, or None if it does not converge."""
     from scipy.linalg import solve_banded
 
-    j = np.arange(1, count + 1, dtype=np.float64)
+    if first == 0 and not rho + hair > 0:
+        return None  # cell 0 = [0, x) cannot have its mean at or below 0
+    j = np.arange(first, count + 1, dtype=np.float64)
+    n = len(j)
     target = j * step + rho + hair
     x = target + step / 2
     for _ in range(EDGE_NEWTON):
@@ -204,14 +228,14 @@ def _forward_edges(a, r, step, count, rho, hair):
             return None
         mean = mu / m
         dev = mean - target
-        if float(np.max(np.abs(dev))) <= 1e-12 * step:
-            return x
+        if float(np.max(np.abs(dev))) <= NEWTON_TOLERANCE * step:
+            return first, x
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             diag = _density(x, a, r) * (x - mean) / m
             sub = _density(left, a, r) * (mean - left) / m
         if not (np.all(np.isfinite(diag)) and np.all(diag > 0) and np.all(np.isfinite(sub))):
             return None
-        ab = np.zeros((2, count))
+        ab = np.zeros((2, n))
         ab[0] = diag
         ab[1, :-1] = sub[1:]
         delta = solve_banded((1, 0), ab, -dev)
@@ -224,7 +248,15 @@ def _forward_edges(a, r, step, count, rho, hair):
         else:
             return None
         x = trial
-    return x
+    # not converged to the tolerance: accepted when close (the certified placement moves what is off)
+    left = np.concatenate(([0.0], x[:-1]))
+    f0l, f1l, _, _ = _partial_moments(left, a, r)
+    f0r, f1r, _, _ = _partial_moments(x, a, r)
+    m, mu = f0r - f0l, f1r - f1l
+    accept = NEWTON_ACCEPT if accept is None else accept
+    if np.all(m > 1e-250) and float(np.max(np.abs(mu / m - target))) <= accept * step:
+        return first, x
+    return None
 
 
 def _density(y, a, r):
@@ -234,61 +266,102 @@ def _density(y, a, r):
     return np.where(y > 0, np.exp(-0.5 * z * z) / (math.sqrt(2 * math.pi) * r * safe), 0.0)
 
 
-def _mean_centred_edges(a, r, step, cells, hair):
-    """``(edges, rho)``: edges ``e_0 = e_1 = 0 <= e_2 <= ... <= e_{cells+1}`` whose cells ``j >= 1``
-    have conditional means ``j G + rho`` (+ ``hair``): solved exactly below the mode of Y
-    (:func:`_forward_edges`), with the lattice shift ``rho`` chosen so that the solved edges end
-    centred, then correction passes above it (each inner edge moved by its two cells' mean
-    deviation: second-order deviations where the density is smooth). Any edges give a valid lower
-    bound; these make the lattice moves of :func:`_y_contraction` small (centred edges alone left
-    conditional means up to 1e-1 of a step off near ``Y = 0``, where the density changes fast)."""
+def _mean_centred_edges(a, r, step, cells, hair, drop=None, accept=None):
+    """``(edges, rho)``: edges ``e_0 = 0 <= e_1 <= ... <= e_{cells+1}`` of the cells ``j`` (``[e_j,
+    e_{j+1})``) with conditional means ``j G + rho`` (+ ``hair``): solved exactly over the cells where
+    the density of Y increases (below its mode ``e^{-3a/2}``, and a little beyond it; cell 0 empty when
+    ``rho <= 0``) by :func:`_forward_edges`, the lattice shift ``rho`` bisected so that the solved
+    edges end centred, then correction passes (each inner edge moved by its two cells' mean
+    deviation: second-order deviations where the density is smooth and decreasing). Any edges give
+    a valid lower bound; these make the lattice moves of :func:`_y_contraction` small (centred edges
+    alone left conditional means up to 1e-1 of a step off near ``Y = 0``)."""
     # solved up to where the density has fallen to SOLVE_DENSITY_DROP of its peak (beyond the mode
     # the forward solve amplifies errors by the density's fall, here at most 1/SOLVE_DENSITY_DROP)
-    reach = math.exp(-1.5 * a + math.sqrt(2 * a * -math.log(SOLVE_DENSITY_DROP)))
+    drop = SOLVE_DENSITY_DROP if drop is None else drop
+    reach = math.exp(-1.5 * a + math.sqrt(2 * a * -math.log(drop)))
     count = int(min(cells, max(1, math.ceil(reach / step))))
 
-    def mismatch(rho):
-        x = _forward_edges(a, r, step, count, rho, hair)
-        return None if x is None else (x, float(x[-1] - ((count + 0.5) * step + rho)))
+    def mismatch(rho, count, first):
+        found = _forward_edges(a, r, step, count, rho, hair, first, accept)
+        if found is None:
+            return None
+        first, x = found
+        return first, x, float(x[-1] - ((count + 0.5) * step + rho))
 
-    # bisection on the lattice shift: the solved region's last edge against its centred position
-    low, high = -step / 2, step / 2
-    found_low, found_high = mismatch(low), mismatch(high)
-    best_rho, best = 0.0, mismatch(0.0)
-    if found_low is not None and found_high is not None and found_low[1] * found_high[1] < 0:
-        for _ in range(40):
-            mid = (low + high) / 2
-            found = mismatch(mid)
-            if found is None:
-                break
-            best_rho, best = mid, found
-            if (found[1] < 0) == (found_low[1] < 0):
-                low, found_low = mid, found
-            else:
-                high = mid
-            if abs(found[1]) <= 1e-6 * step:
-                break
-    j = np.arange(1, cells + 1, dtype=np.float64)
-    x_all = (j + 0.5) * step + best_rho
-    frozen = 1
+    best_rho, best = 0.0, None
+    # the reach shrinks until the solve converges (at small sigma the density decreases from about
+    # Y = 0 and an exact solve far beyond its mode is infeasible); cell 0 empty or not; the shift is
+    # scanned on a few points and bisected wherever the mismatch changes sign between two of them
+    while count >= 1 and best is None:
+        for first in (1, 0):
+            rhos = np.linspace(-step / 2 if first == 1 else 1e-3 * step, step / 2, SHIFT_SCAN)
+            scan = [(float(rho), mismatch(float(rho), count, first)) for rho in rhos]
+            for rho, found in scan:
+                if found is not None and (best is None or abs(found[2]) < abs(best[2])):
+                    best_rho, best = rho, found
+            for (low, found_low), (high, found_high) in zip(scan[:-1], scan[1:]):
+                if found_low is None or found_high is None or found_low[2] * found_high[2] >= 0:
+                    continue
+                for _ in range(40):
+                    mid = (low + high) / 2
+                    found = mismatch(mid, count, first)
+                    if found is None:
+                        break
+                    if abs(found[2]) < abs(best[2]):
+                        best_rho, best = mid, found
+                    if (found[2] < 0) == (found_low[2] < 0):
+                        low, found_low = mid, found
+                    else:
+                        high = mid
+                    if abs(found[2]) <= 1e-6 * step:
+                        break
+        if best is None:
+            count //= 2
+    edges = np.concatenate(([0.0], (np.arange(cells + 1, dtype=np.float64) + 0.5) * step + best_rho))
+    frozen = 0  # edges[0 .. frozen] solved
     if best is not None:
-        x_all[:count] = best[0]
-        frozen = count + 1  # edges[0 .. frozen] solved
-    edges = np.concatenate(([0.0, 0.0], x_all))
+        first, x, _ = best
+        edges[first + 1:first + 1 + len(x)] = x
+        if first == 1:
+            edges[1] = 0.0  # cell 0 empty
+        frozen = first + len(x)
     lattice = np.arange(cells + 1, dtype=np.float64) * step + best_rho
-    for _ in range(EDGE_PASSES):
-        with np.errstate(divide="ignore"):
-            u = np.log(edges)
-        m, _ = _vec_normal_mass_edges(u, -a / 2, r)
-        mu, _ = _vec_normal_mass_edges(u, a / 2, r)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dev = np.where(m > 0, mu / m - lattice, 0.0)
-        dev = np.clip(np.nan_to_num(dev), -step / 2, step / 2)
-        inner = edges[1:-1] - (dev[:-1] + dev[1:]) / 2
-        inner = np.clip(inner, lattice[:-1], lattice[1:])
-        edges[frozen + 1:-1] = inner[frozen:]
-        edges = np.maximum.accumulate(edges)
+    # passes: many near the junction with the solved edges (its phase mismatch diffuses slowly), two
+    # over every cell
+    near = min(cells + 1, frozen + JUNCTION_CELLS)
+    for passes, stop in ((JUNCTION_PASSES, near), (EDGE_PASSES, cells + 1)):
+        for _ in range(passes):
+            _correction_pass(edges, lattice, a, r, step, frozen, stop)
     return edges, best_rho
+
+
+def _edge_score(edges, rho, a, r, step):
+    """Mass-weighted mean |conditional mean - lattice point| of the cells (float; a choice only)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f0, f1, s0, s1 = _partial_moments(edges, a, r)
+        upper_half = edges[:-1] > math.exp(-a / 2)
+        m = np.where(upper_half, s0[:-1] - s0[1:], f0[1:] - f0[:-1])
+        mu = np.where(upper_half, s1[:-1] - s1[1:], f1[1:] - f1[:-1])
+        lattice = np.arange(len(m), dtype=np.float64) * step + rho
+        dev = np.where(m > 0, np.abs(mu / m - lattice), 0.0)
+    return float(np.sum(np.nan_to_num(m * dev)))
+
+
+def _correction_pass(edges, lattice, a, r, step, frozen, stop):
+    """One pass over the cells below ``stop``: each free inner edge (index above ``frozen``) moves by
+    the mean deviation (conditional mean - lattice point) of its two cells; in place."""
+    window = edges[:stop + 1]
+    with np.errstate(divide="ignore"):
+        u = np.log(window)
+    m, _ = _vec_normal_mass_edges(u, -a / 2, r)
+    mu, _ = _vec_normal_mass_edges(u, a / 2, r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dev = np.where(m > 0, mu / m - lattice[:stop], 0.0)
+    dev = np.clip(np.nan_to_num(dev), -step / 2, step / 2)
+    inner = window[1:-1] - (dev[:-1] + dev[1:]) / 2
+    inner = np.clip(inner, lattice[:stop - 1], lattice[1:stop])
+    window[frozen + 1:-1] = inner[frozen:]
+    np.maximum.accumulate(edges, out=edges)
 
 
 def _best_shift(dev, weight, step, direction):
