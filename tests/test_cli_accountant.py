@@ -215,9 +215,18 @@ def test_balls_in_bins_is_one_random_allocation_per_epoch_with_a_partial_epoch_c
     assert result["steps"] == 25 and result["steps_per_epoch"] == 10 and result["sampling"] == "balls-in-bins"
 
 
+def test_balls_in_bins_with_the_pld_accountant_prints_the_certified_bracket_of_the_allocation_epochs(capsys):
+    args = ("--sigma", "1.0", "--dataset-size", "1000", "--batch-size", "100", "--epochs", "2.5",
+            "--sampling", "balls-in-bins", "--accountant", "pld", "--delta", "1e-5", "--json")
+    status, out, _ = run_cli(capsys, "epsilon", *args)
+    result = json.loads(out)
+    expected = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 1.0), 3).epsilon_bounds(1e-5)
+    assert status == 0 and result["epsilon"] == expected.upper and expected.source == "pld"
+
+
 @pytest.mark.parametrize("extra, name", [
-    (["--accountant", "pld"], "PLD accountant"),
     (["--relation", "replace_one"], "replace_one"),
+    (["--accountant", "pld", "--relation", "replace_one"], "replace_one"),
 ])
 def test_balls_in_bins_outside_its_analysis_is_refused_in_one_line(capsys, extra, name):
     status, out, err = run_cli(capsys, "epsilon", "--sigma", "1", "--delta", "1e-5", "--dataset-size", "100",
@@ -231,6 +240,15 @@ def test_calibrate_sigma_for_balls_in_bins_meets_the_target_one_sided():
     assert dp.Accountant().compose(dp.RandomAllocationGaussian(20, sigma * (1 - 1e-5)), 2).epsilon(1e-5) > 3.0
     with pytest.raises(dp.InvalidArgument, match="q=0.3"):
         dp.calibrate_sigma(epsilon=3.0, delta=1e-5, q=0.3, steps=30, sampling="balls-in-bins")
+
+
+def test_calibrate_sigma_for_balls_in_bins_with_the_pld_accountant_meets_the_target_within_its_tolerance():
+    sigma = dp.calibrate_sigma(epsilon=3.0, delta=1e-5, q=1 / 20, steps=30, sampling="balls-in-bins",
+                               accountant="pld", tolerance=1e-3)
+    assert dp.PLDAccountant().compose(dp.RandomAllocationGaussian(20, sigma), 2).epsilon(1e-5) <= 3.0
+    assert dp.PLDAccountant().compose(dp.RandomAllocationGaussian(20, sigma * (1 - 2e-3)), 2).epsilon(1e-5) > 3.0
+    rdp_sigma = dp.calibrate_sigma(epsilon=3.0, delta=1e-5, q=1 / 20, steps=30, sampling="balls-in-bins")
+    assert sigma < rdp_sigma  # the tight accountant needs less noise than the RDP bound
 
 
 def test_shuffled_batches_print_a_certified_lower_bound_beside_poisson_and_balls_in_bins(capsys):

@@ -81,8 +81,10 @@ def calibrate_sigma(
         raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
     if accountant == "pld":
         if sampling == "balls-in-bins":
-            raise RandomAllocationGaussian(_steps_per_epoch(_validate.real("q", q, 0, 1, low_open=True)), 1.0).refusal(
-                "pld", relation)
+            refused = RandomAllocationGaussian(_steps_per_epoch(_validate.real("q", q, 0, 1, low_open=True)),
+                                               1.0).refusal("pld", relation)
+            if refused is not None:
+                raise refused
         if orders is not None or conversion != "improved":
             raise InvalidArgument("conversion= and orders= apply to accountant='rdp' only")
         return _pld_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling,
@@ -287,11 +289,18 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     steps = _rdp._check_steps(steps, 1)
     tolerance = _validate.real("tolerance", tolerance, 1e-9, 0.5)
     relation = _validate.choice("relation", relation, _pld.RELATIONS)
-    sampling = _validate.choice("sampling", sampling, ("poisson", "fixed"))
+    sampling = _validate.choice("sampling", sampling, ("poisson", "fixed", "balls-in-bins"))
     if progress is not None and not callable(progress):
         raise InvalidArgumentType(f"progress={progress!r} must be None or a callable")
     rate = q
-    if sampling == "fixed":
+    count = steps  # compositions of ``step(sigma)``
+    if sampling == "balls-in-bins":
+        per_epoch = _steps_per_epoch(q)
+        count = -(-steps // per_epoch)  # epochs, a partial one counted whole (as the RDP search)
+
+        def step(sigma):
+            return RandomAllocationGaussian(per_epoch, sigma)
+    elif sampling == "fixed":
         # a float q = b/n may be rounded down: take the next float up (only b/n enters the analysis)
         rate = q if q == 1 else math.nextafter(q, 1.0)
         batch, dataset = rate.as_integer_ratio()
@@ -310,7 +319,8 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     # Where that is <= delta, epsilon(delta) = 0 at every sigma > 0 (the PLD accountant answers 0
     # exactly once its own bound, q erf(1/(2 sqrt 2 sigma)) per step, is below delta): no sigma is
     # the smallest, and the search would only stop at its floor
-    bound = total_variation.composed([(rate, steps)])
+    # (balls-in-bins uses every record once an epoch: no such shortcut)
+    bound = 1.0 if sampling == "balls-in-bins" else total_variation.composed([(rate, steps)])
     if bound <= delta:
         smallest = -math.expm1(math.log1p(-delta) / steps)
         raise InvalidArgument(
@@ -320,12 +330,12 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
             f"the smallest; allowed: q > {smallest:.6g}"
         )
     started = time.perf_counter()
-    count = [0]
+    evaluations = [0]
 
     def report(text):
-        count[0] += 1
+        evaluations[0] += 1
         if progress is not None:
-            progress(f"pld calibration: {text} ({count[0]} evaluations, {time.perf_counter() - started:.1f} s)")
+            progress(f"pld calibration: {text} ({evaluations[0]} evaluations, {time.perf_counter() - started:.1f} s)")
 
     try:  # the RDP sigma is at least the tight one (RDP over-estimates epsilon): a first bracket
         high = _rdp_sigma(epsilon=epsilon, delta=delta, q=q, steps=steps, relation=relation, sampling=sampling)
@@ -335,12 +345,12 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     # one grid step for the whole search, from the composed loss at the RDP sigma: the composed
     # standard deviation / 1700 (the upper end converges like h^2 and is then within ~1e-4 of its
     # limit), with the one-step PLD kept below 2^15 cells (small T: long loss ranges)
-    probe = _pld.PLDAccountant(relation=relation).compose(step(high), steps)
+    probe = _pld.PLDAccountant(relation=relation).compose(step(high), count)
     active = probe._active()
     if not active:
-        return _smallest_certified(high, _bounds_factory(step, steps, delta, relation), epsilon, relative_width,
+        return _smallest_certified(high, _bounds_factory(step, count, delta, relation), epsilon, relative_width,
                                    tolerance)
-    tail_z = _pld._tail_z(_pld.TAIL_SHARE * delta / steps)
+    tail_z = _pld._tail_z(_pld.TAIL_SHARE * delta / count)
     first = probe._initial_step(active, _pld.CALIBRATION_CELLS_PER_SD)
     grid = max(first, first * probe._cells(active, first, tail_z) / 2**15)
     aim = epsilon * (1 - 1e-4)
@@ -349,7 +359,7 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     def upper(sigma):
         if sigma not in seen:
             # one pass at the fixed grid step, upper end only (the lower end is not needed here)
-            found = _pld.PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), steps)._epsilon_search(
+            found = _pld.PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), count)._epsilon_search(
                 delta, upper_only=True)
             seen[sigma] = found.upper
             report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
@@ -391,7 +401,7 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
         high = math.exp(x_hi)
         if not upper(high) <= aim:  # exp(log(sigma)) may round: keep the evaluated point
             high = max(s for s, v in seen.items() if v <= aim)
-    bounds = _bounds_factory(step, steps, delta, relation, report)
+    bounds = _bounds_factory(step, count, delta, relation, report)
     return _smallest_certified(high, bounds, epsilon, relative_width, tolerance)
 
 

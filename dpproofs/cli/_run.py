@@ -12,7 +12,7 @@ without replacement, independently of the other steps (it needs ``--dataset-size
 replace_one`` only. ``--sampling balls-in-bins`` means every record lands in exactly one of the
 ``t = ceil(N/B)`` steps of each epoch, uniformly and afresh each epoch (jax_privacy's
 ``BallsInBinsSampling`` keeps its bins across epochs: that is not this scheme); each epoch is one
-``dpproofs.RandomAllocationGaussian(t, sigma)`` (a partial epoch counted whole; RDP accountant,
+``dpproofs.RandomAllocationGaussian(t, sigma)`` (a partial epoch counted whole; either accountant,
 add_remove). ``--sampling shuffle`` (reshuffled every epoch, ``DataLoader(shuffle=True)``) and
 ``shuffle-persistent`` (one permutation for the whole run) have no upper bound: ``dpproofs epsilon``
 prints a certified LOWER bound (``dpproofs.epsilon_lower_bound``) beside the Poisson and
@@ -51,7 +51,7 @@ EPILOG = (
     "batch independently with probability q. --sampling fixed: each step draws exactly B of the N "
     "records uniformly without replacement, independently of other steps (replace_one only). "
     "--sampling balls-in-bins: each record in exactly one of the ceil(N/B) steps of each epoch, "
-    "drawn afresh every epoch (random allocation; rdp accountant, add_remove). "
+    "drawn afresh every epoch (random allocation; either accountant, add_remove). "
     "--sampling shuffle / shuffle-persistent: no upper bound exists; dpproofs epsilon prints a certified "
     "lower bound beside the Poisson and balls-in-bins epsilons of the same run. "
     "Shuffled fixed-size batches (the usual data loader: one pass over a permutation per epoch) "
@@ -127,11 +127,11 @@ def run_of(args):
         )
     if args.sampling == "balls-in-bins":
         shape["steps_per_epoch"] = round(1 / q)  # steps_and_rate's q is exactly 1/t
-        for name, refusal in (("relation", args.relation != "add_remove"), ("accountant", args.accountant != "rdp")):
-            if refusal:
-                from dpproofs.mechanisms_allocation import RandomAllocationGaussian
+        from dpproofs.mechanisms_allocation import RandomAllocationGaussian
 
-                raise RandomAllocationGaussian(shape["steps_per_epoch"], 1.0).refusal(args.accountant, args.relation)
+        refused = RandomAllocationGaussian(shape["steps_per_epoch"], 1.0).refusal(args.accountant, args.relation)
+        if refused is not None:
+            raise refused
     return q, steps, {"q": q, "steps": steps, "sampling": args.sampling, "relation": args.relation,
                       "accountant": args.accountant, **shape}
 

@@ -53,7 +53,7 @@ def run(args):
 def _shuffled(args, description):
     """Shuffled batches: a certified lower bound (``dpproofs.epsilon_lower_bound``, over the whole
     epochs of the run: a partial epoch releases more, so leaving it out keeps a lower bound) beside
-    the Poisson (q = B/N, same steps, the chosen accountant) and balls-in-bins (RDP) upper bounds."""
+    the Poisson (q = B/N, same steps) and balls-in-bins upper bounds (both by the chosen accountant)."""
     import math
 
     import dpproofs
@@ -67,8 +67,8 @@ def _shuffled(args, description):
     balls = None
     if args.relation == "add_remove":
         per_epoch = -(-args.dataset_size // args.batch_size)
-        balls = dpproofs.Accountant().compose(dpproofs.RandomAllocationGaussian(per_epoch, args.sigma),
-                                              -(-description["steps"] // per_epoch))
+        balls = accountant_of(args).compose(dpproofs.RandomAllocationGaussian(per_epoch, args.sigma),
+                                            -(-description["steps"] // per_epoch))
     rows = []
     for delta in args.delta:
         with slow_notice(f"shuffled lower bound and the comparisons at delta={delta:g}"):
@@ -76,7 +76,7 @@ def _shuffled(args, description):
             row = {"delta": delta, "epsilon_lower_bound": lower,
                    "poisson_epsilon": poisson.epsilon_bounds(delta, **options).upper}
             if balls is not None:
-                row["balls_in_bins_epsilon"] = balls.epsilon(delta)
+                row["balls_in_bins_epsilon"] = balls.epsilon_bounds(delta, **options_for(balls.epsilon_bounds, args)).upper
         rows.append(row)
     return {"epsilon_lower_bound": rows[0]["epsilon_lower_bound"], "delta": rows[0]["delta"], "results": rows,
             "sigma": args.sigma, "pair": pair, "epochs_bounded": epochs, **description, **options}
@@ -91,7 +91,8 @@ def _render_shuffled(result):
         lines.append(f"  the same run with Poisson sampling (q={result['q']:g}): epsilon <= {row['poisson_epsilon']:.6g} "
                      f"({result['accountant']})")
         if "balls_in_bins_epsilon" in row:
-            lines.append(f"  the same run with balls-in-bins batches: epsilon <= {row['balls_in_bins_epsilon']:.6g} (rdp)")
+            lines.append(f"  the same run with balls-in-bins batches: epsilon <= {row['balls_in_bins_epsilon']:.6g} "
+                         f"({result['accountant']})")
     lines.append("No upper bound exists for shuffled batches: a Poisson number reported for them can be optimistic.")
     return "\n".join(lines)
 

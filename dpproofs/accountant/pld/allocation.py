@@ -132,16 +132,8 @@ def _y_contraction(sigma, step, cells, direction):
     a, r = _log_y_moments(sigma)
     j = np.arange(cells + 1, dtype=np.float64)
     lattice = j * step
-    hair = 10 * NEWTON_TOLERANCE * step * (1 if direction == "add" else -1)
-    # candidate edge constructions (measured: neither is best at every sigma); the one whose
-    # conditional means lie closest to the lattice, in mass, is kept
-    best = None
-    for drop, accept in EDGE_CANDIDATES:
-        edges, rho0 = _mean_centred_edges(a, r, step, cells, hair, drop, accept)
-        score = _edge_score(edges, rho0, a, r, step)
-        if best is None or score < best[0]:
-            best = (score, edges, rho0)
-    _, edges, rho0 = best
+    edges, rho0 = _best_edges(sigma, step, cells)
+    edges = edges.copy()
     lattice = lattice + rho0
     with np.errstate(divide="ignore"):
         u = np.log(edges)
@@ -191,8 +183,10 @@ JUNCTION_CELLS = 400
 NEWTON_ACCEPT = 1e-4
 #: (density drop, accepted Newton deviation in steps) of the edge constructions compared.
 EDGE_CANDIDATES = ((1e-3, None), (1e-4, 0.5))
+#: Bisection steps on the lattice shift (the phase to 2^-25 of a step).
+SHIFT_BISECTIONS = 25
 #: Lattice shifts tried (per choice of cell 0) before the bisection of the solved edges' phase.
-SHIFT_SCAN = 9
+SHIFT_SCAN = 5
 #: Density (relative to its peak) down to which the edges are solved exactly.
 SOLVE_DENSITY_DROP = 0.001
 
@@ -302,7 +296,7 @@ def _mean_centred_edges(a, r, step, cells, hair, drop=None, accept=None):
             for (low, found_low), (high, found_high) in zip(scan[:-1], scan[1:]):
                 if found_low is None or found_high is None or found_low[2] * found_high[2] >= 0:
                     continue
-                for _ in range(40):
+                for _ in range(SHIFT_BISECTIONS):
                     mid = (low + high) / 2
                     found = mismatch(mid, count, first)
                     if found is None:
@@ -333,6 +327,22 @@ def _mean_centred_edges(a, r, step, cells, hair, drop=None, accept=None):
         for _ in range(passes):
             _correction_pass(edges, lattice, a, r, step, frozen, stop)
     return edges, best_rho
+
+
+@functools.lru_cache(maxsize=16)
+def _best_edges(sigma, step, cells):
+    """The contraction's cell edges and lattice shift for one Y law (both directions share them; the
+    placement moves what is off, each to its own side): of the candidate constructions (measured:
+    neither is best at every sigma), the one whose conditional means lie closest to the lattice, in
+    mass."""
+    a, r = _log_y_moments(sigma)
+    best = None
+    for drop, accept in EDGE_CANDIDATES:
+        edges, rho0 = _mean_centred_edges(a, r, step, cells, 0.0, drop, accept)
+        score = _edge_score(edges, rho0, a, r, step)
+        if best is None or score < best[0]:
+            best = (score, edges, rho0)
+    return best[1], best[2]
 
 
 def _edge_score(edges, rho, a, r, step):
