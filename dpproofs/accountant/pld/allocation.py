@@ -421,7 +421,7 @@ def _tilt_for(one, count, target):
         pos, w = centre, mass
 
     def mean(theta):
-        x = w * np.exp(np.minimum(theta * (pos - pos[0 if theta >= 0 else -1]), 700.0))
+        x = w * np.exp(np.minimum(theta * (pos - pos[-1 if theta >= 0 else 0]), 700.0))
         return count * float(np.sum(x * pos) / np.sum(x))
 
     if target <= pos[0] * count or target >= pos[-1] * count:
