@@ -61,6 +61,8 @@ MAX_LATTICE = 1 << 22
 #: Tilts of the one-jump term besides the untilted one (centred at geometrically spaced jump sizes).
 JUMP_TILTS = 3
 TILT_SPREADS = (-10.0, -5.0, 0.0, 5.0, 10.0, 20.0)
+#: Bisection steps of the tilt search (the tilt is a choice: 2^-40 of its bracket is ample).
+TILT_BISECTIONS = 40
 #: Bins of the coarsened law on which a tilt is searched.
 TILT_SEARCH_BINS = 2048
 
@@ -185,6 +187,8 @@ NEWTON_ACCEPT = 1e-4
 EDGE_CANDIDATES = ((1e-3, None), (1e-4, 0.5))
 #: Bisection steps on the lattice shift (the phase to 2^-25 of a step).
 SHIFT_BISECTIONS = 25
+#: Mass-weighted deviation (in steps) below which the first edge candidate is kept.
+GOOD_EDGES = 1e-6
 #: Lattice shifts tried (per choice of cell 0) before the bisection of the solved edges' phase.
 SHIFT_SCAN = 5
 #: Density (relative to its peak) down to which the edges are solved exactly.
@@ -342,6 +346,8 @@ def _best_edges(sigma, step, cells):
         score = _edge_score(edges, rho0, a, r, step)
         if best is None or score < best[0]:
             best = (score, edges, rho0)
+        if best[0] <= GOOD_EDGES * step:
+            break  # the lattice moves are already negligible: the next candidate is not tried
     return best[1], best[2]
 
 
@@ -433,7 +439,7 @@ def _tilt_for(one, count, target):
         high *= 4
     if not mean(low) <= target <= mean(high):
         return None
-    for _ in range(80):
+    for _ in range(TILT_BISECTIONS):
         mid = (low + high) / 2
         if mean(mid) < target:
             low = mid
