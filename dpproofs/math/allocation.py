@@ -266,7 +266,10 @@ def _remove_rdp_bound_cached(alpha, t, sigma):
     # A peak at the grid's top end means the integral is not under control: fall back to the Gaussian.
     grid = np.geomspace(1e-9 * max(beta, 1.0), 1e9 * max(beta, 1.0), 240)
     with np.errstate(all="ignore"):
-        logs = np.array([_log_integrand(u, beta, t, sigma) for u in grid])
+        try:
+            logs = np.array([_log_integrand(u, beta, t, sigma) for u in grid])
+        except (OverflowError, ValueError, ZeroDivisionError):  # e^{1/s^2} beyond float range (s < ~0.038)
+            return gaussian
     if not np.all(np.isfinite(logs) | (logs == -np.inf)) or int(np.argmax(logs)) >= len(grid) - 3:
         return gaussian
     keep = np.flatnonzero(logs >= np.max(logs) - 60.0)

@@ -58,6 +58,9 @@ LATTICE_CELLS_PER_SD = 30
 MAX_LATTICE = 1 << 22
 #: Tilts of the convolution power, in standard deviations of ``sum_i Y_i`` by which each moves its
 #: mean (about ``theta t var(Y)``): several windows, each accurate near its own centre.
+#: Largest variance ``a = 1/sigma^2`` of log Y given a lattice (sigma below ~0.14: the lognormal's
+#: right tail needs far more than MAX_LATTICE cells at every tail allowance, and e^a overflows past 709).
+MAX_LOG_VARIANCE = 50.0
 #: Tilts of the one-jump term besides the untilted one (centred at geometrically spaced jump sizes).
 JUMP_TILTS = 3
 TILT_SPREADS = (-10.0, -5.0, 0.0, 5.0, 10.0, 20.0)
@@ -619,6 +622,8 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     (contraction moved down / up)); ``budget`` bounds the P-mass set apart (the event A, the outputs
     with two jumps). None if over ``max_cells``."""
     a, r = _log_y_moments(sigma)
+    if a > MAX_LOG_VARIANCE:
+        return None  # Y's tails put any lattice far over budget: the accountant falls back to RDP
     step = lattice_step(sigma)
     log_cut, _ = _jump_cut(t, sigma, budget / 2)
     cells = math.ceil(math.exp(log_cut) / step) if log_cut < 700 else math.inf

@@ -1,0 +1,79 @@
+"""Random allocation (balls-in-bins) in the PLD accountant: dpproofs.accountant.pld.allocation.
+
+The exact one-epoch values the bracket must contain are tested in tests/test_allocation_exact.py
+(and by the claims accountant.pld.allocation.*); here: the lattice laws' own invariants, the t = 1
+case (the Gaussian, exactly), the bracket's width and place beside Poisson sampling, and inputs
+that overflowed."""
+
+import math
+
+import numpy as np
+import pytest
+
+import dpproofs as dp
+from dpproofs.accountant.pld import allocation as al
+
+#: The one-epoch tail allowance used below (the accountant's at delta ~ 1e-6, one step).
+BUDGET = 1e-12
+
+
+@pytest.fixture(scope="module")
+def laws():
+    return {kind: al.sum_law(100, 1.0, kind, BUDGET) for kind in ("upper", "lower-add", "lower-remove")}
+
+
+def test_the_spread_law_keeps_the_mass_and_the_mean_of_s_up_to_its_error_bounds(laws):
+    law = laws["upper"]
+    error = float(np.sum(law.e))
+    # E_Q[S] = 1 exactly for the true law; the spread keeps means; the restriction to A^c removes
+    # at most the set-apart mass (jump_q), the error bounds only add
+    assert float(np.sum(law.q)) <= 1.0 + error + 1e-12
+    assert float(np.sum(law.q)) >= 1.0 - law.jump_q - 1e-12
+    assert abs(float(np.sum(law.q * law.s)) - 1.0) <= float(np.sum(law.e * law.s)) + law.jump_p + 1e-12
+
+
+def test_the_contraction_laws_move_s_down_for_add_and_up_for_remove_and_only_a_little(laws):
+    mean_add = float(np.sum(laws["lower-add"].q * laws["lower-add"].s))
+    mean_remove = float(np.sum(laws["lower-remove"].q * laws["lower-remove"].s))
+    assert mean_add <= 1.0 + 1e-12 and mean_add >= 1.0 - 1e-5
+    # the remove law drops the jump term (a lower bound may drop mass): its mean is the bulk's
+    assert mean_remove >= float(np.sum(laws["upper"].q[laws["upper"].s < 40] * laws["upper"].s[laws["upper"].s < 40])) - 1e-3
+
+
+def test_one_step_per_epoch_is_the_gaussian_exactly():
+    ours = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(1, 1.3), 4).epsilon_bounds(1e-6)
+    gaussian = dp.PLDAccountant().compose(dp.Gaussian(1.3), 4).epsilon_bounds(1e-6)
+    assert (ours.lower, ours.upper) == (gaussian.lower, gaussian.upper)
+
+
+def test_the_bracket_of_a_balls_in_bins_epoch_is_narrow_and_below_poisson_at_rate_one_over_t():
+    bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(100, 1.0), 1).epsilon_bounds(1e-6)
+    poisson = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 1.0), 100).epsilon_bounds(1e-6)
+    assert bracket.source == "pld" and bracket.target_met
+    assert bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    # pld-accounting 2.0's interval for this run (issue 23): ours lies inside it
+    assert 0.8436 <= bracket.lower and bracket.upper <= 0.8745
+    assert bracket.upper <= poisson.lower  # allocation is more private than Poisson here (Feldman & Shenfeld)
+
+
+def test_delta_bounds_of_several_epochs_bracket_the_epsilon_bounds_answer():
+    acc = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(50, 2.0), 5)
+    eps = acc.epsilon_bounds(1e-6)
+    at_upper = acc.delta_bounds(eps.upper)
+    at_lower = acc.delta_bounds(eps.lower)
+    assert at_upper.lower <= 1e-6 * (1 + 1e-9)  # delta at the upper epsilon is at most the target
+    assert at_lower.upper >= 1e-6 * (1 - 1e-9)  # and at the lower epsilon at least it
+
+
+@pytest.mark.parametrize("steps, sigma", [(2, 1e-3), (100_000, 1e-8), (2, 0.05)])
+def test_noise_too_small_for_a_lattice_answers_from_rdp_without_an_overflow(steps, sigma):
+    # pinned: both raised OverflowError (e^{1/sigma^2} in the lattice step and in the RDP remove bound)
+    bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(steps, sigma), 3).epsilon_bounds(1e-5)
+    assert bracket.source == "rdp" and math.isfinite(bracket.upper) and bracket.upper > 0
+    # the fallback is the smaller of two valid RDP bounds (Gaussian(sigma)'s, and the allocation's own)
+    assert bracket.upper <= dp.Accountant().compose(dp.RandomAllocationGaussian(steps, sigma), 3).epsilon(1e-5)
+
+
+def test_k_above_one_is_still_refused_by_the_pld_accountant_with_a_clear_message():
+    with pytest.raises(dp.InvalidArgument, match="k=2"):
+        dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 1.0, k=2))
