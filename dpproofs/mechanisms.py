@@ -221,6 +221,12 @@ class Mechanism:
         Theorem 3.16) and answers the smaller of the two bounds."""
         return math.inf
 
+    def rdp_dominating(self):
+        """A mechanism whose RDP curve is cheap and bounds this one's in both orders (None, the
+        default: this one's own curve is cheap). The PLD accountant starts its search from that
+        bound and computes this mechanism's own only where its answer falls back to RDP."""
+        return None
+
     def pld_pairs(self, relation):
         """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
         same object twice for a symmetric mechanism), under ``"replace_one"`` ``(dominating,

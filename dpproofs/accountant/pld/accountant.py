@@ -191,7 +191,7 @@ class PLDAccountant(PrivacyAccountant):
         5 s for one epoch) replaced by a cheap dominating one; None when no mechanism has one. Its
         bound is valid and looser: the PLD search starts from it, and the exact RDP bound is computed
         only where the answer falls back to RDP (:meth:`_search`)."""
-        swapped = {m: getattr(m, "rdp_dominating", lambda: None)() for m in self._ledger}
+        swapped = {m: m.rdp_dominating() for m in self._ledger}
         if all(v is None for v in swapped.values()):
             return None
         acc = Accountant(relation=self._relation)
