@@ -227,6 +227,13 @@ class Mechanism:
         bound and computes this mechanism's own only where its answer falls back to RDP."""
         return None
 
+    def pld_components(self):
+        """A composition ``((mechanism, count), ...)`` of which this mechanism is a post-processing
+        (so it dominates this one's every divergence, through any composition), for the PLD
+        accountant to compose in its place; None (the default) when the mechanism has its own pairs.
+        The accountant's lower end is then not a lower bound of this mechanism and is reported as 0."""
+        return None
+
     def pld_pairs(self, relation):
         """The PLD accountant's pairs: under ``"add_remove"`` ``{"add": pair, "remove": pair}`` (the
         same object twice for a symmetric mechanism), under ``"replace_one"`` ``(dominating,

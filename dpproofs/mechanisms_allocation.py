@@ -5,6 +5,7 @@ Kept out of :mod:`dpproofs.mechanisms` for its size; it registers itself in the 
 """
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -41,13 +42,15 @@ class RandomAllocationGaussian(Mechanism):
     integer's value, Rényi divergence being nondecreasing in the order); ``D_alpha(Q||P)`` has no
     closed form and gets this project's integral upper bound (Euler's Gamma integral and a
     quadratic bound on the lognormal's Laplace transform), computed by adaptive quadrature: within
-    its tolerance, not certified. The RDP of one epoch is the larger of the two.
+    its tolerance, not certified. The RDP of one epoch is the larger of the two. The PLD accountant
+    takes the pair's certified lattice laws (:mod:`dpproofs.accountant.pld.allocation`).
 
-    Refused (a clear :class:`dpproofs.InvalidArgument`): ``k > 1`` (no sound analysis implemented
-    here: the add direction stays a finite sum, but neither the remove bound nor a reduction to
-    k = 1 is implemented), ``relation="replace_one"`` (no analysis of the replaced pair), the PLD
-    accountant (no certified PLD of this pair), and certified RDP mode (the remove bound is a
-    float64 quadrature).
+    ``k > 1``: accounted through :meth:`components` (k epochs of 1-of-about-t/k allocation composed,
+    of which k-of-t is a post-processing): an upper bound in both accountants; the PLD accountant's
+    lower end is then 0 (no lower bound of k-of-t itself is computed).
+
+    Refused (a clear :class:`dpproofs.InvalidArgument`): ``relation="replace_one"`` (no analysis of the
+    replaced pair) and certified RDP mode (the remove bound is a float64 quadrature).
 
     ``steps`` integer in ``[1, 10**9]``, ``k`` integer in ``[1, steps]``, ``sigma > 0`` finite.
     """
@@ -63,12 +66,6 @@ class RandomAllocationGaussian(Mechanism):
         object.__setattr__(self, "k", _validate.integer("k", self.k, 1, steps))
 
     def refusal(self, accountant, relation):
-        if self.k > 1:
-            return InvalidArgument(
-                f"mechanism={self!r}: k={self.k!r} is not supported: random k-of-t allocation with k > 1 has no "
-                f"sound analysis implemented here (only the add direction of its pair is a finite sum); "
-                f"allowed: k=1 (balls-in-bins)"
-            )
         if relation != "add_remove":
             return InvalidArgument(
                 f"mechanism={self!r} with relation={relation!r} is not supported: the analysis is of the "
@@ -78,14 +75,38 @@ class RandomAllocationGaussian(Mechanism):
         return None
 
     def _require_k1(self):
-        refused = self.refusal("rdp", "add_remove")
-        if refused is not None:
-            raise refused
+        if self.k > 1:
+            raise InvalidArgument(
+                f"mechanism={self!r}: k={self.k!r}: the exact evaluators take k=1 only (k > 1 is accounted "
+                f"through its decomposition, components())"
+            )
+
+    def components(self):
+        """``((RandomAllocationGaussian(m, sigma), count), ...)``: ``k - r`` epochs of 1-of-``floor(t/k)``
+        and ``r = t mod k`` of 1-of-``ceil(t/k)``, composed. Random k-of-t allocation is a
+        post-processing of that composition (docs/math.md, "Random allocation in the PLD accountant":
+        split the t steps into k blocks of those sizes, use the record in one uniform step of each
+        block, then permute the t outputs uniformly at random: the record's steps become a uniform
+        k-subset, and Q is invariant), so it dominates k-of-t in every divergence, through any
+        composition. ``((self, 1),)`` for k = 1."""
+        if self.k == 1:
+            return ((self, 1),)
+        floor, remainder = divmod(self.steps, self.k)
+        parts = []
+        if self.k - remainder:
+            parts.append((RandomAllocationGaussian(floor, self.sigma), self.k - remainder))
+        if remainder:
+            parts.append((RandomAllocationGaussian(floor + 1, self.sigma), remainder))
+        return tuple(parts)
+
+    def pld_components(self):
+        return None if self.k == 1 else self.components()
 
     def rdp_curve(self, orders, relation):
-        self._require_k1()
         if relation != "add_remove":
             raise self.refusal("rdp", relation)
+        if self.k > 1:  # the decomposition's RDP: additive over the composed parts
+            return sum(count * part.rdp_curve(orders, relation) for part, count in self.components())
         orders = np.asarray(orders, dtype=np.float64)
         add = allocation.add_rdp_float(orders, self.steps, self.sigma)
         remove = allocation.remove_rdp_bound_float(orders, self.steps, self.sigma)
@@ -115,18 +136,21 @@ class RandomAllocationGaussian(Mechanism):
         )
 
     def total_variation(self, relation: str) -> float:
-        if self.k > 1 or relation != "add_remove":
+        if relation != "add_remove":
             return 1.0
+        if self.k > 1:  # of the decomposition (a post-processing cannot increase it)
+            return tv.composed((part.total_variation(relation), count) for part, count in self.components())
         # TV is jointly convex: TV((1/t) sum_i N(e_i), N(0)) <= TV(N(e_1), N(0)), the Gaussian's at sensitivity 1
         return tv.gaussian(1.0, self.sigma)
 
     def rdp_dominating(self):
-        """``Gaussian(sigma)``: its RDP ``alpha / (2 sigma^2)`` bounds both directions of the epoch
-        (quasi-convexity, van Erven & Harremoës 2014, arXiv 1206.2459v2, Thm 13; as
-        :mod:`dpproofs.math.allocation`), at no cost: the PLD accountant's provisional fallback."""
+        """``Gaussian(sigma / sqrt(k))``: its RDP ``k alpha / (2 sigma^2)`` bounds both directions of the
+        epoch (each of the k parts of :meth:`components` by quasi-convexity, van Erven & Harremoës
+        2014, arXiv 1206.2459v2, Thm 13, as :mod:`dpproofs.math.allocation`; additive over the parts),
+        at no cost: the PLD accountant's provisional fallback."""
         from dpproofs.mechanisms import Gaussian
 
-        return Gaussian(self.sigma) if self.k == 1 else None
+        return Gaussian(self.sigma / math.sqrt(self.k))
 
     def pld_pairs(self, relation):
         """Both directions of the pair (:class:`dpproofs.math.pairs.AllocationPair`), which the PLD

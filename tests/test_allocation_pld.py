@@ -74,6 +74,12 @@ def test_noise_too_small_for_a_lattice_answers_from_rdp_without_an_overflow(step
     assert bracket.upper <= dp.Accountant().compose(dp.RandomAllocationGaussian(steps, sigma), 3).epsilon(1e-5)
 
 
-def test_k_above_one_is_still_refused_by_the_pld_accountant_with_a_clear_message():
-    with pytest.raises(dp.InvalidArgument, match="k=2"):
-        dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 1.0, k=2))
+def test_k_of_t_is_accounted_as_k_epochs_of_one_of_t_over_k_upper_end_only():
+    ours = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(200, 1.0, k=2), 3).epsilon_bounds(1e-6)
+    parts = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(100, 1.0), 6).epsilon_bounds(1e-6)
+    assert ours.lower == 0.0 and not ours.target_met  # no lower bound of k-of-t itself
+    assert parts.lower <= ours.upper <= parts.upper * (1 + 1e-3)
+    uneven = dp.RandomAllocationGaussian(201, 1.0, k=2).components()
+    assert uneven == ((dp.RandomAllocationGaussian(100, 1.0), 1), (dp.RandomAllocationGaussian(101, 1.0), 1))
+    rdp = dp.Accountant().compose(dp.RandomAllocationGaussian(200, 1.0, k=2), 3).epsilon(1e-6)
+    assert rdp == dp.Accountant().compose(dp.RandomAllocationGaussian(100, 1.0), 6).epsilon(1e-6)

@@ -8,6 +8,9 @@ the random-allocation pair it analyses: one module per result.
   mechanism, against enumeration of every output of the epoch), the remove direction ``D(Q||P)``
   by this project's integral bound (checked against a quadrature of the exact value), and the
   float64 paths the accountant runs.
+* :mod:`.allocation_decomposition` - random k-of-t allocation as a post-processing of k composed
+  1-of-about-t/k allocations (the decomposition the accountants use for k > 1), checked by exact
+  enumeration on a finite base.
 
 Provenance (2026-12-02): only the abstract and the opening of Section 1 of arXiv 2502.08202v2-v4
 could be read through the reference search (it returns the opening of each stored page). The

@@ -211,3 +211,86 @@ vocabulary.register_float(
     lambda alpha, t, sigma: float(allocation.add_rdp_float([alpha], t, sigma)[0]), "fif",
     domain=(("alpha", ()), ("t", ((vocabulary.INTEGER, None),)), ("sigma", ())),
     doc="dpproofs.math.allocation.add_rdp_float at one order (the accountant's float64 path)")
+
+
+# --- k-of-t allocation against its decomposition (a finite base, exact rationals) ---------------
+
+
+def _product_law(t, step_laws):
+    """``{output: probability}`` over ``{0,1}^t`` of independent steps with the given output laws."""
+    law = {}
+    for out in itertools.product((0, 1), repeat=t):
+        weight = Fraction(1)
+        for o, step in zip(out, step_laws):
+            weight *= step[o]
+        law[out] = weight
+    return law
+
+
+def _mixture(t, subsets, keep20):
+    """P: the record in the steps of a uniform subset (``subsets``, each a set of step indices, equally
+    likely), randomized response (keep20/20) of its bit 1 there and of 0 elsewhere; exact."""
+    p1, q1 = _rr(keep20)
+    law = {out: Fraction(0) for out in itertools.product((0, 1), repeat=t)}
+    for subset in subsets:
+        part = _product_law(t, [p1 if i in subset else q1 for i in range(t)])
+        for out, w in part.items():
+            law[out] += w / len(subsets)
+    return law
+
+
+def _blocks(t, k):
+    """The decomposition's blocks: ``k - r`` of ``floor(t/k)`` consecutive steps, then ``r = t mod k`` of
+    one more (``RandomAllocationGaussian.components``)."""
+    floor, remainder = divmod(t, k)
+    sizes = [floor] * (k - remainder) + [floor + 1] * remainder
+    blocks, start = [], 0
+    for size in sizes:
+        blocks.append(range(start, start + size))
+        start += size
+    return blocks
+
+
+def _hockey(first, second, gamma10):
+    g = Fraction(int(gamma10), 10)
+    return sum(max(first[o] - g * second[o], Fraction(0)) for o in first)
+
+
+def allocation_k_delta(t, k, keep20, gamma10, order):
+    """The hockey stick at ``e^eps = gamma10/10`` of k-of-t random allocation (every k-subset equally
+    likely) of the randomized-response base, ``order`` 0: P vs Q, 1: Q vs P; every output enumerated."""
+    p = _mixture(t, [set(c) for c in itertools.combinations(range(t), k)], keep20)
+    q = _product_law(t, [_rr(keep20)[1]] * t)
+    return _hockey(p, q, gamma10) if int(order) == 0 else _hockey(q, p, gamma10)
+
+
+def allocation_k_decomposed_delta(t, k, keep20, gamma10, order, block_steps=None):
+    """The same for the decomposition: one uniform step in each block (:func:`_blocks`), blocks
+    independent; ``block_steps`` (a mutant's) replaces every block by the first ``block_steps`` steps."""
+    blocks = _blocks(t, k)
+    subsets = [set(choice) for choice in itertools.product(*blocks)]
+    if block_steps is not None:  # k independent draws, each uniform over the same steps (may collide)
+        subsets = [set(choice) for choice in itertools.product(range(block_steps), repeat=k)]
+    p = _mixture(t, subsets, keep20)
+    q = _product_law(t, [_rr(keep20)[1]] * t)
+    return _hockey(p, q, gamma10) if int(order) == 0 else _hockey(q, p, gamma10)
+
+
+_K = ("k", ((">=", 1), ("<=", 3), (vocabulary.INTEGER, None)))
+_T_ENUM = ("t", ((">=", 3), ("<=", 6), (vocabulary.INTEGER, None)))
+_GAMMA = ("gamma10", ((">=", 10), ("<=", 60), (vocabulary.INTEGER, None)))
+_ORDER = ("order", ((">=", 0), ("<=", 1), (vocabulary.INTEGER, None)))
+vocabulary.register(
+    "allocation_k_delta", *vocabulary.exact_evaluators(allocation_k_delta, 0, 1, 2, 3, 4),
+    domain=(_T_ENUM, _K, _KEEP, _GAMMA, _ORDER),
+    doc="hockey stick of k-of-t random allocation of randomized response, every output enumerated (exact)")
+vocabulary.register(
+    "allocation_k_decomposed_delta", *vocabulary.exact_evaluators(allocation_k_decomposed_delta, 0, 1, 2, 3, 4),
+    domain=(_T_ENUM, _K, _KEEP, _GAMMA, _ORDER),
+    doc="the same for the decomposition into k blocks of floor/ceil(t/k) steps, one uniform step in each")
+vocabulary.register(
+    "allocation_k_repeated_delta",
+    *vocabulary.exact_evaluators(lambda t, k, keep20, gamma10, order: allocation_k_decomposed_delta(
+        t, k, keep20, gamma10, order, block_steps=t), 0, 1, 2, 3, 4),
+    domain=(_T_ENUM, _K, _KEEP, _GAMMA, _ORDER),
+    doc="a mutant's: k independent uniform steps over all t (k epochs of 1-of-t, collisions allowed)")

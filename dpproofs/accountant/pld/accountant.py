@@ -177,7 +177,19 @@ class PLDAccountant(PrivacyAccountant):
         return _pairs(mechanism) if self._relation == "add_remove" else _replace_one_plan(mechanism)
 
     def _active(self):
-        return [(m, n) for m, n in self._ledger.items() if n > 0 and self._plan(m) is not None]
+        """The ledger with each mechanism that has :meth:`~dpproofs.mechanisms.Mechanism.pld_components`
+        replaced by that dominating composition (``self._decomposed`` then says the lower end is
+        not a lower bound of the ledger), and mechanisms of zero privacy loss left out."""
+        active = {}
+        self._decomposed = False
+        for m, n in self._ledger.items():
+            parts = m.pld_components() if n > 0 else None
+            if parts is not None:
+                self._decomposed = True
+            for part, count in parts or ((m, 1),):
+                if n > 0 and self._plan(part) is not None:
+                    active[part] = active.get(part, 0) + n * count
+        return list(active.items())
 
     def _rdp(self):
         acc = Accountant(relation=self._relation)
@@ -463,6 +475,8 @@ class PLDAccountant(PrivacyAccountant):
         return longest
 
     def _search(self, active, *, delta=None, epsilon=None, rdp_value, upper_only=False, exact_rdp=None):
+        decomposed = getattr(self, "_decomposed", False)
+        upper_only = upper_only or decomposed  # a dominating composition's lower end bounds nothing
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
         # one-step P-mass beyond the loss range: the upper bound sends it to +inf, the lower drops it;
@@ -538,6 +552,8 @@ class PLDAccountant(PrivacyAccountant):
             result = Bounds(min(lower, rdp_value), rdp_value, "rdp", used)
         else:
             result = Bounds(lower, upper, "pld", used)
+        if decomposed:
+            result = Bounds(0.0, result.upper, result.source, result.grid_step)
         width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
         result.target_met = width <= target and not upper_only
         return result
