@@ -12,6 +12,7 @@ import pytest
 import dpproofs as dp
 from dpproofs.errors import InvalidArgument
 from dpproofs.math import allocation_exact as ae
+from dpproofs.math import ball
 
 #: dps of the t = 2 values in these tests: one quadrature at 25 working digits, a fraction of a second.
 DPS = 15
@@ -107,3 +108,14 @@ def test_the_pld_bracket_contains_the_exact_value(t, sigma, eps, epochs):
     bounds = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(t, sigma), epochs).delta_bounds(eps)
     exact = ae.delta_exact(eps, t, sigma, DPS, epochs=epochs)
     assert bounds.lower <= exact <= bounds.upper, (bounds, exact)
+
+
+@pytest.mark.parametrize("t, sigma, eps", [(1, 1.0, 1.0), (2, 2.0, 1.0), (2, 0.7, 3.0), (2, 0.7, 0.0), (2, 4.0, 0.2)])
+def test_the_certified_enclosure_contains_the_mpmath_value(t, sigma, eps):
+    # two implementations: flint's acb.integral with bounded tails, and the fixed tanh-sinh rule
+    for add, exact in ((True, ae.delta_add_exact), (False, ae.delta_remove_exact)):
+        enclosure = ae.delta_direction_ball(eps, t, sigma, add, 128)
+        value = exact(eps, t, sigma, 30)
+        assert enclosure.lower() <= ball.to_arb(value) <= enclosure.upper(), (t, sigma, eps, add, enclosure, value)
+        if value > 1e-10:  # 1e-15 relative: 128-bit balls are far tighter where the tails are not the whole value
+            assert enclosure.rad() <= 1e-15 * float(value)

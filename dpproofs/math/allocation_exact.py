@@ -301,3 +301,90 @@ def delta_exact(eps, t, sigma, dps=30, epochs=1):
             s = _mpf(mpmath.mp, sigma) / mpmath.sqrt(epochs)
             return delta_gaussian(eps, s, dps)
     return max(delta_add_exact(eps, t, sigma, dps), delta_remove_exact(eps, t, sigma, dps))
+
+
+def delta_direction_ball(eps, t, sigma, add, prec=128):
+    """A rigorous arb enclosure of ``delta_add`` (``add``) or ``delta_remove`` for ``t`` in {1, 2}.
+
+    ``t = 1``: the closed form (module docstring). ``t = 2``: the kink-split integral of the module
+    docstring, ``int_{-inf}^{z*} phi(z) o_1(K - c Y(z)) dz`` (``o_1`` the lognormal call or put),
+    enclosed piece by piece: on ``[-L, b]`` (``b = z* - eta``) by flint's certified
+    ``acb.integral`` (the integrand is analytic there: ``log(c/K')`` is checked analytic on the
+    complex balls); on ``(-inf, -L]`` by ``[0, c Phi(-L)]`` (call, ``o_1 <= c E Y = c``) or
+    ``[0, K Phi(-L)]`` (put, ``o_1 <= K``); on ``[b, z*]`` by its length times the range of the
+    integrand on that ball, with ``put_1(K') in [0, K']`` and ``call_1(K') in [c - K', c]``
+    (parity) for ``K' in [0, K - c Y(b)]``; above ``z*`` (call only) by the closed form of the
+    linear piece.
+
+    Args:
+        eps: epsilon, a real in ``[0, inf)`` (read exactly).
+        t: the number of steps, 1 or 2.
+        sigma: the noise multiplier, a real in ``(0, inf)`` (read exactly).
+        add: the add direction (``P`` vs ``Q``) if true, else remove.
+        prec: working precision in bits.
+
+    Returns:
+        flint.arb: an enclosure of the exact value.
+
+    Raises:
+        InvalidArgument: an argument outside its range (``t`` above 2 included: no certified t = 3).
+    """
+    import math
+
+    from flint import acb, arb
+
+    from dpproofs.errors import InvalidArgument, NumericalError
+    from dpproofs.math import ball
+
+    _check(eps, t, sigma, 30)
+    if t > 2:
+        raise InvalidArgument(f"t={t!r} must be 1 or 2 for a certified enclosure (t = 3 has none here)")
+    with ball.precision(prec):
+        e, s = ball.to_arb(eps), ball.to_arb(sigma)
+        root_a = 1 / s
+        half_a = root_a * root_a / 2
+        sqrt2 = arb(2).sqrt()
+        if add:
+            strike, c = e.exp(), arb(1) / t
+        else:
+            strike, c = arb(1), e.exp() / t
+
+        def ncdf(x):
+            return (-x / sqrt2).erfc() / 2
+
+        def option_1(k, analytic=False):
+            d1 = ((c / k).log(analytic=analytic) + half_a) / root_a if isinstance(k, acb) else ((c / k).log() + half_a) / root_a
+            d2 = d1 - root_a
+            if add:
+                return c * ncdf(d1) - k * ncdf(d2)
+            return k * ncdf(-d2) - c * ncdf(-d1)
+
+        if t == 1:
+            value = option_1(strike)
+            return arb(0).union(value.upper()) if value.lower() < 0 else value
+        kink = ((strike / c).log() + half_a) / root_a
+        cut = arb(math.sqrt(2 * prec * math.log(2)) + 1)
+        cut = cut if float(kink.mid()) - 1 > -float(cut.mid()) else -arb(float(kink.mid())) + 2
+        eta = arb(2) ** (-(prec // 2) - 4)
+        end = arb(kink.mid()) - eta
+        scale = 1 / (2 * arb.pi()).sqrt()
+
+        def integrand(z, analytic):
+            k = acb(strike) - acb(c) * (acb(root_a) * z - acb(half_a)).exp()
+            return scale * (-(z * z) / 2).exp() * option_1(k, analytic)
+
+        core = acb.integral(integrand, -cut, end, rel_tol=arb(2) ** (-prec + 20), abs_tol=arb(2) ** (-prec))
+        core = core.real
+        width = arb(0).union((kink - end).upper())
+        near = end.union(arb(kink.upper()))
+        k_high = (strike - c * (root_a * end - half_a).exp()).upper()
+        k_range = arb(0).union(k_high)
+        density = scale * (-(near * near) / 2).exp()
+        near_value = width * density * ((c - k_range).union(c) if add else k_range)
+        left_tail = arb(0).union(((c if add else strike) * ncdf(-cut)).upper())
+        value = core + near_value + left_tail
+        if add:
+            value += (c - strike) * ncdf(-kink) + c * ncdf(root_a - kink)
+        if not value.is_finite():
+            raise NumericalError(f"no finite enclosure of the allocation profile at eps={eps!r}, t={t!r}, sigma={sigma!r}")
+        return arb(0).union(value.upper()) if value.lower() < 0 else value
