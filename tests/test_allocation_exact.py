@@ -72,6 +72,19 @@ def test_two_steps_against_monte_carlo():
         assert abs(samples.mean() - float(exact)) <= 6 * error, (samples.mean(), float(exact), error)
 
 
+@pytest.mark.campaign
+def test_three_steps_against_monte_carlo():
+    # t = 3 is a nested quadrature (about a minute at dps 8): campaign only. Tolerance: 6 standard
+    # errors of the sample mean, as for t = 2
+    sigma, eps, n = 1.0, 1.0, 400_000
+    z = np.random.default_rng(3).standard_normal((n, 3))
+    s = np.exp(z / sigma - 0.5 / sigma**2).mean(axis=1)
+    for samples, exact in ((np.maximum(s - math.exp(eps), 0), ae.delta_add_exact(eps, 3, sigma, 8)),
+                           (np.maximum(1 - math.exp(eps) * s, 0), ae.delta_remove_exact(eps, 3, sigma, 8))):
+        error = samples.std() / math.sqrt(n)
+        assert abs(samples.mean() - float(exact)) <= 6 * error, (samples.mean(), float(exact), error)
+
+
 def test_add_dominates_at_the_remove_only_pin():
     # the pin of the claims' remove-only mutant (theorems/accountant/pld_allocation.py)
     add, remove = ae.delta_add_exact(1.0, 2, 2.0, DPS), ae.delta_remove_exact(1.0, 2, 2.0, DPS)

@@ -39,16 +39,33 @@ the second line of ``call`` being the closed form of the linear piece above the 
 (``call_{m-1}(K') = c (m - 1) - K'`` for ``K' <= 0``, and ``E[Y; Z > z*] = Phi(sqrt(a) - z*)``).
 So ``t = 1`` is the Gaussian (closed form), ``t = 2`` one quadrature over ``Z_1`` of a closed-form
 integrand, ``t = 3`` a nested (2-D) quadrature with the same innermost term. Every quadrature
-runs on ``(-inf, z*]`` with the kink at its end (mpmath.quad, tanh-sinh, which clusters its nodes
-at the endpoints), where the integrand is smooth: the non-smooth point of the positive part is
-never inside an interval. For ``t = 1`` and ``E`` epochs the ``E``-fold composition of one step is
-EXACTLY the Gaussian of noise ``s / sqrt(E)`` (:func:`delta_gaussian`), used for composition checks.
+runs on ``[-L, min(z*, L)]`` with the kink at its end, ``L`` where ``Phi(-L) < 10^-(digits + 3)``
+(the integrand is ``phi(z)`` times a value in ``[0, c m]``: the cut tails are below
+``c m 10^-(digits + 3)``), by a fixed tanh-sinh rule on pieces of length at most :data:`PIECE`
+(tanh-sinh clusters its nodes at the ends of each piece, so the kink, where the integrand is smooth
+but not analytic, is an endpoint, never inside a piece). The quadrature error is absolute, so a
+value below ``10^-(GUARD_DPS - 2)`` is recomputed with as many more digits as it is small
+(relative accuracy down to ``10^-MAX_EXTRA_DPS``). For ``t = 1`` and ``E`` epochs the ``E``-fold
+composition of one step is EXACTLY the Gaussian of noise ``s / sqrt(E)`` (:func:`delta_exact`
+with ``epochs``), for composition checks.
 
-Accuracy (measured with ``tests/test_allocation_exact.py`` and the commands in its docstring):
-``t = 1`` agrees with the Gaussian closed form (computed by a different formula) to 1e-20 and
-better at dps 30; ``t = 2`` and ``t = 3`` values at dps 30 agree with dps 40 to about 1e-28
-relative or better over sigma in [0.7, 4], eps in [0, 3]; ``t = 2`` agrees with a plain Monte
-Carlo estimate within its sampling error.
+A second, certified evaluation for ``t <= 2``: :func:`delta_direction_ball` (flint's
+``acb.integral`` of the same closed-form integrand, tails bounded), which the tests hold the
+mpmath values against.
+
+Accuracy, measured (commands in the report of branch ``allocexact``):
+
+* ``t = 1`` against the Gaussian closed form written with ``ncdf`` (the module's uses ``erfc``):
+  agree to 1e-20 relative (the test's bar) at dps 30;
+* ``t = 2``, dps 30 against dps 45 at five points (sigma, eps) in {(1, 1), (0.7, 3), (4, 0.2),
+  (0.7, 0), (2, 2)}: at most 7.2e-32 relative; both directions inside the certified 128-bit
+  enclosures (radius below 1e-15 relative); a plain Monte Carlo (4e5 samples) within 6 standard
+  errors. An earlier version on mpmath.quad's adaptive tanh-sinh (absolute tolerance) returned
+  2.47e-66 for the remove direction at (t, sigma, eps) = (2, 4, 3), the same at dps 30 and 40:
+  the true 7.023e-66 (a split mpmath.quad at dps 90 agrees) - agreement of two precisions is not
+  proof, hence the certified enclosure;
+* ``t = 3``: correct but slow (a nested quadrature: about a minute a value at dps 8, several at
+  dps 30); no certified enclosure.
 """
 
 __all__ = [
@@ -57,6 +74,7 @@ __all__ = [
     "delta_remove_exact",
     "delta_exact",
     "delta_gaussian",
+    "delta_direction_ball",
 ]
 
 #: Largest ``t``: each further step is one more nested quadrature (t = 3 is a 2-D quadrature).
@@ -104,13 +122,14 @@ def _mpf(mp, value):
 
 def _tanh_sinh_rule(mp, digits):
     """Fixed tanh-sinh nodes and weights on ``[-1, 1]`` for about ``digits`` digits (step
-    ``h = pi^2 / (2 ln 10 (digits + 5))``: the discretisation error ``exp(-pi^2 / (2 h))`` of an
-    integrand analytic in the standard strip; the sum cut where the weights fall below
+    ``h = pi^2 / (2 ln 10 (digits + 10))``: the discretisation error ``exp(-pi^2 / (2 h))`` of an
+    integrand analytic in the standard strip, 10 digits spare for the narrower strip of a piece of
+    length :data:`PIECE`; the sum cut where the weights fall below
     ``10^-(digits + 5)``)."""
     key = (digits, mp.prec)
     rule = _RULES.get(key)
     if rule is None:
-        h = mp.pi**2 / (2 * mp.log(10) * (digits + 5))
+        h = mp.pi**2 / (2 * mp.log(10) * (digits + 10))
         rule, k, tiny = [], 0, mp.mpf(10) ** -(digits + 5)
         while True:
             t = k * h
@@ -127,8 +146,9 @@ def _tanh_sinh_rule(mp, digits):
 _RULES = {}
 
 #: Longest piece of an integration interval (in units of the standard normal's z): the integrand
-#: carries the density phi(z), which varies on the scale 1.
-PIECE = 2
+#: carries the density phi(z), which varies on the scale 1 (4 with the rule's 10 extra digits:
+#: dps 30 against dps 45 to 7.2e-32 relative at t = 2, as with pieces of 2, at 0.6 of the cost).
+PIECE = 4
 
 
 def _integrate(mp, f, low, high, digits):
@@ -194,7 +214,8 @@ def _direction(eps, t, sigma, dps, add):
             else:
                 value = _option(mp, t, mp.one, mp.exp(e) / t, root_a, False, digits)
             value = max(value, mp.zero)  # a hockey stick is >= 0; rounding below 0 only near 0
-            needed = digits if value == 0 else max(0, int(mp.ceil(-mp.log10(value))))
+            # the guard digits absorb a value down to 10^-(GUARD_DPS - 2)
+            needed = digits if value == 0 else max(0, int(mp.ceil(-mp.log10(value))) - (GUARD_DPS - 2))
         if needed <= extra or extra >= MAX_EXTRA_DPS:
             break
         extra = min(needed + 2, MAX_EXTRA_DPS)
