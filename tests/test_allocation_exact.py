@@ -28,7 +28,8 @@ def _gaussian_by_ncdf(eps, sigma):
 def test_one_step_is_the_gaussian_to_1e_20(sigma, eps):
     with mpmath.workdps(60):
         reference = _gaussian_by_ncdf(eps, sigma)
-    for value in (ae.delta_add_exact(eps, 1, sigma), ae.delta_remove_exact(eps, 1, sigma), ae.delta_gaussian(eps, sigma)):
+    values = (ae.delta_add_exact(eps, 1, sigma), ae.delta_remove_exact(eps, 1, sigma), ae.delta_gaussian(eps, sigma))
+    for value in values:
         # 1e-20 relative: the brief's bar; the values are computed to 30 digits
         assert abs(value - reference) <= mpmath.mpf("1e-20") * reference, (sigma, eps, value, reference)
 

@@ -59,13 +59,15 @@ Accuracy, measured (commands in the report of branch ``allocexact``):
   agree to 1e-20 relative (the test's bar) at dps 30;
 * ``t = 2``, dps 30 against dps 40 on the grid sigma in {0.7, 1, 2, 4} x eps in {0, 0.5, 1, 2, 3},
   both directions (40 values): at most 1.5e-30 relative (at sigma 4, eps 1, add); every dps 40
-  value inside its certified 128-bit enclosure (:func:`delta_direction_ball`); a plain Monte Carlo (4e5 samples) within 6 standard
-  errors. An earlier version on mpmath.quad's adaptive tanh-sinh (absolute tolerance) returned
-  2.47e-66 for the remove direction at (t, sigma, eps) = (2, 4, 3), the same at dps 30 and 40:
-  the true 7.023e-66 (a split mpmath.quad at dps 90 agrees) - agreement of two precisions is not
-  proof, hence the certified enclosure;
-* ``t = 3``: correct but slow (a nested quadrature: about a minute a value at dps 8, several at
-  dps 30); no certified enclosure.
+  value inside its certified 128-bit enclosure (:func:`delta_direction_ball`); a plain Monte
+  Carlo (4e5 samples) within 6 standard errors. An earlier version on mpmath.quad's adaptive
+  tanh-sinh (absolute tolerance) returned 2.47e-66 for the remove direction at
+  (t, sigma, eps) = (2, 4, 3), the same at dps 30 and 40, where the value is 7.023e-66 (a split
+  mpmath.quad at dps 90 agrees): agreement of two precisions is not proof, hence the enclosure;
+* ``t = 3``: slow (a nested quadrature): at (sigma, eps) = (1, 1) about 10 s a value at dps 8 and
+  20 s at dps 12 (CPU, loaded machine); dps 8 against dps 12 agree to 5.6e-10 relative (add) and
+  5.3e-10 (remove), dps 12 against dps 20 to 1.4e-14 (add; 46 s at dps 20); no
+  certified enclosure, so the claims stop at t = 2.
 """
 
 __all__ = [
@@ -290,7 +292,8 @@ def delta_gaussian(eps, sigma, dps=30):
     with mp.workdps(dps + GUARD_DPS):
         e, s = _mpf(mp, eps), _mpf(mp, sigma)
         # erfc form: no cancellation in the tails
-        value = (mp.erfc((e * s - 1 / (2 * s)) / mp.sqrt(2)) - mp.exp(e) * mp.erfc((e * s + 1 / (2 * s)) / mp.sqrt(2))) / 2
+        root2 = mp.sqrt(2)
+        value = (mp.erfc((e * s - 1 / (2 * s)) / root2) - mp.exp(e) * mp.erfc((e * s + 1 / (2 * s)) / root2)) / 2
         value = max(value, mp.zero)
     with mp.workdps(dps):
         return +value
@@ -358,6 +361,8 @@ def delta_direction_ball(eps, t, sigma, add, prec=128):
     from dpproofs.math import ball
 
     _check(eps, t, sigma, 30)
+    if isinstance(prec, bool) or not isinstance(prec, int) or not 53 <= prec <= 100_000:
+        raise InvalidArgument(f"prec={prec!r} must be an integer in [53, 100000] (bits)")
     if t > 2:
         raise InvalidArgument(f"t={t!r} must be 1 or 2 for a certified enclosure (t = 3 has none here)")
     with ball.precision(prec):
@@ -374,7 +379,8 @@ def delta_direction_ball(eps, t, sigma, add, prec=128):
             return (-x / sqrt2).erfc() / 2
 
         def option_1(k, analytic=False):
-            d1 = ((c / k).log(analytic=analytic) + half_a) / root_a if isinstance(k, acb) else ((c / k).log() + half_a) / root_a
+            log_ratio = (c / k).log(analytic=analytic) if isinstance(k, acb) else (c / k).log()
+            d1 = (log_ratio + half_a) / root_a
             d2 = d1 - root_a
             if add:
                 return c * ncdf(d1) - k * ncdf(d2)
@@ -407,5 +413,7 @@ def delta_direction_ball(eps, t, sigma, add, prec=128):
         if add:
             value += (c - strike) * ncdf(-kink) + c * ncdf(root_a - kink)
         if not value.is_finite():
-            raise NumericalError(f"no finite enclosure of the allocation profile at eps={eps!r}, t={t!r}, sigma={sigma!r}")
+            raise NumericalError(
+                f"no finite enclosure of the allocation profile at eps={eps!r}, t={t!r}, sigma={sigma!r}"
+            )
         return arb(0).union(value.upper()) if value.lower() < 0 else value
