@@ -19,10 +19,11 @@ Claims (the shipped bracket, called as a user calls it):
 * mutant ``.lower.mutant.remove_only``: the exact side written with the remove direction only
   (``E_Q[(1 - e^eps S)_+]``) is refuted at ``(2, 2, 1)``: remove 4.790e-4 < add 6.461e-4, so any
   lower end within 25% of the exact value is above it. The add direction dominates on the whole
-  domain as far as measured: on the grid sigma = 0.7 + i 3.3/7 (i < 8) x eps = 0.25 j (j <= 12) at t = 2 the certified enclosures give
-  add > remove at 93 of 104 points; at eps = 0 (8 points) both are the total variation; at the 3
-  others (sigma >= 3.5, eps >= 2.75) the values are below 1e-38 and the 128-bit enclosures overlap
-  (mpmath: add larger, 1.9e-39, 1.2e-43, 5.6e-50 against remove 7.6e-52, 6.5e-56, 7.0e-66). So the "add only where remove dominates"
+  domain as far as measured: on the grid sigma = 0.7 + i 3.3/7 (i < 8) x eps = 0.25 j (j <= 12)
+  at t = 2 the certified enclosures give add > remove at 93 of 104 points; at eps = 0 (8 points)
+  both are the total variation; at the 3 others (sigma >= 3.5, eps >= 2.75) the values are below
+  1e-38 and the 128-bit enclosures overlap (mpmath: add larger, 1.9e-39, 1.2e-43, 5.6e-50 against
+  remove 7.6e-52, 6.5e-56, 7.0e-66). So the "add only where remove dominates"
   mutant has no point to pin on this domain; the mirror mutant is pinned instead.
 
 Domain: ``t`` in {1, 2}, ``sigma`` in [0.7, 4], ``eps`` in [0, 3]. ``t = 3`` is implemented by
