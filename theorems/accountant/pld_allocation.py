@@ -100,14 +100,16 @@ def _sides(which, steps_factor=1, remove_only=False):
 
     def precise_side(point, dps):
         steps, s, e = _key(point)
+        end = _end(point, which, steps_factor)  # first: a refusal costs no quadrature
         exact = _exact(steps, s, e, dps + 5, remove_only)
         with mpmath.workdps(dps + precise.GUARD_DPS):
-            return order(mpmath.mpf(exact), precise.to_mpf(_end(point, which, steps_factor)))
+            return order(mpmath.mpf(exact), precise.to_mpf(end))
 
     def ball_side(point, prec):
         steps, s, e = _key(point)
+        end = _end(point, which, steps_factor)
         with ball.precision(prec):
-            return order(_exact_ball(steps, s, e, prec, remove_only), ball.to_arb(_end(point, which, steps_factor)))
+            return order(_exact_ball(steps, s, e, prec, remove_only), ball.to_arb(end))
 
     return Sides(precise_side, ball_side)
 
