@@ -58,8 +58,7 @@ def calibrate_sigma(
     ``q`` is read as ``b/n``; NOT shuffled-epoch batches, which no analysis covers) or
     "balls-in-bins" (each record in exactly one of the ``t`` steps of every epoch, ``q = 1/t``
     exactly; ``steps`` training steps are ``ceil(steps / t)`` epochs of
-    :class:`~dpproofs.RandomAllocationGaussian`, a partial epoch counted whole; "rdp" and
-    "add_remove" only).
+    :class:`~dpproofs.RandomAllocationGaussian`, a partial epoch counted whole; "add_remove" only).
     ``relation``: "add_remove" or "replace_one" (replacing a record moves the clipped sum by up to
     2C; the library accounts for it). "fixed" needs "replace_one". ``conversion`` and ``orders``
     apply to "rdp" only; ``relative_width`` (the PLD accountant's, default 1e-3) and
@@ -267,9 +266,10 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
     (never overshoots: the returned sigma's certified upper epsilon, by
     ``_pld.PLDAccountant(relative_width=relative_width)``, is <= the target).
 
-    ``sampling``: "poisson" (``SampledGaussian(q, sigma)``) or "fixed" (batches that are the
+    ``sampling``: "poisson" (``SampledGaussian(q, sigma)``), "fixed" (batches that are the
     fraction ``q = b/n`` of the dataset, drawn without replacement: ``FixedBatchGaussian``; needs
-    ``relation="replace_one"``). ``relation``: as for :class:`_pld.PLDAccountant`. ``progress``: None or
+    ``relation="replace_one"``) or "balls-in-bins" (``ceil(steps / t)`` epochs of
+    ``RandomAllocationGaussian(t, sigma)``, ``t = 1/q``). ``relation``: as for :class:`_pld.PLDAccountant`. ``progress``: None or
     a callable taking one line of text, called after every accountant evaluation.
 
     How: only the UPPER end decides (the answer is certified by it), so the search runs on the
