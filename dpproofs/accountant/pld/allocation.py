@@ -410,6 +410,7 @@ class SumLaw:
 
     def __init__(self, s, q, e, below, above, above_p, jump_p, jump_q):
         self.s, self.q, self.e = s, q, e
+        self.l2 = []  # per term (coefficients, piece ids): errors bounded in L2 per piece (see collect)
         self.below, self.above, self.above_p = below, above, above_p
         self.jump_p, self.jump_q = jump_p, jump_q
 
@@ -471,9 +472,14 @@ class _Accumulator:
             return None
         grid = lo + step * np.arange(n)
         value, error = np.zeros(n), np.zeros(n)
+        l2 = []  # per term: (coefficient, piece id) of the cells whose error is the window's L2 one
+        piece_id = 0
         for term, _ in self.terms:
             best = np.full(n, np.inf)
             term_value = np.zeros(n)
+            term_piece = np.full(n, -1, dtype=np.int64)
+            term_l2 = np.zeros(n)
+            term_lin = np.zeros(n)
             for c in term:
                 start = int(round((c.first_loss - lo) / step))
                 size = len(c.zhat)
@@ -493,10 +499,22 @@ class _Accumulator:
                 out = better & ~inside
                 term_value[out] = 0.0
                 best = np.where(better, log_err, best)
-            with np.errstate(over="ignore", under="ignore"):
-                term_error = np.exp(np.minimum(best, 700.0)) + term_value * 1e-12
+                # the error's two parts: |zhat - z| <= error is a bound on the window's EUCLIDEAN norm
+                # (compose_fourier), so over any set of its cells the errors sum to at most error times
+                # the norm of the factors (Cauchy-Schwarz): kept per piece for the cells' sums
+                # (LatticePair.cell_masses); the wrapped and outside masses are plain (L1) bounds
+                with np.errstate(over="ignore", under="ignore"):
+                    factor = np.exp(np.minimum(log_factor + slack, 700.0))
+                term_piece[take] = piece_id
+                term_l2[take] = c.error * factor[take]
+                term_lin[take] = c.wrapped * factor[take]
+                term_piece[out] = -1
+                term_l2[out] = 0.0
+                term_lin[out] = (c.error + c.wrapped) * factor[out]
+                piece_id += 1
             value += term_value
-            error += term_error
+            error += term_lin + term_value * 1e-12
+            l2.append((term_l2, term_piece))
         # mass beyond [lo, hi]: per term, the tightest Chernoff bound of its tilts (true <= wrapped
         # e^{K - theta l}, for l < lo if theta <= 0, for l > hi if theta >= 0); P-weighted above
         below = above = above_x = 0.0
@@ -511,7 +529,7 @@ class _Accumulator:
                     peak = hi if hi * c.theta >= 1 else 1 / c.theta
                     ax = min(ax, c.wrapped * peak * math.exp(min(c.log_scale - c.theta * peak, 700.0)))
             below, above, above_x = below + b, above + a, above_x + ax
-        return grid, value, error, below, above, above_x
+        return grid, value, error, l2, below, above, above_x
 
 
 def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both"):
@@ -576,18 +594,21 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both"):
     found = acc.collect(step, max_cells)
     if found is None:
         return None
-    grid, value, error, below, above, above_x = found
+    grid, value, error, l2, below, above, above_x = found
     # the sum's support is [t p_0, t p_max] (p the Y lattice's positions): cells outside it carry no
     # mass (their error bounds are only the windows' round-off): dropped; the bottom cell is exact,
     # (mass at p_0)^t
     lowest = float(t * bulk_one.losses()[0])
     keep = (grid >= lowest - step / 2) & (grid <= t * float(max(pos[-1], jump_top)) + step / 2)
     grid, value, error = grid[keep], value[keep], error[keep]
+    l2 = [(coef[keep], piece[keep]) for coef, piece in l2]
     if len(grid) and abs(grid[0] - lowest) <= step / 2:
         first_mass = float(bulk_one.masses[0])
         value[0] = first_mass ** t
         error[0] = value[0] * 4 * t * UNIT + SUBNORMAL_ERROR
-    return grid, value, error, below, above, above_x
+        for coef, _ in l2:
+            coef[0] = 0.0
+    return grid, value, error, l2, below, above, above_x
 
 
 def _split_cut(t, sigma, budget):
@@ -643,10 +664,11 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     found = _power_law(w, shift, step, t, split_index, max_cells, side)
     if found is None:
         return None
-    grid, q, err, below, above, above_x = found
+    grid, q, err, l2, below, above, above_x = found
     s = grid / t
     if not upper:
-        return SumLaw(s, np.maximum(q - err, 0.0), np.zeros(len(q)), 0.0, 0.0, 0.0, 0.0, 0.0)
+        total = err + sum(coef for coef, _ in l2)  # per cell (a lower bound needs no sums)
+        return SumLaw(s, np.maximum(q - total, 0.0), np.zeros(len(q)), 0.0, 0.0, 0.0, 0.0, 0.0)
     # the set-apart masses, from the lattice law itself (its masses already carry their errors):
     # A = {some Y_i >= cut} from the normal tails; two or more jumps from the lattice's jump part
     a_cut = math.log(cut)
@@ -664,8 +686,10 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     jump_p += t * p_jump * mean_jump + two
     jump_q += two
     margin = 1 + 1e-9  # the float sums above (a few thousand terms at most per ulp: 1e-9 covers them)
-    return SumLaw(s, q, err, below, above, above_x / t, jump_p * margin + SUBNORMAL_ERROR,
-                  jump_q * margin + SUBNORMAL_ERROR)
+    law = SumLaw(s, q, err, below, above, above_x / t, jump_p * margin + SUBNORMAL_ERROR,
+                 jump_q * margin + SUBNORMAL_ERROR)
+    law.l2 = l2
+    return law
 
 
 class LatticePair:
@@ -677,36 +701,65 @@ class LatticePair:
     def __init__(self, law, direction, tail):
         self.direction = direction
         s, q, e = law.s, law.q, law.e
+        coefs = [coef for coef, _ in law.l2]
         keep = (q > 0) | (e > 0)
+        for coef in coefs:
+            keep |= coef > 0
         s, q, e = s[keep], q[keep], e[keep]
+        l2 = [(coef[keep], piece[keep]) for coef, piece in law.l2]
         positive = s > 0
         with np.errstate(divide="ignore"):
             loss = np.log(np.where(positive, s, 1.0))
+        order = slice(None) if direction == "add" else slice(None, None, -1)
+        sp = s[positive][order]
         if direction == "add":
             self.loss = loss[positive]
-            self.p = s[positive] * q[positive]
+            self.p = sp * q[positive]
             self.q = q[positive]
-            self.ep = s[positive] * e[positive] * (1 + 2 * UNIT) + 2 * UNIT * self.p
+            self.ep = sp * e[positive] * (1 + 2 * UNIT) + 2 * UNIT * self.p
             self.eq = e[positive]
+            # the L2 parts: P-errors weigh s (rounded up), Q-errors 1
+            self.l2_p = [(coef[positive] * sp * (1 + 2 * UNIT), piece[positive]) for coef, piece in l2]
+            self.l2_q = [(coef[positive], piece[positive]) for coef, piece in l2]
             self.extra_above = law.jump_p + law.above_p          # to +inf
-            self.extra_above_error = 0.0
             # P-mass below the atoms: at most s_min times the Q-mass there
             self.extra_below = (s[0] if len(s) else 0.0) * law.below
         else:
-            order = slice(None, None, -1)
             self.loss = -loss[positive][order]
             self.p = q[positive][order]
-            self.q = (s[positive] * q[positive])[order]
+            self.q = sp * q[positive][order]
             self.ep = e[positive][order]
-            self.eq = (s[positive] * e[positive])[order] * (1 + 2 * UNIT) + 2 * UNIT * self.q
-            zero_mass = float(np.sum(q[~positive] + e[~positive]))
+            self.eq = sp * e[positive][order] * (1 + 2 * UNIT) + 2 * UNIT * self.q
+            self.l2_p = [(coef[positive][order], piece[positive][order]) for coef, piece in l2]
+            self.l2_q = [(coef[positive][order] * sp * (1 + 2 * UNIT), piece[positive][order]) for coef, piece in l2]
+            zero_mass = float(np.sum(q[~positive] + e[~positive]) + sum(np.sum(c[~positive]) for c, _ in l2))
             self.extra_above = law.jump_q + law.below + zero_mass  # S -> 0: loss +inf
-            self.extra_above_error = 0.0
             self.extra_below = law.above                              # S large: loss very negative
+        self.pieces = 1 + max((int(piece.max()) for _, piece in l2 if len(piece)), default=0)
         self.atoms = ()
         self.min_loss = float(self.loss[0]) if len(self.loss) else 0.0
         self.max_loss = float(self.loss[-1]) if len(self.loss) else 0.0
         self.tail = tail
+
+    def _l2_cell_errors(self, parts, cell, n):
+        """Per cell of the ``n`` (``cell`` the atoms' cell, -1 / n outside): the sum over pieces of the
+        Euclidean norm of the piece's error coefficients in the cell (Cauchy-Schwarz against the
+        piece's error vector, whose norm the coefficients carry), rounded up; and the plain sum of
+        the coefficients outside the cells (below, above)."""
+        out = np.zeros(n)
+        below = above = 0.0
+        inside = (cell >= 0) & (cell < n)
+        for coef, piece in parts:
+            has = inside & (piece >= 0) & (coef > 0)
+            key = cell[has] * self.pieces + piece[has]
+            squares = np.bincount(key, weights=coef[has] ** 2, minlength=n * self.pieces)
+            out += np.sqrt(squares).reshape(n, self.pieces).sum(axis=1)
+            # coefficients without a piece (none are) or outside the cells: plain sums
+            loose = inside & ~has & (coef > 0)
+            out += np.bincount(cell[loose], weights=coef[loose], minlength=n)
+            below += float(np.sum(coef[cell < 0]))
+            above += float(np.sum(coef[cell >= n]))
+        return out * (1 + 1e-9), below, above
 
     def loss_range(self, tail_z):
         """Losses outside which the P-mass of the atoms is below ``Phi(-tail_z)`` on each side."""
@@ -739,12 +792,19 @@ class LatticePair:
             eq[nonempty] += rounding * q[nonempty]
         ep += SUBNORMAL_ERROR
         eq += SUBNORMAL_ERROR
+        cell = np.searchsorted(edges, self.loss, side="right") - 1  # -1 below, n at or above the top
+        l2p, l2p_below, l2p_above = self._l2_cell_errors(self.l2_p, cell, n)
+        l2q, _, _ = self._l2_cell_errors(self.l2_q, cell, n)
+        ep += l2p
+        eq += l2q
         below_count = int(idx[0])
         above_start = int(idx[-1])
         below = float(np.sum(self.p[:below_count])) + self.extra_below
-        below_e = float(np.sum(self.ep[:below_count])) + below_count * UNIT * 2 * below + SUBNORMAL_ERROR
+        below_e = (float(np.sum(self.ep[:below_count])) + below_count * UNIT * 2 * below + SUBNORMAL_ERROR
+                   + l2p_below)
         above = float(np.sum(self.p[above_start:])) + self.extra_above
-        above_e = float(np.sum(self.ep[above_start:])) + (len(self.p) - above_start) * UNIT * 2 * above + SUBNORMAL_ERROR
+        above_e = (float(np.sum(self.ep[above_start:])) + (len(self.p) - above_start) * UNIT * 2 * above
+                   + SUBNORMAL_ERROR + l2p_above)
         # atom positions are floats (log of a float lattice point): within a few ulp of the truth
         with np.errstate(invalid="ignore", divide="ignore"):
             width = edges[1:] - edges[:-1]
