@@ -18,6 +18,8 @@ orders, and through any composition.
   of 1-of-t, the over-amplified reading) is NOT an upper bound: refuted.
 """
 
+import math
+
 import sympy
 
 from dpproofs.checker.claims import Claim, Variable
@@ -56,3 +58,38 @@ mutant_k_draws_over_all_steps = dominated.mutant(
 )
 
 CLAIMS = [dominated, mutant_k_draws_over_all_steps]
+
+
+# --- figures (docs) ---------------------------------------------------------------------------------
+
+
+def _figure_profiles(path):
+    """The exact hockey sticks (add order) of 2-of-6 allocation, of its decomposition (2 blocks of 3),
+    and of the mutant's reading (2 draws over all 6 steps), randomized response keeping 17/20."""
+    from dpproofs.docgen import pyplot, save
+
+    gammas = list(range(10, 61, 2))
+    eps = [math.log(g / 10) for g in gammas]
+    rows = (("2-of-6 allocation (exact)", "o-", quantities.allocation_k_delta),
+            ("decomposition: 2 composed 1-of-3 (upper bound)", "s--", quantities.allocation_k_decomposed_delta),
+            ("mutant: 2 draws over all 6 steps (not a bound)", "x:",
+             lambda *a: quantities.allocation_k_decomposed_delta(*a, block_steps=6)))
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for label, style, fn in rows:
+        ax.plot(eps, [float(fn(6, 2, 17, g, 0)) for g in gammas], style, label=label, markersize=3)
+    ax.set_xlabel("epsilon (randomized response keeping 17/20; the record's bit 1 against 0)")
+    ax.set_ylabel("delta(epsilon), P vs Q")
+    ax.legend(fontsize=7)
+    save(fig, path)
+
+
+def _figures():
+    from dpproofs.docgen import Figure
+
+    return (Figure("feldman2025_allocation_decomposition.png",
+                   "k-of-t allocation below its decomposition into k composed 1-of-t/k allocations (exact, "
+                   "randomized response), and the over-amplified reading below it", _figure_profiles),)
+
+
+FIGURES = _figures()
