@@ -102,19 +102,8 @@ def test_bad_input_is_refused_by_name(kwargs, name):
         ae.delta_exact(**kwargs)
 
 
-def _pld_accepts_allocation():
-    try:
-        dp.PLDAccountant().compose(dp.RandomAllocationGaussian(2, 1.0)).delta_bounds(1.0)
-    except InvalidArgument:
-        return False
-    return True
 
 
-needs_pld = pytest.mark.skipif(not _pld_accepts_allocation(),
-                               reason="the PLD accountant does not accept RandomAllocationGaussian yet")
-
-
-@needs_pld
 @pytest.mark.parametrize("t, sigma, eps, epochs", [
     (1, 1.0, 1.0, 1), (1, 2.0, 0.5, 3), (2, 0.7, 0.0, 1), (2, 1.0, 1.0, 1), (2, 4.0, 0.2, 1), (2, 2.0, 3.0, 1),
 ])

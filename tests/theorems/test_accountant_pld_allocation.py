@@ -1,26 +1,13 @@
 """accountant.pld.allocation.*: random allocation's PLD bracket against the exact one-epoch profile
-(dpproofs.math.allocation_exact). The accountant checks skip until the PLD accountant accepts
-RandomAllocationGaussian; the exact sides are checked here in any case."""
+(dpproofs.math.allocation_exact): the accountant's sides and the exact sides."""
 
 import pytest
 
-import dpproofs as dp
 from dpproofs.checker.decide import Outcome
-from dpproofs.errors import InvalidArgument
 from dpproofs_theorems.accountant import pld_allocation as pa
 from tests.support import never_violated, sized
 
 
-def _pld_accepts_allocation():
-    try:
-        dp.PLDAccountant().compose(dp.RandomAllocationGaussian(2, 1.0)).delta_bounds(1.0)
-    except InvalidArgument:
-        return False
-    return True
-
-
-needs_pld = pytest.mark.skipif(not _pld_accepts_allocation(),
-                               reason="the PLD accountant does not accept RandomAllocationGaussian yet")
 
 EDGES = [dict(t=1, sigma=0.7, eps=0.0), dict(t=2, sigma=0.7, eps=0.0), dict(t=2, sigma=4.0, eps=3.0),
          dict(t=2, sigma=0.7, eps=3.0), dict(t=1, sigma=4.0, eps=3.0)]
@@ -47,20 +34,17 @@ def test_the_mutants_pins_differ_from_the_claims_exact_side():
     assert pa._exact(2, 2.0, 1.0, 20, True) < 0.75 * pa._exact(2, 2.0, 1.0, 20, False)
 
 
-@needs_pld
 @pytest.mark.parametrize("point", EDGES)
 def test_the_bracket_holds_at_the_edges_of_its_domain(point):
     assert pa.upper.outcome_at(point, 30) is Outcome.HOLDS, point
     assert pa.lower.outcome_at(point, 30) is Outcome.HOLDS, point
 
 
-@needs_pld
 def test_the_bracket_survives_random_points():
     never_violated(pa.upper, sized(4))()
     never_violated(pa.lower, sized(4))()
 
 
-@needs_pld
 def test_the_mutants_are_refuted_at_their_pins():
     assert pa.twice_the_steps.ball_outcome_at(pa.TWICE_PIN, 128) is Outcome.VIOLATED
     assert pa.remove_only.ball_outcome_at(pa.REMOVE_ONLY_PIN, 128) is Outcome.VIOLATED

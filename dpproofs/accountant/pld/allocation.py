@@ -91,16 +91,22 @@ def _jump_cut(t, sigma, budget):
     def excess(x):
         return float(special.ndtr((a / 2 - x) / r)) + (t - 1) * float(special.ndtr(-(x + a / 2) / r))
 
-    low, high = a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0
+    high = _least_log_cut(excess, budget, a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0)
+    return high, excess(high)
+
+
+def _least_log_cut(mass, budget, low, high):
+    """The smallest ``x`` in ``[low, high]`` (to 1e-9 relative, from above) with ``mass(x) <= budget``,
+    ``mass`` non-increasing: bisection."""
     for _ in range(200):
         mid = (low + high) / 2
-        if excess(mid) <= budget:
+        if mass(mid) <= budget:
             high = mid
         else:
             low = mid
         if high - low <= 1e-9 * (1 + abs(high)):
             break
-    return high, excess(high)
+    return high
 
 
 def _y_spread(sigma, step, cells):
@@ -625,16 +631,7 @@ def _split_cut(t, sigma, budget):
             return math.inf
         return t * p * first + tp * tp / (2 * (1 - tp))
 
-    low, high = -a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0
-    for _ in range(200):
-        mid = (low + high) / 2
-        if mass(mid) <= budget:
-            high = mid
-        else:
-            low = mid
-        if high - low <= 1e-9 * (1 + abs(high)):
-            break
-    return high
+    return _least_log_cut(mass, budget, -a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0)
 
 
 @functools.lru_cache(maxsize=32)
