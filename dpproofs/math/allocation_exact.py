@@ -287,16 +287,13 @@ def delta_gaussian(eps, sigma, dps=30):
     """
     import mpmath
 
+    from dpproofs.math import precise
+
     _check(eps, 1, sigma, dps)
     mp = mpmath.mp
     with mp.workdps(dps + GUARD_DPS):
         e, s = _mpf(mp, eps), _mpf(mp, sigma)
-        # erfc form: no cancellation in the tails
-        root2 = mp.sqrt(2)
-        value = (mp.erfc((e * s - 1 / (2 * s)) / root2) - mp.exp(e) * mp.erfc((e * s + 1 / (2 * s)) / root2)) / 2
-        value = max(value, mp.zero)
-    with mp.workdps(dps):
-        return +value
+    return precise.delta_gaussian(e, s, dps=dps)  # the one implementation (dpproofs.math.formulas)
 
 
 def delta_exact(eps, t, sigma, dps=30, epochs=1):

@@ -84,12 +84,19 @@ def lattice_step(sigma):
     return sd / LATTICE_CELLS_PER_SD
 
 
+def _upper_tails(x, a, r):
+    """``(E[Y; Y > e^x], P(Y > e^x))`` for ``log Y ~ N(-a/2, a)``, ``r = sqrt(a)`` (the first from the
+    Y-tilted law ``N(a/2, a)``), in float."""
+    return float(special.ndtr((a / 2 - x) / r)), float(special.ndtr(-(x + a / 2) / r))
+
+
 def _jump_cut(t, sigma, budget):
     """``log M`` with ``E[Y; Y > M] + (t - 1) P(Y > M) <= budget`` (bisection on the monotone bound)."""
     a, r = _log_y_moments(sigma)
 
     def excess(x):
-        return float(special.ndtr((a / 2 - x) / r)) + (t - 1) * float(special.ndtr(-(x + a / 2) / r))
+        first, tail = _upper_tails(x, a, r)
+        return first + (t - 1) * tail
 
     high = _least_log_cut(excess, budget, a / 2, a / 2 + r * 40.0 + math.log(t) + 1.0)
     return high, excess(high)
@@ -513,13 +520,14 @@ class _Accumulator:
                     factor = np.exp(np.minimum(log_factor + slack, 700.0))
                 term_piece[take] = piece_id
                 term_l2[take] = c.error * factor[take]
-                term_lin[take] = c.wrapped * factor[take]
+                # the value z e^{K - theta l} itself: the exponent's rounding (slack) and exp's own ulps
+                term_lin[take] = c.wrapped * factor[take] + term_value[take] * (np.expm1(slack[take]) + 4 * UNIT)
                 term_piece[out] = -1
                 term_l2[out] = 0.0
                 term_lin[out] = (c.error + c.wrapped) * factor[out]
                 piece_id += 1
             value += term_value
-            error += term_lin + term_value * 1e-12
+            error += term_lin
             l2.append((term_l2, term_piece))
         # mass beyond [lo, hi]: per term, the tightest Chernoff bound of its tilts (true <= wrapped
         # e^{K - theta l}, for l < lo if theta <= 0, for l > hi if theta >= 0); P-weighted above
@@ -624,8 +632,7 @@ def _split_cut(t, sigma, budget):
     a, r = _log_y_moments(sigma)
 
     def mass(x):
-        p = float(special.ndtr(-(x + a / 2) / r))
-        first = float(special.ndtr((a / 2 - x) / r))
+        first, p = _upper_tails(x, a, r)
         tp = t * p
         if tp >= 0.5:
             return math.inf
@@ -669,8 +676,7 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     # the set-apart masses, from the lattice law itself (its masses already carry their errors):
     # A = {some Y_i >= cut} from the normal tails; two or more jumps from the lattice's jump part
     a_cut = math.log(cut)
-    p_tail = float(special.ndtr((a / 2 - a_cut) / r))
-    q_tail = float(special.ndtr(-(a_cut + a / 2) / r))
+    p_tail, q_tail = _upper_tails(a_cut, a, r)
     jump_p = p_tail + (t - 1) * q_tail
     jump_q = t * q_tail
     pos = np.arange(len(w)) * step + shift
@@ -695,7 +701,7 @@ class LatticePair:
     ``-log s`` and P-mass ``q``. Same interface as the pairs of :mod:`dpproofs.math.pairs`
     (``cell_masses`` sums the atoms of each cell; ``atoms`` is empty: they are in the cells)."""
 
-    def __init__(self, law, direction, tail):
+    def __init__(self, law, direction):
         self.direction = direction
         s, q, e = law.s, law.q, law.e
         coefs = [coef for coef, _ in law.l2]
@@ -736,7 +742,6 @@ class LatticePair:
         self.atoms = ()
         self.min_loss = float(self.loss[0]) if len(self.loss) else 0.0
         self.max_loss = float(self.loss[-1]) if len(self.loss) else 0.0
-        self.tail = tail
 
     def _l2_cell_errors(self, parts, cell, n):
         """Per cell of the ``n`` (``cell`` the atoms' cell, -1 / n outside): the sum over pieces of the
@@ -756,6 +761,8 @@ class LatticePair:
             out += np.bincount(cell[loose], weights=coef[loose], minlength=n)
             below += float(np.sum(coef[cell < 0]))
             above += float(np.sum(coef[cell >= n]))
+        # (1 + 1e-9): the roundings of the squares, their bincount sums (at most a few thousand terms a
+        # cell) and the square roots, each a few ulps
         return out * (1 + 1e-9), below, above
 
     def loss_range(self, tail_z):
@@ -783,7 +790,7 @@ class LatticePair:
         if nonempty.size:
             starts = idx[:-1][nonempty]
             for src, dst in ((self.p, p), (self.q, q), (self.ep, ep), (self.eq, eq)):
-                dst[nonempty] = np.add.reduceat(src, starts)[: nonempty.size] if False else _segment_sums(src, starts, counts[nonempty])
+                dst[nonempty] = _segment_sums(src, starts, counts[nonempty])
             rounding = counts[nonempty] * UNIT * 2
             ep[nonempty] += rounding * p[nonempty]
             eq[nonempty] += rounding * q[nonempty]
@@ -849,7 +856,7 @@ _STRICTEST = {}
 @functools.lru_cache(maxsize=32)
 def _lattice_pair(steps, sigma, kind, direction, budget):
     law = sum_law(steps, sigma, kind, budget)
-    return None if law is None else LatticePair(law, direction, budget)
+    return None if law is None else LatticePair(law, direction)
 
 
 AllocationPair.resolver = staticmethod(resolve)
