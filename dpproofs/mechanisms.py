@@ -113,10 +113,16 @@ def _sampled_gaussian_replace_one_pairs(rate, sigma, poisson):
     """The PLD accountant's replace-one plan of a sampled Gaussian (Poisson or WOR at rate ``rate``):
     ``(dominating, {"R0": directions, "R1": directions})``, or None at rate 0.
 
-    * dominating: P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)) for both samplings
-      (s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every replace-one
-      configuration in both orders (docs/math.md, "Replace-one neighbours": advanced joint
-      convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the accountant
+    * dominating, Poisson: the two-sided mixture ``((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`` at
+      sigma (:class:`~dpproofs.math.pairs.TwoSidedGaussianPair`), which dominates every replace-one
+      configuration of a Poisson step in both orders at every epsilon (docs/math.md, "Poisson
+      sampling under replace-one: the dominating pair"; this project's proof, claim
+      ``accountant.pld.replace_one.poisson.dominating``) and is realised (x = +C, x' = -C, every other
+      record 0): the upper and lower ends compose the same pair.
+    * dominating, fixed-size batches (and rate 1): P1 = ((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2),
+      N(0, (s/2)^2)) (s/2 because the sensitivity is 2), whose profile at eps >= 0 bounds every
+      replace-one configuration in both orders (docs/math.md, "Replace-one neighbours": advanced
+      joint convexity, Balle, Barthe & Gaboardi 2018, arXiv 1807.01647, Theorem 2); the accountant
       composes its SYMMETRISED pair, which dominates at every eps and so under composition (Zhu,
       Dong & Wang 2022, arXiv 2106.08567v3, Theorem 10: the composition of dominating pairs). Composing
       P1 alone is not justified: worst-case pairs need not survive composition (Lebeda, Regehr,
@@ -124,17 +130,16 @@ def _sampled_gaussian_replace_one_pairs(rate, sigma, poisson):
     * realised: neighbouring datasets that exist, so their composed curves are LOWER bounds. R0:
       x' = 0 and every other record 0 (each step is its add/remove pair at sensitivity 1). R1:
       x = -x' of norm C and every other record x' (fixed-size batches: P1 and its swap; Poisson:
-      the two-sided mixture ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)) at sigma)."""
+      the two-sided mixture at sigma)."""
     if rate == 0:
         return None
     half = sigma / 2
-    dominating = pairs.GaussianPair(rate, half, "add") if rate < 1 else pairs.GaussianPair(1.0, half, "add")
     r0 = _mixture_directions(rate, sigma)
     if not poisson or rate == 1:
-        r1 = _mixture_directions(rate, half)
-    else:
-        r1 = _symmetric(pairs.TwoSidedGaussianPair(rate, sigma))
-    return dominating, {"R0": r0, "R1": r1}
+        dominating = pairs.GaussianPair(rate, half, "add") if rate < 1 else pairs.GaussianPair(1.0, half, "add")
+        return dominating, {"R0": r0, "R1": _mixture_directions(rate, half)}
+    two_sided = pairs.TwoSidedGaussianPair(rate, sigma)
+    return two_sided, {"R0": r0, "R1": _symmetric(two_sided)}
 
 
 def _base_replace_one_pairs(at_two, at_one):

@@ -116,9 +116,29 @@ def test_poisson_replace_one_lower_end_is_the_two_sided_mixture_dp_accounting_co
     theirs = pld_privacy_accountant.PLDAccountant(neighboring_relation=dpa.NeighboringRelation.REPLACE_ONE)
     theirs.compose(dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma)), steps))
     bounds = replace_one(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(1e-5)
-    # same pair ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)); theirs is a pessimistic discretisation
+    # same pair ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1)), now for both of our ends; theirs is a
+    # pessimistic discretisation (a peer, not the truth: side by side only)
     assert bounds.lower <= theirs.get_epsilon(1e-5) <= bounds.lower * 1.01
-    assert theirs.get_epsilon(1e-5) <= bounds.upper
+    assert abs(theirs.get_epsilon(1e-5) - bounds.upper) <= 0.01 * bounds.upper
+
+
+@pytest.mark.parametrize("q, sigma, steps, delta", [(0.001, 1.0, 10000, 1e-5), (0.05, 2.0, 1000, 1e-8),
+                                                    (0.01, 4.0, 10000, 1e-5), (0.1, 0.5, 100, 1e-10)])
+def test_poisson_replace_one_is_tight_the_two_sided_mixture_dominating_every_configuration(q, sigma, steps, delta):
+    # docs/math.md, "Poisson sampling under replace-one: the dominating pair": both ends compose the
+    # same pair, so the bracket meets the accountant's width target (it was [realised, RDP] before)
+    bounds = replace_one(dp.SampledGaussian(q, sigma), steps).epsilon_bounds(delta)
+    assert bounds.source == "pld" and bounds.target_met
+    assert 0 < bounds.upper - bounds.lower <= 1e-3 * bounds.upper
+
+
+@pytest.mark.parametrize("q, sigma", [(0.01, 1.0), (0.3, 2.0), (0.001, 0.6)])
+def test_one_poisson_replace_one_step_brackets_the_exact_two_sided_profile(q, sigma):
+    from dpproofs_theorems.accountant.pld_replace_one import two_sided_delta_precise
+
+    bounds = replace_one(dp.SampledGaussian(q, sigma), 1).epsilon_bounds(1e-6)
+    assert two_sided_delta_precise(bounds.upper, q, sigma, dps=30) <= 1e-6
+    assert two_sided_delta_precise(bounds.lower, q, sigma, dps=30) >= 1e-6
 
 
 def test_the_two_sided_mixture_positions_invert_its_loss():
@@ -128,7 +148,7 @@ def test_the_two_sided_mixture_positions_invert_its_loss():
 
 
 def test_a_replace_one_one_step_grid_stays_within_its_cell_budget(monkeypatch):
-    # (q, sigma, delta) = (1e-3, 0.5, 1e-10): the realised pairs once reached 771 621 cells (1.7 GB)
+    # (rate, sigma, delta) = (1e-3, 0.5, 1e-10): the realised pairs once reached 771 621 cells (1.7 GB)
     # in a refinement pass that could not move the upper end; the budget is max_cells // 8
     from dpproofs.accountant.pld import discretise
 
@@ -141,8 +161,10 @@ def test_a_replace_one_one_step_grid_stays_within_its_cell_budget(monkeypatch):
         return one
 
     monkeypatch.setattr(discretise, "discretise", recording)
+    # fixed-size batches: their replace-one bracket still composes realised pairs beside the
+    # symmetrised dominating one (Poisson's is now one pair, accounted as under add/remove)
     accountant = dp.PLDAccountant(relation="replace_one", max_cells=1 << 18)
-    bounds = accountant.compose(dp.SampledGaussian(1e-3, 0.5)).epsilon_bounds(1e-10)
+    bounds = accountant.compose(dp.FixedBatchGaussian(1, 1000, 0.5)).epsilon_bounds(1e-10)
     assert sizes and max(sizes) <= (1 << 18) // 8 + 2
     assert 0 < bounds.lower <= bounds.upper
 

@@ -283,38 +283,72 @@ class GaussianPair:
         return _parts_cell_masses(u, self.p_parts, self.q_parts, self.sigma)
 
 
+#: Absolute error, in units of UNIT per unit of magnitude, of the log-space root in
+#: :meth:`TwoSidedGaussianPair.positions`: about twenty roundings (log, log1p, expm1, logaddexp and
+#: sums, each within a few ulp of its operands' magnitude) along the longest path; 64 covers them
+#: with room, and tests/test_two_sided_pair.py holds the floats against 50-digit roots.
+TWO_SIDED_ROUNDINGS = 64
+
+
 class TwoSidedGaussianPair(GaussianPair):
-    """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = (1-q) N(0, s^2) + q N(-1, s^2):
-    Poisson sampling under replace-one with x = +C, x' = -C (a neighbouring pair that exists, so
-    its composed curves are lower bounds on the truth; used with ``bound="lower"`` only, where the
-    edges need not be exact). Symmetric: its swap is its mirror image. The loss
-    ``log((1-q + q a e^{u/s^2}) / (1-q + q a e^{-u/s^2}))``, ``a = e^{-1/(2 s^2)}``, increases in u."""
+    """P = (1-q) N(0, s^2) + q N(1, s^2) vs Q = (1-q) N(0, s^2) + q N(-1, s^2): Poisson sampling
+    under replace-one with x = +C, x' = -C. A neighbouring pair that exists, and (docs/math.md,
+    "Poisson sampling under replace-one: the dominating pair") one that dominates every replace-one
+    configuration of a Poisson-subsampled Gaussian step in both orders at every epsilon: the PLD
+    accountant composes it for both ends. Symmetric: its swap is its mirror image. The loss
+    ``log((1-q + q a e^{u/s^2}) / (1-q + q a e^{-u/s^2}))``, ``a = e^{-1/(2 s^2)}``, increases in u;
+    its positions are certified (``cell_masses`` sets ``edge_ratio`` from their radii)."""
 
     def __init__(self, q, sigma):
         super().__init__(q, sigma, "add")
         self.p_parts, self.q_parts = ((1 - q, 0.0), (q, 1.0)), ((1 - q, 0.0), (q, -1.0))
         self.min_loss, self.max_loss = -math.inf, math.inf
 
-    def positions(self, levels):
-        """u with L(u) = level: the positive root x = e^{u/s^2} of
-        ``q a x^2 + (1-q)(1-e^l) x - e^l q a = 0``, by the cancellation-free form of each sign."""
+    def _log_root(self, levels):
+        """``(log x, error)``: x = e^{u/s^2} the positive root of
+        ``q a x^2 + (1-q)(1-e^l) x - e^l q a = 0`` at each level l, computed in log space (no overflow
+        for any float l, q, s), and a bound on the absolute error of the float ``log x``."""
         s2, q = self.sigma**2, self.q
-        levels = np.asarray(levels, dtype=np.float64)
         log_qa = math.log(q) - 1.0 / (2 * s2)
+        log_keep = math.log1p(-q) if q < 1 else -math.inf
+        l = np.asarray(levels, dtype=np.float64)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            b = (1 - q) * -np.expm1(levels)  # (1-q)(1 - e^l)
-            # log of sqrt(b^2 + 4 q^2 a^2 e^l), without overflow
-            log_root = 0.5 * np.logaddexp(2 * np.log(np.abs(b) + 1e-320), math.log(4) + 2 * log_qa + levels)
-            root = np.exp(log_root)
-            # b >= 0: x = 2 e^l q a / (b + root); b < 0: x = (root - b) / (2 q a)
-            log_x = np.where(b >= 0, math.log(2) + levels + log_qa - np.log(b + root),
-                             np.log(root - b) - math.log(2) - log_qa)
-        return s2 * log_x
+            a = np.abs(l)
+            # log|1 - e^l| = log|expm1(l)| = |l| [l > 0] + log(-expm1(-|l|)), for every float l
+            log_gap = np.where(l > 0, l, 0.0) + np.log(-np.expm1(-a))
+            log_b = log_keep + log_gap  # log|b|, b = (1-q)(1-e^l)
+            log_root = 0.5 * np.logaddexp(2 * log_b, math.log(4) + 2 * log_qa + l)  # log sqrt(b^2 + 4 q^2 a^2 e^l)
+            both = np.logaddexp(log_b, log_root)  # log(|b| + root)
+            # b >= 0 (l <= 0): x = 2 e^l q a / (b + root); b < 0 (l > 0): x = (root - b) / (2 q a)
+            log_x = np.where(l > 0, both - math.log(2) - log_qa, math.log(2) + l + log_qa - both)
+            magnitude = (a + 2 * abs(log_qa) + np.abs(np.nan_to_num(log_b, neginf=0.0)) + np.abs(log_root)
+                         + abs(log_keep if q < 1 else 0.0) + 8)
+            error = TWO_SIDED_ROUNDINGS * UNIT * magnitude
+        return log_x, error
+
+    def _certified(self, levels):
+        """Positions ``u`` and their certified radii (the true position is within the radius)."""
+        log_x, error = self._log_root(levels)
+        s2 = self.sigma**2
+        u = s2 * log_x
+        radius = s2 * error * (1 + 4 * UNIT) + 4 * UNIT * np.abs(u)
+        return u, radius
+
+    def positions(self, levels):
+        """u with L(u) = level, within the radius of :meth:`_certified`."""
+        return self._certified(levels)[0]
 
     def _loss(self, u):
         s2, q = self.sigma**2, self.q
         up, down = _over(2 * u - 1, 2 * s2), _over(-2 * u - 1, 2 * s2)
         return _log_mixture(q, up) - _log_mixture(q, down)
+
+    def cell_masses(self, edges):
+        """As :meth:`GaussianPair.cell_masses`, between the certified positions (``edge_ratio``
+        from their radii, :func:`_certified_edge_ratio`)."""
+        u, radius = self._certified(edges)
+        self.edge_ratio = _certified_edge_ratio(u, radius)
+        return _parts_cell_masses(u, self.p_parts, self.q_parts, self.sigma)
 
 
 #: Newton passes of :meth:`MixtureOfGaussiansPair.positions` (each pass one evaluation of the

@@ -114,6 +114,21 @@ def _replace_one_plan(mechanism):
     return mechanism.pld_pairs("replace_one")
 
 
+def _exact_directions(mechanism):
+    """Under replace-one, the mechanism's realised pair R1 when it is also its dominating pair (the
+    same object for both orders: a symmetric pair that dominates every configuration at every
+    epsilon and is realised, e.g. the Gaussian at sensitivity 2 or Poisson sampling's two-sided
+    mixture), else None. Such a pair is accounted like an add/remove pair: both ends compose it."""
+    plan = _replace_one_plan(mechanism)
+    if plan is None:
+        return None
+    dominating, realised = plan
+    r1 = realised.get("R1")
+    if r1 is not None and r1["add"] is dominating and r1["remove"] is dominating:
+        return r1
+    return None
+
+
 def _tail_z(tail):
     """Standard deviations beyond which a normal tail is below ``tail`` (clamped to [6, 38])."""
     tail = min(max(tail, 1e-320), 1e-9)
@@ -130,8 +145,11 @@ class PLDAccountant(PrivacyAccountant):
     ``relation``: ``"add_remove"`` (default) or ``"replace_one"`` (one record changed). sigma is
     always the noise standard deviation divided by the clipping norm C; under replace-one the
     clipped sum moves by up to 2C and the accountant accounts for it (never rescale sigma).
-    Under replace-one the bracket is ``(lower, upper)`` with ``upper`` from the symmetrised
-    dominating pair and ``lower`` from neighbouring datasets that exist (see
+    Under replace-one, a composition of mechanisms whose dominating pair is realised and symmetric
+    (``Gaussian``, Poisson ``SampledGaussian``: docs/math.md, "Poisson sampling under replace-one:
+    the dominating pair") is accounted exactly like an add/remove one (:func:`_exact_directions`).
+    Otherwise (fixed-size batches) the bracket is ``(lower, upper)`` with ``upper`` from the
+    symmetrised dominating pair and ``lower`` from neighbouring datasets that exist (see
     :func:`_replace_one_plan`): the exact worst case over datasets lies in between, and the gap
     between the two is the analysis', not the grid's (``target_met`` is then often False).
 
@@ -155,6 +173,7 @@ class PLDAccountant(PrivacyAccountant):
         self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
         self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
         self._first_pass = True  # the search's first pass: the split is tried there only when wide
+        self._pairwise = self._relation == "add_remove"  # set per query by _active()
 
     # --- composition -------------------------------------------------------------------------
 
@@ -182,6 +201,9 @@ class PLDAccountant(PrivacyAccountant):
         not a lower bound of the ledger), and mechanisms of zero privacy loss left out."""
         active = {}
         self._decomposed = False
+        # every mechanism's pairs composed as add/remove pairs: under add/remove, and under
+        # replace-one when every mechanism's dominating pair is realised (_exact_directions)
+        self._pairwise = self._relation == "add_remove"
         for m, n in self._ledger.items():
             parts = m.pld_components() if n > 0 else None
             if parts is not None:
@@ -189,7 +211,13 @@ class PLDAccountant(PrivacyAccountant):
             for part, count in parts or ((m, 1),):
                 if n > 0 and self._plan(part) is not None:
                     active[part] = active.get(part, 0) + n * count
+        if not self._pairwise:
+            self._pairwise = all(_exact_directions(m) is not None for m in active)
         return list(active.items())
+
+    def _directions(self, mechanism):
+        """``{"add": pair, "remove": pair}`` composed for ``mechanism`` when ``self._pairwise``."""
+        return _pairs(mechanism) if self._relation == "add_remove" else _exact_directions(mechanism)
 
     def _rdp(self):
         acc = Accountant(relation=self._relation)
@@ -293,8 +321,8 @@ class PLDAccountant(PrivacyAccountant):
         # 771 621 cells (1.7 GB) at (q, sigma, delta) = (1e-3, 0.5, 1e-10) for nothing; add/remove
         # keeps the whole budget (the bulk/jump split needs fine one-step grids)
         cells = self._max_cells // 8
-        if self._relation == "add_remove":
-            one = _pld.discretise(_pairs(mechanism)[direction], step, bound, tail_z)
+        if self._pairwise and realisation is None and direction != "sym":
+            one = _pld.discretise(self._directions(mechanism)[direction], step, bound, tail_z)
         elif direction == "sym":
             dominating, _ = _replace_one_plan(mechanism)
             one = _pld.discretise(dominating, step, "upper", tail_z, cells)
@@ -306,8 +334,8 @@ class PLDAccountant(PrivacyAccountant):
         return one
 
     def _all_pairs(self, mechanism):
-        if self._relation == "add_remove":
-            return list(_pairs(mechanism).values())
+        if self._pairwise:
+            return list(self._directions(mechanism).values())
         dominating, realised = _replace_one_plan(mechanism)
         return [dominating] + [p for r in realised.values() if r is not None for p in r.values()]
 
@@ -315,7 +343,7 @@ class PLDAccountant(PrivacyAccountant):
         """The composed loss's standard deviation, from a probe discretisation of each one-step PLD."""
         var = 0.0
         for mechanism, steps in active:
-            pair = _pairs(mechanism)["add"] if self._relation == "add_remove" else _replace_one_plan(mechanism)[0]
+            pair = self._directions(mechanism)["add"] if self._pairwise else _replace_one_plan(mechanism)[0]
             low, high = pair.loss_range(6.0)
             span = max(high - low, 1e-12)
             one = _pld.discretise(pair, span / 256, "upper", 6.0)
@@ -363,12 +391,12 @@ class PLDAccountant(PrivacyAccountant):
     def _attempt(self, active, step, tail_z, delta=None, epsilon=None, upper_only=False):
         """(lower, upper) at one grid step; None if over budget. ``upper_only``: the lower end is
         not computed (0.0) unless needed for the bulk/jump split."""
-        if self._relation == "replace_one":
+        if not self._pairwise:
             return self._attempt_replace_one(active, step, tail_z, delta, epsilon)
         lows, ups = [], []
         # a mechanism whose two orders differ (a sampled one) is composed in both directions
         directions = ("add", "remove") if any(
-            (lambda d: d["add"] is not d["remove"])(_pairs(m)) for m, _ in active) else ("add",)
+            (lambda d: d["add"] is not d["remove"])(self._directions(m)) for m, _ in active) else ("add",)
         target = self._relative_width if delta is not None else self._delta_relative_width
         self._only_constant = epsilon is not None
         for direction in directions:
@@ -529,7 +557,7 @@ class PLDAccountant(PrivacyAccountant):
                 break
             if upper - lower > 0.9 * previous_width:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
-            if self._relation == "replace_one" and math.isfinite(previous) and previous - upper <= target * upper / 4:
+            if not self._pairwise and math.isfinite(previous) and previous - upper <= target * upper / 4:
                 break  # the upper end has converged (replace-one: the rest of the gap is the analysis')
             # plan the next step from the width's order of convergence in h: 2 (the connect-the-dots
             # upper end, and the lower end with a tilt: at the Abadi point 4.1e-3 -> 9.0e-4 from
