@@ -49,7 +49,8 @@ replace-one the clipped sum moves by up to 2C, and the accountant handles that f
 distributions each (mechanism, relation) reduces to, with its source, is the table of
 :mod:`dpproofs.math.reductions`: Gaussian and Laplace under replace-one are Gaussian(sigma/2) and
 Laplace(scale/2); RandomizedResponse is unchanged; SampledGaussian (Poisson) under replace-one uses
-Mironov 2017 Prop. 11 through the dataset without the record (sound, loose); FixedBatchGaussian
+Mironov 2017 Prop. 11 through the dataset without the record (sound, loose: the PLD accountant
+composes the two-sided mixture, which dominates, and is tight there); FixedBatchGaussian
 (b of n without replacement) under replace-one uses Wang, Balle & Kasiviswanathan 2019 (arXiv
 1808.00087v2) Thm 9 with the Gaussian at sensitivity 2, fractional orders by the chord of the
 convex (alpha - 1) D_alpha between integers; FixedBatchGaussian under add/remove raises

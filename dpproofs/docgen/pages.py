@@ -304,16 +304,19 @@ def batches_page(measured, shared_figure=None):
              "| mechanism | relation | RDP per step |\n|---|---|---|\n"]
     for (mechanism, relation), text in subsampling.RELATION_TABLE.items():
         lines.append(f"| `{mechanism}` | {relation} | {_cell(text)} |\n")
-    lines.append("\nUnder replace-one the PLD accountant's upper end composes the *symmetrised* dominating pair "
-                 "Sym(P1), P1 = ((1-g) N(0) + g N(2C), N(0)), which bounds every configuration in both orders; its "
-                 "lower end composes neighbouring datasets that exist (x' = 0; and x = -x', which for fixed-size "
-                 "batches is P1 and its swap, and for Poisson sampling the two-sided mixture "
-                 "((1-q) N(0) + q N(C), (1-q) N(0) + q N(-C))). The exact worst case lies in between. Composing P1 "
-                 "alone, or the larger of P1 and its swap composed, is not justified under composition: worst-case "
-                 "datasets need not survive composition (Lebeda, Regehr, Kamath & Steinke 2024, arXiv 2405.20769; "
-                 "the enumerations of Zhu, Dong & Wang 2022 and Balle, Barthe & Gaboardi 2018 in [papers.md](papers.md) "
-                 "check it). The proofs are in "
-                 "[math.md](math.md#replace-one-neighbours-and-fixed-size-batches).\n\n")
+    lines.append("\nUnder replace-one with Poisson sampling, the two-sided mixture "
+                 "((1-q) N(0) + q N(-C), (1-q) N(0) + q N(C)) (the record x = -C replaced by x' = +C) dominates every "
+                 "configuration in both orders at every epsilon (this project's proof, "
+                 "[math.md](math.md#replace-one-neighbours-and-fixed-size-batches); claim "
+                 "`accountant.pld.replace_one.poisson.dominating`) and is realised, so the PLD accountant composes it "
+                 "for both ends: the bracket is the grid's only. With fixed-size batches the upper end composes the "
+                 "*symmetrised* dominating pair Sym(P1), P1 = ((1-g) N(0) + g N(2C), N(0)), which bounds every "
+                 "configuration in both orders; the lower end composes neighbouring datasets that exist (x' = 0; and "
+                 "x = -x', which is P1 and its swap). The exact worst case lies in between. Composing P1 alone, or the "
+                 "larger of P1 and its swap composed, is not justified under composition: worst-case datasets need not "
+                 "survive composition (Lebeda, Regehr, Kamath & Steinke 2024, arXiv 2405.20769; the enumerations of "
+                 "Zhu, Dong & Wang 2022 and Balle, Barthe & Gaboardi 2018 in [papers.md](papers.md) check it). The "
+                 "proofs are in [math.md](math.md#replace-one-neighbours-and-fixed-size-batches).\n\n")
     if measured is None:
         lines.append("(not measured yet: run `dpproofs report --only batches`)\n")
         return "".join(lines)
@@ -356,9 +359,8 @@ def batches_page(measured, shared_figure=None):
                  f"RDP column, which it equals in {same} of {len(rows)} runs); at "
                  f"nm = sigma it lies below the lower end of our bracket in {below} of {len(rows)} runs, i.e. it "
                  "understates epsilon for these runs. Poisson sampling under replace-one: dp_accounting's PLD composes "
-                 "the two-sided mixture, which is what our lower end composes (a pair of datasets that exists, so no "
-                 "smaller number can be right); that it is also the worst case is not proved, so our upper end is the "
-                 "better of the RDP bound (Mironov 2017, Prop. 11) and Sym(P1), and the exact value lies between. The "
+                 "the two-sided mixture, which both our ends compose (a pair of datasets that exists, and the "
+                 "worst case: math.md); its number differs from ours by its discretisation only. The "
                  "q = b/n shortcut (Poisson, add/remove) is a different sampling and relation: it lies below both "
                  f"replace-one lower ends in {shortcut} of {len(rows)} runs.\n")
     return "".join(lines)

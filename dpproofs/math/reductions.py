@@ -105,7 +105,9 @@ RELATION_TABLE = {
                                               "and (U, R(x)), U uniform (the special input)",
     ("KaryRandomizedResponse", "replace_one"): "(R(x), R(x')), the two inputs' outputs (exact)",
     ("SampledGaussian", "add_remove"): "((1-q)N(0)+qN(1), N(0)), both directions",
-    ("SampledGaussian", "replace_one"): "Mironov 2017 Prop. 11 through D minus x (add/remove at 2a and 2a-1)",
+    ("SampledGaussian", "replace_one"): "RDP: Mironov 2017 Prop. 11 through D minus x (add/remove at 2a and 2a-1), "
+                                        "loose; PLD: the two-sided mixture ((1-q)N(0)+qN(-1), (1-q)N(0)+qN(1)), "
+                                        "which dominates (docs/math.md), tight",
     ("FixedBatchGaussian", "replace_one"): "Wang, Balle & Kasiviswanathan 2019 (arXiv 1808.00087v2) Thm 9 with the Gaussian at sensitivity 2",
     ("SampledLaplace", "add_remove"): "((1-q)P+qQ, P) and its reverse, P=Lap(0,b), Q=Lap(1,b) "
                                       "(Zhu, Dong & Wang 2022 Thm 11); RDP: a Taylor bound on both directions",

@@ -47,6 +47,7 @@ from dpproofs.accountant.rdp import Accountant
 from dpproofs.accountant.pld import allocation as _allocation  # noqa: F401 (registers the AllocationPair resolver)
 from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
+from dpproofs.accountant.pld import gaussian_closed_form as _gaussian
 from dpproofs.math import total_variation
 from dpproofs.mechanisms import Mechanism
 
@@ -265,6 +266,9 @@ class PLDAccountant(PrivacyAccountant):
             # the profile at 0 is at most the total variation bound, and the profile is
             # non-increasing: epsilon(delta) = 0 exactly (docs/math.md, "pld: trivial cases")
             return _exact_zero()
+        closed = self._gaussian_closed_form(active, delta=delta)
+        if closed is not None:
+            return closed
         quick = self._rdp_quick()
         rdp_eps = (quick or self._rdp()).epsilon(delta)
         if rdp_eps == 0:
@@ -300,10 +304,30 @@ class PLDAccountant(PrivacyAccountant):
         active = self._active()
         if not active:
             return _exact_zero()
+        closed = self._gaussian_closed_form(active, epsilon=epsilon)
+        if closed is not None:
+            return closed
         quick = self._rdp_quick()
         rdp_delta = (quick or self._rdp()).delta(epsilon)
         exact_rdp = None if quick is None else (lambda: self._rdp().delta(epsilon))
         return self._search(active, epsilon=epsilon, rdp_value=rdp_delta, exact_rdp=exact_rdp)
+
+    def _gaussian_closed_form(self, active, *, delta=None, epsilon=None):
+        """A ledger of Gaussians only: its exact profile in closed form, the bracket certified in arb
+        (:mod:`dpproofs.accountant.pld.gaussian_closed_form`: no grid at any number of steps or any
+        noise), or None (another mechanism in the ledger, no certified bracket, or a ``grid_step``
+        asked for: then the grid is what the user wants)."""
+        if self._grid_step is not None:
+            return None
+        mu = _gaussian.gaussian_mu(active, self._relation)
+        if mu is None:
+            return None
+        found = _gaussian.epsilon_bracket(mu, delta) if delta is not None else _gaussian.delta_bracket(mu, epsilon)
+        if found is None:
+            return None
+        result = Bounds(found[0], found[1], "pld")
+        result.target_met = True
+        return result
 
     # --- the tight computation ---------------------------------------------------------------
 
