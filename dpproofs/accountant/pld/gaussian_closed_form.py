@@ -29,13 +29,17 @@ MARGINS = (2.0**-40, 2.0**-30, 2.0**-20)
 
 def gaussian_mu(active, relation):
     """``mu`` of the composition ``active`` (a list of ``(mechanism, steps)``) when every mechanism is a
-    Gaussian (``Gaussian``, or ``SampledGaussian`` at rate 1), else None. Under replace-one each step's
+    Gaussian (``Gaussian``, ``SampledGaussian`` at rate 1, ``RandomAllocationGaussian`` of one step),
+    else None. Under replace-one each step's
     sensitivity is 2 (the clipped sum moves by up to 2C)."""
     from dpproofs.mechanisms import Gaussian, SampledGaussian
+    from dpproofs.mechanisms_allocation import RandomAllocationGaussian
 
     total = 0.0
     for mechanism, steps in active:
-        if type(mechanism) is Gaussian or (type(mechanism) is SampledGaussian and mechanism.q == 1):
+        kind = type(mechanism)
+        if (kind is Gaussian or (kind is SampledGaussian and mechanism.q == 1)
+                or (kind is RandomAllocationGaussian and mechanism.steps == 1)):  # one step per epoch
             sensitivity = 1.0 if relation == "add_remove" else 2.0
             total += steps * (sensitivity / mechanism.sigma) ** 2
         else:
