@@ -3,6 +3,7 @@ mu = sqrt(sum n_i / sigma_i^2)), certified in arb, at any number of steps and no
 (asked for by grid_step) brackets the same value."""
 
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -55,5 +56,15 @@ def test_beyond_the_closed_forms_range_the_accountant_keeps_its_other_paths():
 
 
 def test_a_delta_at_or_above_the_profile_at_zero_gives_zero():
-    assert gcf.epsilon_bracket(0.001, 0.01) == (0.0, 0.0)
-    assert gcf.epsilon_bracket(1.0, 0.5) == (0.0, 0.0)
+    assert gcf.epsilon_bracket(Fraction(1, 10**6), 0.01) == (0.0, 0.0)
+    assert gcf.epsilon_bracket(Fraction(1), 0.5) == (0.0, 0.0)
+
+
+def test_mu_is_exact_so_no_rounding_makes_the_bracket_optimistic():
+    # 1/1.25 is 0.8 only in exact arithmetic: the float 0.8 made a lower delta end 2e-19 above the
+    # exact profile (found by the allocation claims at t = 1, sigma = 1.25, eps = 2)
+    mu2 = gcf.gaussian_mu([(dp.Gaussian(1.25), 1)], "add_remove")
+    assert mu2 == Fraction(16, 25)
+    exact = _exact_delta(2.0, precise.mp.mpf(4) / 5)
+    low, high = gcf.delta_bracket(mu2, 2.0)
+    assert low <= exact <= high

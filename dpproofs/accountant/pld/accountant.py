@@ -319,10 +319,10 @@ class PLDAccountant(PrivacyAccountant):
         asked for: then the grid is what the user wants)."""
         if self._grid_step is not None:
             return None
-        mu = _gaussian.gaussian_mu(active, self._relation)
-        if mu is None:
+        mu2 = _gaussian.gaussian_mu(active, self._relation)
+        if mu2 is None:
             return None
-        found = _gaussian.epsilon_bracket(mu, delta) if delta is not None else _gaussian.delta_bracket(mu, epsilon)
+        found = _gaussian.epsilon_bracket(mu2, delta) if delta is not None else _gaussian.delta_bracket(mu2, epsilon)
         if found is None:
             return None
         result = Bounds(found[0], found[1], "pld")

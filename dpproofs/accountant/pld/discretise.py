@@ -36,6 +36,9 @@ One step (a neighbouring pair P, Q written on a line u along which L(u) = log dP
     shifted grid point l_i + rho (or l_{i-1} + rho when the own loss is below l_i + rho). rho is
     one constant per one-step PLD, so the composed lower PLD lives on the uniform grid
     {k h + sum_j n_j rho_j}; since own losses sit near the cell middle, the moves are O(h^2).
+    Near a finite loss limit (log(1 - q) for a sampled Gaussian's add direction) the density is
+    steep and the averaged cells' own losses are not at their middles: those cells are re-cut one
+    by one (:func:`_align_boundary`).
 """
 
 import math
@@ -211,6 +214,10 @@ def _atoms_into_cells(pair, grid, p, q, ep, eq):
 #: neighbour-averaging pass cannot: at (q, sigma) = (1e-3, 0.8), h = 1.5e-4, it left a mean downward
 #: move of 0.066 h per step (0.1 h for remove), the solved cells 0.013 h (0.006 h).
 BOUNDARY_CELLS = 128
+#: Widest re-cut cell, in steps: a wider one would merge outputs of distant losses (a valid lower
+#: bound, but one that averages rare large losses into the bulk); where the middle needs more, the
+#: averaged edges are kept from there on.
+BOUNDARY_WIDTH = 4.0
 #: Candidate edges per refinement of :func:`_align_boundary` (two refinements: a resolution of
 #: about 2 h / 64^2, below 1e-3 h).
 BOUNDARY_CANDIDATES = 64
@@ -251,7 +258,9 @@ def _align_boundary(pair, grid, edges, step):
     is a grid middle ``l_j + h/2`` (module docstring: any edges give a valid lower bound; these make
     the downward moves small): walking away from the limit, each cell takes the next middle at
     least ``h/4`` past its starting edge (cells it skips are left empty), until a solved edge meets
-    the averaged one within ``h/100``. Changes ``edges`` in place."""
+    the averaged one within ``h/100``. Where the bulk sits within a fraction of a cell of the limit
+    (q = 1e-5) no cell of at most BOUNDARY_WIDTH steps reaches a middle, and nothing changes.
+    Changes ``edges`` in place."""
     if pair.atoms:
         return
     n = len(edges) - 1
@@ -265,7 +274,7 @@ def _align_boundary(pair, grid, edges, step):
             if j >= n - 1:
                 return
             top = _solve(lambda x, a=left: np.concatenate(([-np.inf], _own_losses(pair, a, x[1:]))),
-                         left, left + 4 * step, middles[j])
+                         left, left + BOUNDARY_WIDTH * step, middles[j])
             if top is None:
                 return
             edges[k + 1:j + 1] = left  # cells k .. j-1 empty
@@ -281,7 +290,7 @@ def _align_boundary(pair, grid, edges, step):
             if j <= 0:
                 return
             bottom = _solve(lambda x, r=right: np.concatenate((_own_losses_below(pair, r, x[:-1]), [np.inf])),
-                            right - 4 * step, right, middles[j])
+                            right - BOUNDARY_WIDTH * step, right, middles[j])
             if bottom is None:
                 return
             edges[j + 1:k + 1] = right  # cells j+1 .. k empty

@@ -11,6 +11,7 @@ ledger of Gaussians from it (no grid, any number of steps, any noise): the root 
 end of the bracket checked in arb (ball arithmetic) before it is returned.
 """
 
+import fractions
 import math
 
 from dpproofs.math import precise
@@ -28,51 +29,60 @@ MARGINS = (2.0**-40, 2.0**-30, 2.0**-20)
 
 
 def gaussian_mu(active, relation):
-    """``mu`` of the composition ``active`` (a list of ``(mechanism, steps)``) when every mechanism is a
-    Gaussian (``Gaussian``, ``SampledGaussian`` at rate 1, ``RandomAllocationGaussian`` of one step),
-    else None. Under replace-one each step's
-    sensitivity is 2 (the clipped sum moves by up to 2C)."""
+    """``mu^2`` of the composition ``active`` (a list of ``(mechanism, steps)``), an exact rational
+    (:class:`fractions.Fraction`: each float sigma is exact, so no rounding can make the answer
+    optimistic), when every mechanism is a Gaussian (``Gaussian``, ``SampledGaussian`` at rate 1,
+    ``RandomAllocationGaussian`` of one step) and ``0 < mu <= MAX_MU``; else None. Under replace-one
+    each step's sensitivity is 2 (the clipped sum moves by up to 2C)."""
     from dpproofs.mechanisms import Gaussian, SampledGaussian
     from dpproofs.mechanisms_allocation import RandomAllocationGaussian
 
-    total = 0.0
+    sensitivity = 1 if relation == "add_remove" else 2
+    total = fractions.Fraction(0)
     for mechanism, steps in active:
         kind = type(mechanism)
         if (kind is Gaussian or (kind is SampledGaussian and mechanism.q == 1)
                 or (kind is RandomAllocationGaussian and mechanism.steps == 1)):  # one step per epoch
-            sensitivity = 1.0 if relation == "add_remove" else 2.0
-            total += steps * (sensitivity / mechanism.sigma) ** 2
+            total += steps * sensitivity**2 / fractions.Fraction(mechanism.sigma) ** 2
         else:
             return None
-    mu = math.sqrt(total)
-    return mu if 0 < mu <= MAX_MU else None
+    return total if 0 < total <= MAX_MU**2 else None
 
 
-def _delta_ball(epsilon, mu, prec):
+def _delta_ball(epsilon, mu2, prec):
+    """An arb enclosure of the profile at ``epsilon`` for the exact ``mu2`` (noise ``1/mu`` as a ball)."""
+    from flint import arb
+
     from dpproofs.math import ball
 
     with ball.precision(prec):
-        return ball.delta_gaussian(epsilon, 1 / ball.to_arb(mu), prec=prec)
+        noise = 1 / (arb(mu2.numerator) / arb(mu2.denominator)).sqrt()
+        return ball.delta_gaussian(epsilon, noise, prec=prec)
 
 
-def _delta_precise(epsilon, mu, dps=30):
+def _mu(mu2):
+    return precise.mp.sqrt(precise.mp.mpf(mu2.numerator) / mu2.denominator)
+
+
+def _delta_precise(epsilon, mu2, dps=30):
     with precise.mp.workdps(dps):
-        return precise.delta_gaussian(epsilon, 1 / precise.mp.mpf(mu), dps=dps)
+        return precise.delta_gaussian(epsilon, 1 / _mu(mu2), dps=dps)
 
 
-def _root(mu, delta):
+def _root(mu2, delta):
     """The epsilon where the profile of ``mu`` equals ``delta`` (mpmath, by bisection on log delta;
     the profile decreases), or 0 when the profile at 0 is already at most ``delta``."""
     mp = precise.mp
     with mp.workdps(40):
+        mu = _mu(mu2)
         target = mp.log(mp.mpf(delta))
-        if _delta_precise(0, mu) <= delta:
+        if _delta_precise(0, mu2) <= delta:
             return mp.mpf(0)
         z = mp.sqrt(-2 * target)  # Phi(-z) <= e^{-z^2/2} / 2 = delta / 2
         low, high = mp.mpf(0), mu * mu / 2 + mu * (z + 1)  # delta(high) <= Phi(mu/2 - high/mu) < delta
         for _ in range(200):
             middle = (low + high) / 2
-            value = _delta_precise(middle, mu)
+            value = _delta_precise(middle, mu2)
             if value > 0 and mp.log(value) > target:
                 low = middle
             else:
@@ -82,10 +92,10 @@ def _root(mu, delta):
         return (low + high) / 2
 
 
-def epsilon_bracket(mu, delta):
-    """``(lower, upper)`` floats containing the epsilon of the Gaussian of ``mu`` at ``delta``, each
+def epsilon_bracket(mu2, delta):
+    """``(lower, upper)`` floats containing the epsilon of the Gaussian of ``mu = sqrt(mu2)`` at ``delta``, each
     end certified in arb (``delta(upper) <= delta <= delta(lower)``), or None if no margin certifies."""
-    root = _root(mu, delta)
+    root = _root(mu2, delta)
     if root == 0:
         return 0.0, 0.0
     for margin in MARGINS:
@@ -94,17 +104,17 @@ def epsilon_bracket(mu, delta):
         if not math.isfinite(upper):
             return None
         for prec in PRECISIONS:
-            high_delta, low_delta = _delta_ball(upper, mu, prec), _delta_ball(lower, mu, prec)
+            high_delta, low_delta = _delta_ball(upper, mu2, prec), _delta_ball(lower, mu2, prec)
             if high_delta.upper() <= delta and (lower == 0 or low_delta.lower() >= delta):
                 return lower, upper
     return None
 
 
-def delta_bracket(mu, epsilon):
-    """``(lower, upper)`` floats containing the Gaussian of ``mu``'s delta at ``epsilon`` (the arb
+def delta_bracket(mu2, epsilon):
+    """``(lower, upper)`` floats containing the Gaussian of ``mu = sqrt(mu2)``'s delta at ``epsilon`` (the arb
     enclosure, rounded outward), or None if no precision tried gives a relative radius below 1e-6."""
     for prec in PRECISIONS:
-        value = _delta_ball(epsilon, mu, prec)
+        value = _delta_ball(epsilon, mu2, prec)
         low, high = float(value.lower()), float(value.upper())
         low, high = max(0.0, math.nextafter(low, -math.inf)), min(1.0, math.nextafter(high, math.inf))
         if high - low <= 1e-6 * high or high <= 1e-300:
