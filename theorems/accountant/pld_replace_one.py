@@ -15,13 +15,14 @@ it against the pairs that exist and have exact profiles, each in mpmath and arb:
   x' = -x gives ``((1-g) N(0, (s/2)^2) + g N(1, (s/2)^2), N(0, (s/2)^2)``, g = b/n, and its swap:
   the upper end's delta of the worse order (``precise.delta_sampled_gaussian`` at ``(g, s/2)``)
   must be at most delta;
-* ``...poisson.upper``: one ``SampledGaussian(q, sigma)`` step under replace-one, against the
-  two-sided mixture ``((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`` (x = +C, x' = -C, noise sigma;
-  its profile in closed form below).
+* ``...poisson.upper`` / ``.lower``: one ``SampledGaussian(q, sigma)`` step under replace-one,
+  against the two-sided mixture ``((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))`` (x = +C, x' = -C,
+  noise sigma; its profile in closed form below), which is realised and dominates every
+  configuration (:mod:`.pld_replace_one_poisson_dominating`): the bracket must contain its epsilon.
 
 Mutants (refuted at pinned, ball-certified points): the upper end of the add/remove accountant
 for the same mechanism (sigma not halved under replace-one) for the Gaussian and for fixed
-batches.
+batches; the unsampled Gaussian at sensitivity 2 as the Poisson step's lower end.
 """
 
 import functools
@@ -148,15 +149,19 @@ def two_sided_delta_ball(epsilon, q, s, *, prec):
         return ball.positive_part(p_tail - eps.exp() * q_tail)
 
 
-def _poisson_sides(end):
+def _poisson_sides(end, lower=False):
+    """``(delta of the two-sided mixture at end [+ delta if a lower end is 0], delta)``."""
+
     def precise_side(point, dps):
         e = end(point)
-        return two_sided_delta_precise(e, point["q"], point["sigma"], dps=dps), precise.to_mpf(point["delta"])
+        d = precise.to_mpf(point["delta"])
+        return two_sided_delta_precise(e, point["q"], point["sigma"], dps=dps) + (d if _zero(e, lower) else 0), d
 
     def ball_side(point, prec):
         e = end(point)
         with ball.precision(prec):
-            return two_sided_delta_ball(e, point["q"], point["sigma"], prec=prec), ball.to_arb(point["delta"])
+            d = ball.to_arb(point["delta"])
+            return two_sided_delta_ball(e, point["q"], point["sigma"], prec=prec) + (d if _zero(e, lower) else 0), d
 
     return Sides(precise_side, ball_side)
 
@@ -205,6 +210,31 @@ poisson_upper = Claim(
     cost=0.3,
 )
 
+poisson_lower = Claim(
+    id="accountant.pld.replace_one.poisson.lower",
+    source=SOURCE,
+    statement=sympy.Ge(realised_delta(pld_lower(q, sigma, delta), q, sigma)
+                       + delta * sympy.KroneckerDelta(pld_lower(q, sigma, delta), 0), delta),
+    variables=(Variable("q", 1e-3, 0.5), Variable("sigma", 0.5, 20.0), DELTA),
+    title="replace-one PLD lower end for one Poisson step <= the two-sided mixture's epsilon (it dominates: "
+    "docs/math.md)",
+    sides=_poisson_sides(_end("poisson", "lower"), lower=True),
+    cost=0.3,
+)
+_POISSON_PIN = {"q": 0.1, "sigma": 1.0, "delta": 1e-5}
+poisson_lower_unsampled = poisson_lower.mutant(
+    "unsampled",
+    statement=sympy.Ge(realised_delta(sympy.Function("pld_gaussian_half_sigma_epsilon")(sigma, delta), q, sigma)
+                       + delta * sympy.KroneckerDelta(sympy.Function("pld_gaussian_half_sigma_epsilon")(sigma, delta), 0),
+                       delta),
+    sides=_poisson_sides(lambda point: bracket("gaussian", tuple(sorted({"sigma": point["sigma"], "steps": 1,
+                                                                          "delta": point["delta"]}.items()))).lower,
+                         lower=True),
+    explanation="the Gaussian at sensitivity 2 without sampling (the record always in the batch) is far above "
+    "a Poisson step's replace-one epsilon: as a lower end it overstates it",
+    pinned=(_POISSON_PIN,),
+)
+
 _GAUSSIAN_PIN = {"sigma": 2.0, "steps": 10, "delta": 1e-5}
 gaussian_not_halved = gaussian_upper.mutant(
     "sigma_not_halved",
@@ -229,4 +259,5 @@ fixed_as_poisson_add_remove = fixed_upper.mutant(
     pinned=(_FIXED_PIN,),
 )
 
-CLAIMS = [gaussian_upper, gaussian_lower, fixed_upper, poisson_upper, gaussian_not_halved, fixed_as_poisson_add_remove]
+CLAIMS = [gaussian_upper, gaussian_lower, fixed_upper, poisson_upper, poisson_lower, gaussian_not_halved,
+          fixed_as_poisson_add_remove, poisson_lower_unsampled]
