@@ -69,6 +69,38 @@ def _delta_precise(epsilon, mu2, dps=30):
         return precise.delta_gaussian(epsilon, 1 / _mu(mu2), dps=dps)
 
 
+def _float_root(mu2, delta):
+    """The root of ``log delta_mu(eps) = log delta`` in float64 (scipy's ``log_ndtr``, bisection to the
+    last bit: a guess the arb checks then certify; scipy.optimize would cost 0.1 s to import), or
+    None when the profile at 0 is at most ``delta`` or the float evaluation fails."""
+    from scipy import special
+
+    mu = math.sqrt(float(mu2))
+    target = math.log(delta)
+
+    def log_delta(eps):
+        a, b = mu / 2 - eps / mu, -mu / 2 - eps / mu
+        la, lb = float(special.log_ndtr(a)), eps + float(special.log_ndtr(b))
+        gap = -math.expm1(lb - la)
+        return la + math.log(gap) if gap > 0 else -math.inf
+
+    try:
+        if not log_delta(0.0) > target:
+            return None
+        low, high = 0.0, mu * mu / 2 + mu * (math.sqrt(-2 * target) + 1)
+        for _ in range(2100):  # each halving gains a bit: from 1e308 to one ulp in at most ~2100
+            middle = (low + high) / 2
+            if middle in (low, high):
+                break
+            if log_delta(middle) > target:
+                low = middle
+            else:
+                high = middle
+        return (low + high) / 2
+    except (ValueError, ArithmeticError):
+        return None
+
+
 def _root(mu2, delta):
     """The epsilon where the profile of ``mu`` equals ``delta`` (mpmath, by bisection on log delta;
     the profile decreases), or 0 when the profile at 0 is already at most ``delta``."""
@@ -95,10 +127,20 @@ def _root(mu2, delta):
 def epsilon_bracket(mu2, delta):
     """``(lower, upper)`` floats containing the epsilon of the Gaussian of ``mu = sqrt(mu2)`` at ``delta``, each
     end certified in arb (``delta(upper) <= delta <= delta(lower)``), or None if no margin certifies."""
+    guess = _float_root(mu2, delta)
+    if guess is not None:
+        found = _certify(guess, mu2, delta, MARGINS[:2])
+        if found is not None:
+            return found
     root = _root(mu2, delta)
     if root == 0:
         return 0.0, 0.0
-    for margin in MARGINS:
+    return _certify(root, mu2, delta, MARGINS)
+
+
+def _certify(root, mu2, delta, margins):
+    """``(lower, upper)`` around ``root`` whose arb profiles bracket ``delta``, or None."""
+    for margin in margins:
         upper = math.nextafter(float(root * (1 + margin)), math.inf)
         lower = max(0.0, math.nextafter(float(root * (1 - margin)), -math.inf))
         if not math.isfinite(upper):
