@@ -42,3 +42,19 @@ def test_the_lower_one_step_pld_moves_little_mass_down_near_the_loss_limit(direc
 def test_a_small_rate_bracket_meets_its_width_in_few_passes():
     bounds = dp.PLDAccountant().compose(dp.SampledGaussian(0.001, 0.8), 10000).epsilon_bounds(1e-5)
     assert bounds.target_met and bounds.lower <= 0.782387781 <= bounds.upper  # exact: benchmarks/pld_reference
+
+
+@pytest.mark.parametrize("direction", ["add", "remove"])
+def test_a_bulk_within_a_fraction_of_a_cell_of_the_limit_moves_little_either(direction):
+    # q = 1e-5: the whole bulk lies within 0.4 h of log(1 - q); its cell is kept and the next cells aim
+    # at its offset (the mean move was 0.11 h at this step)
+    step = 2.679e-5
+    lower = discretise.discretise(GaussianPair(1e-5, 0.5, direction), step, "lower", 8.0)
+    upper = discretise.discretise(GaussianPair(1e-5, 0.5, direction), step, "upper", 8.0)
+    means = [float(np.sum(o.masses[o.masses > 0] * o.losses()[o.masses > 0])) for o in (lower, upper)]
+    assert means[0] <= means[1] and means[1] - means[0] <= 0.01 * step
+
+
+def test_a_tiny_rate_bracket_is_tight_where_it_was_eleven_percent_wide():
+    bounds = dp.PLDAccountant().compose(dp.SampledGaussian(1e-5, 0.5), 100000).epsilon_bounds(1e-10)
+    assert bounds.target_met and bounds.upper - bounds.lower <= 1e-3 * bounds.upper
