@@ -78,7 +78,7 @@ def _tails(ops, q, gamma, threshold, big_s, c, half_width):
 class _Mp:
     exp, sqrt, log, sin, cos = mpmath.exp, mpmath.sqrt, mpmath.log, mpmath.sin, mpmath.cos
     phi = staticmethod(lambda x: mpmath.exp(-x * x / 2) / mpmath.sqrt(2 * mpmath.pi))
-    Phi = staticmethod(lambda x: mpmath.erfc(-x / mpmath.sqrt(2)) / 2)
+    Phi = staticmethod(lambda x: precise.normal_sf(-x))  # the project's one normal tail
 
 
 def configuration_delta_precise(epsilon, q_, s, angle_, *, dps):

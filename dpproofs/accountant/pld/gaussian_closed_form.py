@@ -14,6 +14,8 @@ end of the bracket checked in arb (ball arithmetic) before it is returned.
 import fractions
 import math
 
+import numpy as np
+
 from dpproofs.math import precise
 
 __all__ = ["gaussian_mu", "epsilon_bracket", "delta_bracket", "MAX_MU"]
@@ -70,33 +72,28 @@ def _delta_precise(epsilon, mu2, dps=30):
 
 
 def _float_root(mu2, delta):
-    """The root of ``log delta_mu(eps) = log delta`` in float64 (scipy's ``log_ndtr``, bisection to the
-    last bit: a guess the arb checks then certify; scipy.optimize would cost 0.1 s to import), or
-    None when the profile at 0 is at most ``delta`` or the float evaluation fails."""
-    from scipy import special
+    """A float64 guess of the epsilon where the profile equals ``delta`` (the arb checks then certify
+    it), from the project's float enclosure of the profile (:func:`dpproofs.math.fast.delta_gaussian_bounds`,
+    at noise ``1/mu`` rounded), by rounds of 64 points each; None when the profile at 0 is at most
+    ``delta`` or the float evaluation fails."""
+    from dpproofs.math import fast
 
     mu = math.sqrt(float(mu2))
-    target = math.log(delta)
-
-    def log_delta(eps):
-        a, b = mu / 2 - eps / mu, -mu / 2 - eps / mu
-        la, lb = float(special.log_ndtr(a)), eps + float(special.log_ndtr(b))
-        gap = -math.expm1(lb - la)
-        return la + math.log(gap) if gap > 0 else -math.inf
-
+    noise = 1 / mu
     try:
-        if not log_delta(0.0) > target:
+        if not fast.delta_gaussian_bounds(0.0, noise)[1][0] > delta:
             return None
-        low, high = 0.0, mu * mu / 2 + mu * (math.sqrt(-2 * target) + 1)
-        for _ in range(2100):  # each halving gains a bit: from 1e308 to one ulp in at most ~2100
-            middle = (low + high) / 2
-            if middle in (low, high):
+        low, high = 0.0, mu * mu / 2 + mu * (math.sqrt(2 * math.log(1 / delta)) + 1)
+        for _ in range(16):  # each round narrows 64-fold: from 1e308 to an ulp well within 16
+            x = np.linspace(low, high, 65)
+            upper = fast.delta_gaussian_bounds(x, noise)[1]  # decreasing in epsilon
+            k = int(np.argmax(upper <= delta))
+            if not upper[k] <= delta or k == 0:
+                return None
+            low, high = x[k - 1], x[k]
+            if high - low <= 2.0**-50 * high:
                 break
-            if log_delta(middle) > target:
-                low = middle
-            else:
-                high = middle
-        return (low + high) / 2
+        return high
     except (ValueError, ArithmeticError):
         return None
 
