@@ -86,9 +86,10 @@ def _float_root(mu2, delta):
         low, high = 0.0, mu * mu / 2 + mu * (math.sqrt(2 * math.log(1 / delta)) + 1)
         for _ in range(16):  # each round narrows 64-fold: from 1e308 to an ulp well within 16
             x = np.linspace(low, high, 65)
-            upper = fast.delta_gaussian_bounds(x, noise)[1]  # decreasing in epsilon
-            k = int(np.argmax(upper <= delta))
-            if not upper[k] <= delta or k == 0:
+            low_end, high_end = fast.delta_gaussian_bounds(x, noise)
+            value = np.where(low_end > 0, np.sqrt(low_end * high_end), high_end)  # decreasing in epsilon
+            k = int(np.argmax(value <= delta))
+            if not value[k] <= delta or k == 0:
                 return None
             low, high = x[k - 1], x[k]
             if high - low <= 2.0**-50 * high:
