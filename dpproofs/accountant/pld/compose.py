@@ -334,9 +334,49 @@ def choose_tilt(items, *, delta=None, epsilon=None):
     return float(thetas[int(np.argmin(score))])
 
 
-#: Counts up to which :func:`compose_fourier` raises a spectrum to its power by repeated products
-#: (the jumps of a bulk/jump split: k = 1..8) instead of exp(n log) (a complex log and exp a cell).
-DIRECT_POWER = 8
+#: Relative error of one complex float product: ``sqrt(2) gamma_2``, ``gamma_2 = 2u / (1 - 2u)``
+#: (Higham 2002, Lemma 3.5), rounded up.
+COMPLEX_PRODUCT_ERROR = math.sqrt(2) * 2 * UNIT / (1 - 2 * UNIT) * (1 + 1e-9)
+#: Absolute error of one complex float product beyond its relative one (gradual underflow: each of
+#: the two real parts is a sum of two products, each within half the smallest subnormal), rounded up.
+COMPLEX_PRODUCT_UNDERFLOW = 4 * 2.0**-1074
+
+
+def power_by_squaring(spec, n):
+    """``(spec**n, relative error bound, products)``: the pointwise power by repeated squaring, with
+    the bound ``(1 + e)^(n - 1) - 1`` on its relative error (``e`` = :data:`COMPLEX_PRODUCT_ERROR`).
+    Proof: by induction over the products, a computed power ``x^m`` is ``x^m`` times at most ``m - 1``
+    factors ``(1 + eta)``, ``|eta| <= e`` (a product of ``x^i`` and ``x^j`` carries the ``i - 1`` and
+    ``j - 1`` factors of its operands and its own); squaring reuses a value, which the count allows.
+    Underflow adds at most :data:`COMPLEX_PRODUCT_UNDERFLOW` per product, propagated by later factors
+    of modulus at most ``max|spec|`` each (the caller bounds that part: :func:`_underflow_error`).
+    About ten times faster than ``exp(n log spec)`` at n = 10^4 (0.10 against 0.97 ms on 16 385 cells).
+    Its bound is uniform, about ``2.8 n u``: above that of ``exp(n log)`` (``8u (n (|log r| + |angle|) + 4)``)
+    near the zero frequency and below it where the spectrum decays; on 8 rows of the peer grid
+    (T = 1e5..1e9) the brackets' ends moved by at most 3e-7 relative."""
+    result = None
+    base = np.array(spec, dtype=np.complex128)
+    products = 0
+    m = int(n)
+    while m:
+        if m & 1:
+            if result is None:
+                result = base.copy()
+            else:
+                np.multiply(result, base, out=result)
+                products += 1
+        m >>= 1
+        if m:
+            np.multiply(base, base, out=base)
+            products += 1
+    rel = math.expm1((n - 1) * math.log1p(COMPLEX_PRODUCT_ERROR)) * (1 + 1e-9)
+    return result, rel, products
+
+
+def _underflow_error(products, log_modulus_bound):
+    """Bound on one cell's absolute error from gradual underflow over ``products`` complex products,
+    each later multiplied by factors whose moduli multiply to at most ``exp(log_modulus_bound)``."""
+    return products * COMPLEX_PRODUCT_UNDERFLOW * math.exp(min(max(log_modulus_bound, 0.0), 700.0)) * 2
 
 
 def tilted_masses(one, theta, log_m):
@@ -416,7 +456,7 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
     infinity = min(1.0, sum(n * one.infinity for one, n in items))
     log_m = [float(one.log_mgf([theta])[0]) for one, _ in items]
     log_scale = sum(n * lm for (one, n), lm in zip(items, log_m)) + float(log_factor)
-    tilted, means = [], []
+    tilted = []
     mean = var = 0.0
     for (one, n), lm in zip(items, log_m):
         l = one.losses()
@@ -424,7 +464,6 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
         tilted.append(x)
         # moments for the window's Chernoff candidates only (a heuristic: any s > 0 is valid)
         m1 = float(np.sum(x * l))
-        means.append(m1)
         mean += n * m1
         var += n * float(np.sum(x * (l - m1) ** 2))
     sd = math.sqrt(max(var, step**2))
@@ -458,46 +497,28 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
     growth = 1.0
     e_list = []
     moduli = []  # (|spectrum|, componentwise error bound a ||x||_1, count) of each item
-    centre = 0  # sum of n_j c_j: each buffer is rolled by -c_j (c_j its tilted mean index)
-    for (one, n), x, m1 in zip(items, tilted, means):
+    products, log_modulus = 0, 0.0  # complex products of the powers; log of their moduli's bound
+    for (one, n), x in zip(items, tilted):
         buf = np.zeros(size)
         if len(x) <= size:
             buf[: len(x)] = x
         else:
             pad = (-len(x)) % size
             buf = np.concatenate((x, np.zeros(pad))).reshape(-1, size).sum(axis=0)
-        # centred: the buffer rolled so that the tilted mean sits at index 0 (an exact permutation,
-        # the composition is rolled back below). The spectrum's phase is then small where its
-        # modulus is large, and so is the rounding of n * angle in the power (``this_rel``)
         total_x = float(np.sum(x))
-        l0 = one.offset * one.step + one.shift
-        # the tilted mean index (x sums to about 1; m1 is its mean loss, computed above)
-        index = (m1 / total_x - l0) / one.step if total_x > 0 else 0.0
-        c = int(round(index)) % size if math.isfinite(index) else 0
-        if c:
-            buf = np.roll(buf, -c)
-        centre += n * c
         spec = sfft.rfft(buf)
         e = a * math.sqrt(size) * _norm(x)
         e_list.append((e, n))
         r = np.abs(spec)
         # componentwise: |fl(X_k) - X_k| <= a ||x||_1 for every k (see _componentwise_power_error)
         moduli.append((r, a * total_x * (1 + 1e-12), n))
-        if n <= DIRECT_POWER:
-            # a few products: relative error <= (1 + sqrt(2) gamma_2)^(n-1) - 1 <= 2.9 (n - 1) u
-            # (Higham 2002, Lemma 3.5), below the 32 u that the formula below starts from
-            power = spec.copy()
-            for _ in range(n - 1):
-                power *= spec
-            this_rel = 32 * UNIT
-        else:
-            angle = np.angle(spec)
-            with np.errstate(divide="ignore"):
-                logr = np.log(np.maximum(r, 1e-300))
-            power = np.exp(n * logr + 1j * (n * angle))
-            power[r == 0] = 0.0
-            this_rel = 8 * UNIT * (n * (np.abs(logr) + np.abs(angle)) + 4)
-        spectrum = power if spectrum is None else spectrum * power
+        # the power by repeated squaring (relative error (1 + e)^(n-1) - 1, see power_by_squaring)
+        with np.errstate(under="ignore"):
+            power, this_rel, count = power_by_squaring(spec, n)
+            spectrum = power if spectrum is None else np.multiply(spectrum, power, out=spectrum)
+        products += count + (1 if len(moduli) > 1 else 0)
+        max_r = float(np.max(r)) * (1 + 4 * UNIT) + a * total_x
+        log_modulus += n * math.log(max_r) if max_r > 0 else 0.0
         rel = this_rel if rel is None else rel + this_rel + 4 * UNIT
     if all(n * e <= 0.5 for e, n in e_list):
         for e, n in e_list:
@@ -509,10 +530,11 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
     term1 = min(term1, _componentwise_power_error(moduli))
     if not math.isfinite(term1):
         return None
-    rel = np.minimum(rel, 1.0)
-    spec_err = term1 + math.sqrt(2) * _norm(np.abs(spectrum) * rel * (1 + rel))
+    rel = min(rel, 1.0)
+    underflow = _underflow_error(products, log_modulus) * math.sqrt(size)  # its Euclidean norm
+    spec_err = term1 + math.sqrt(2) * (_norm(np.abs(spectrum)) * rel * (1 + rel) + underflow)
     z = sfft.irfft(spectrum, size)
-    shift_idx = (first - centre) % size
+    shift_idx = first % size
     z = np.roll(z, -shift_idx)
     error = (spec_err / math.sqrt(size) + a * _norm(z) / (1 - a)) * (1 + 8 * UNIT) + 1e-320
     if raw:
