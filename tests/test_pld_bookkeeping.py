@@ -138,10 +138,11 @@ def test_componentwise_bound_is_infinite_for_useless_inputs():
     assert pld_compose._componentwise_power_error([(np.ones(4), 0.0, 3)]) == math.inf
 
 
-def test_centring_moves_no_mass():
-    """A composition whose one-step mean is far from index 0 (centred internally) has the same
-    bracket ends as the exact reference allows: the Gaussian closed form."""
-    bounds = dp.PLDAccountant().compose(dp.Gaussian(2.0), 50).epsilon_bounds(1e-6)
+def test_a_composition_far_from_index_zero_brackets_the_exact_value():
+    """A grid composition (grid_step given: no closed form) whose one-step mean is far from the
+    window's first index still brackets the exact value: the Gaussian closed form."""
+    bounds = dp.PLDAccountant(grid_step=1e-3).compose(dp.Gaussian(2.0), 50).epsilon_bounds(1e-6)
+    assert bounds.source == "pld"
     # exact: Gaussian(2 / sqrt(50)) (Balle & Wang 2018, Thm 8); the test only needs its bracket
     from dpproofs.math import precise
 
@@ -166,3 +167,24 @@ def test_tilted_masses_agree_with_the_logarithmic_form_and_do_not_overflow():
     far = pld_eval.OneStep(1.0, 800, 0.0, np.array([1e-300, 1e-310]), 0.0, "upper")
     y = pld_compose.tilted_masses(far, 1.0, 0.0)
     assert np.all(np.isfinite(y)) and y[0] == pytest.approx(math.exp(800 + math.log(1e-300)), rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 64, 1000, 12345])
+def test_power_by_squaring_is_within_its_bound_of_the_exact_power(n):
+    """Against mpmath at 60 digits, on spectra of modulus up to 1 (tilted masses sum to about 1),
+    some tiny enough to underflow; the mutant bound 0 (exact products) is refuted."""
+    import mpmath
+
+    rng = np.random.default_rng(n)
+    spec = rng.uniform(0.0, 1.0, 40) * np.exp(1j * rng.uniform(-math.pi, math.pi, 40))
+    spec[:3] = [1.0, 1 - 1e-9 + 1e-9j, 1e-170]
+    power, rel, products = pld_compose.power_by_squaring(spec, n)
+    underflow = pld_compose._underflow_error(products, 0.0)
+    mutant_refuted = False
+    with mpmath.workdps(60):
+        for value, got in zip(spec, power):
+            exact = mpmath.mpc(value.real, value.imag) ** n
+            error = abs(mpmath.mpc(got.real, got.imag) - exact)
+            assert error <= rel * abs(exact) + underflow
+            mutant_refuted |= error > underflow
+    assert mutant_refuted or n == 1
