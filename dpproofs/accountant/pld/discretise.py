@@ -218,44 +218,114 @@ BOUNDARY_CELLS = 128
 #: bound, but one that averages rare large losses into the bulk); where the middle needs more, the
 #: averaged edges are kept from there on.
 BOUNDARY_WIDTH = 4.0
-#: Candidate edges per refinement of :func:`_align_boundary`.
-BOUNDARY_CANDIDATES = 64
-#: Refinements of each solved edge: a resolution of about 4 h / 64^3. Three, not two (4 h / 64^2
-#: ~ 1e-3 h), because long runs of tiny rates add the per-step move T times: at (q, sigma) =
-#: (1e-5, 1), h = 2.9e-6, the mean move between the two ends fell from 2.5e-4 h to 4.3e-6 h a step,
-#: and 1e7 steps met the 1e-3 width (they stopped at 3.4e-2 before).
-BOUNDARY_REFINEMENTS = 3
+#: Widest re-cut cell where BOUNDARY_WIDTH does not reach the next middle (the cell after a bulk
+#: that sits within a fraction of a cell of the limit): at (q, sigma, h) = (1e-5, 0.5, 4.5e-5) that
+#: cell's own loss needed more than 4 h and, left averaged, moved down by 0.51 h with 14 % of the
+#: mass (a mean move of 0.074 h a step).
+BOUNDARY_WIDE = 64.0
+#: A finite loss limit within this fraction of a step below the next grid point (above, for an
+#: upper limit), whose cell holds less than this share of the P-mass of the next BOUNDARY_WIDTH
+#: steps, starts the walk at the next cell: at (q, sigma, h) = (1e-5, 0.5, 1e-5) the limit
+#: log(1 - q) = -1.000005 h left a sliver cell (0.5 % of the mass) whose own loss set the walk's
+#: offset (mean move 0.081 h a step).
+BOUNDARY_SLIVER = 1.0 / 8
+#: The walk stops where a solved edge is within this many steps of the averaged one. It was 1e-2:
+#: at (q, sigma, h) = (3e-3, 1.1, 1.8e-4) the next averaged cell's own loss then sat 0.011 h below
+#: its middle, the shared shift followed it, and every cell of the bulk moved down by about 0.01 h
+#: a step; 1e-3 still left 0.0014 h at (1e-5, 1, 6.5e-7) (a 1e7-step run 4.6e-3 wide).
+BOUNDARY_MEET = 1e-5
+#: Lattice points a step of the mass table that the edge solves read (:class:`_MassTable`). The
+#: table and its polish replaced two, then three, refinements of 64 candidates, each a certified
+#: mass call: 0.09-0.14 s per lower one-step PLD of 1e4-1e5 cells, ten times the upper one; now
+#: 0.03-0.08 s with own losses within about 1e-5 h of their targets.
+BOUNDARY_RESOLUTION = 64
+#: Points of the polish of each solved edge (float masses of the pair) inside its lattice bracket.
+BOUNDARY_POLISH = 16
+#: Steps of the first mass table beyond the limit (it grows fourfold when a walk needs more).
+BOUNDARY_TABLE = 32.0
 
 
-def _own_losses(pair, left, candidates):
-    """``log(P/Q)`` of the cells ``[left, x)`` for the increasing ``candidates`` x (one mass call)."""
-    edges = np.concatenate(([left], candidates))
-    p, q, _, _, _, _ = pair.cell_masses(edges)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(np.cumsum(p) / np.cumsum(q))
+class _MassTable:
+    """Cumulative P- and Q-masses of ``pair`` on a lattice of BOUNDARY_RESOLUTION points a step over
+    ``[low, high]`` (one mass call: the pair's float masses where it has them), linearly interpolated in
+    between: the edge solves of :func:`_align_boundary` bracket their root in it, then polish it with
+    one mass call of BOUNDARY_POLISH points (instead of three certified calls of 64 candidates). The edges are choices (any
+    edges give a valid lower bound); they only decide how closely the own losses land on their
+    targets."""
 
+    def __init__(self, pair, low, high, step):
+        count = max(2, int(math.ceil((high - low) / step * BOUNDARY_RESOLUTION)))
+        # float masses where the pair has them (a choice needs no error bounds), else certified ones
+        self.masses = getattr(pair, "float_cell_masses", None) or (lambda edges: pair.cell_masses(edges)[:2])
+        self.x = np.linspace(low, high, count + 1)
+        p, q = self.masses(self.x)
+        self.p = np.concatenate(([0.0], np.cumsum(p)))
+        self.q = np.concatenate(([0.0], np.cumsum(q)))
 
-def _own_losses_below(pair, right, candidates):
-    """``log(P/Q)`` of the cells ``[x, right)`` for the increasing ``candidates`` x (one mass call;
-    they increase with x)."""
-    edges = np.concatenate((candidates, [right]))
-    p, q, _, _, _, _ = pair.cell_masses(edges)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(np.cumsum(p[::-1])[::-1] / np.cumsum(q[::-1])[::-1])
+    def own(self, a, b):
+        """``log(P/Q)`` of the cell between ``a`` and ``b`` (one mass call; nan or inf where empty)."""
+        p, q = self.masses(np.array([min(a, b), max(a, b)]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return float(np.log(p[0] / q[0]))
 
-
-def _solve(own_of, low, high, target):
-    """The candidate edge in ``[low, high]`` where the increasing ``own_of(x)`` crosses ``target``
-    (BOUNDARY_REFINEMENTS refinements of BOUNDARY_CANDIDATES points; the first candidate at or above
-    it), or None."""
-    for _ in range(BOUNDARY_REFINEMENTS):
-        x = np.linspace(low, high, BOUNDARY_CANDIDATES + 1)
-        own = own_of(x)
-        k = int(np.searchsorted(np.where(np.isfinite(own), own, -np.inf), target))
-        if k == 0 or k > BOUNDARY_CANDIDATES:
+    def solve(self, near, far, target):
+        """The edge between ``near`` (a fixed edge) and ``far`` at which the cell between them has
+        own loss ``target``: for ``far > near`` (walking up from a lower limit: the own loss grows
+        with the far edge) the nearest such edge, for ``far < near`` (walking down from an upper
+        limit: it shrinks) the farthest; None if the whole range lies on one side of the target or
+        reaches beyond the table."""
+        if not (self.x[0] <= min(near, far) and max(near, far) <= self.x[-1]):
             return None
-        low, high = x[k - 1], x[k]
-    return high
+        up = far > near
+        lo_i = int(np.searchsorted(self.x, min(near, far), side="right"))
+        hi_i = int(np.searchsorted(self.x, max(near, far), side="left"))
+        x = self.x[lo_i:hi_i]
+        x = np.concatenate((x, [far])) if up else np.concatenate(([far], x))
+        pn, qn = np.interp(near, self.x, self.p), np.interp(near, self.x, self.q)
+        px, qx = np.interp(x, self.x, self.p), np.interp(x, self.x, self.q)
+        i = _first_reached(px - pn, qx - qn, target)
+        if i is None or (i == 0 and not up):
+            return None  # up: even the widest cell is below the target; down: even the widest above
+        if i == 0:
+            return float(x[0])  # up: the narrowest candidate cell already reaches it
+        # polish with the pair's own masses: the lattice bracket, widened by a lattice cell on each
+        # side (the interpolated masses at an off-lattice ``near`` can move the crossing by about one)
+        lattice = self.x[1] - self.x[0]
+        candidates = np.linspace(x[i - 1] - lattice, x[i] + lattice, 3 * BOUNDARY_POLISH + 1)
+        candidates = candidates[(candidates > near) if up else (candidates < near)]
+        if len(candidates) < 2:
+            return float(x[i])
+        if up:
+            p, q = self.masses(np.concatenate(([near], candidates)))
+            dp, dq = np.cumsum(p), np.cumsum(q)
+        else:
+            p, q = self.masses(np.concatenate((candidates, [near])))
+            dp, dq = np.cumsum(p[::-1])[::-1], np.cumsum(q[::-1])[::-1]
+        j = _first_reached(dp, dq, target)
+        if j is None or j == 0:
+            return float(x[i])  # the crossing is not in the widened bracket: the lattice's edge
+        g0, g1 = _excess(dp[j - 1], dq[j - 1], target), _excess(dp[j], dq[j], target)
+        x0, x1 = candidates[j - 1], candidates[j]
+        return float(x0 + (x1 - x0) * (-g0) / (g1 - g0)) if g1 != g0 else float(x1)
+
+
+def _excess(dp, dq, target):
+    """``|dP| e^{-target} - |dQ|``: non-negative exactly where the own loss is at least ``target``."""
+    return np.abs(dp) * math.exp(min(max(-target, -700.0), 700.0)) - np.abs(dq)
+
+
+def _first_reached(dp, dq, target):
+    reached = np.flatnonzero(_excess(dp, dq, target) >= 0)
+    return int(reached[0]) if len(reached) else None
+
+
+def _sliver(pair, points):
+    """Whether the P-mass between the limit ``points[0]`` and the grid point ``points[1]`` is below
+    BOUNDARY_SLIVER of the mass between the limit and ``points[2]`` (BOUNDARY_WIDTH steps further)."""
+    edges = np.sort(np.asarray(points, dtype=np.float64))
+    p = pair.cell_masses(edges)[0]
+    near = p[0] if points[0] < points[1] else p[1]
+    return bool(near < BOUNDARY_SLIVER * (p[0] + p[1]))
 
 
 def _align_boundary(pair, grid, edges, step):
@@ -276,17 +346,31 @@ def _align_boundary(pair, grid, edges, step):
     middles = grid[:-1] + step / 2
     if math.isfinite(pair.min_loss) and grid[0] < pair.min_loss < grid[-1]:
         k = int(np.searchsorted(grid, pair.min_loss, side="right")) - 1
+        if (k + 2 < len(grid) and pair.min_loss > grid[k + 1] - BOUNDARY_SLIVER * step
+                and _sliver(pair, [pair.min_loss, grid[k + 1], grid[k + 1] + BOUNDARY_WIDTH * step])):
+            # the limit sits just below a grid point (q = 1e-5, h = 1e-5: at -1.000005 h) and its cell
+            # holds a sliver of the bulk, whose own loss would set the walk's offset: start one up
+            k += 1
+        # the walk's first cell starts at the limit (the averaging pass may have moved its edge above
+        # it: at h = 1.00001e-5 to -0.875 h, leaving 48 % of the mass unaligned below)
+        edges[k] = min(edges[k], pair.min_loss)
         left = edges[k]
+        extent = BOUNDARY_TABLE
+        table = _MassTable(pair, pair.min_loss, min(pair.min_loss + extent * step, grid[-1]), step)
         for step_index in range(BOUNDARY_CELLS):
             j = int(np.searchsorted(middles, max(left, pair.min_loss) + step / 4))
             if j >= n - 1:
                 return
-            top = _solve(lambda x, a=left: np.concatenate(([-np.inf], _own_losses(pair, a, x[1:]))),
-                         left, left + BOUNDARY_WIDTH * step, middles[j])
+            while left + BOUNDARY_WIDE * step > table.x[-1] and table.x[-1] < grid[-1] and extent < 4 * BOUNDARY_CELLS:
+                extent *= 4
+                table = _MassTable(pair, pair.min_loss, min(pair.min_loss + extent * step, grid[-1]), step)
+            top = table.solve(left, left + BOUNDARY_WIDTH * step, middles[j])
+            if top is None and step_index > 0:
+                top = table.solve(left, left + BOUNDARY_WIDE * step, middles[j])
             if top is None and step_index == 0:
                 # the bulk sits within a fraction of a cell of the limit (q = 1e-5): keep its cell, and
                 # aim the next cells at ITS offset, so that one shift places them all
-                own = _own_losses(pair, left, np.array([averaged[k + 1]]))[0]
+                own = table.own(max(left, pair.min_loss), averaged[k + 1])
                 if not np.isfinite(own):
                     return
                 offset = min(max(own - grid[k], 0.0), step * (1 - 2.0**-20))
@@ -300,23 +384,34 @@ def _align_boundary(pair, grid, edges, step):
                 return
             edges[k + 1:j + 1] = left  # cells k .. j-1 empty
             edges[j + 1] = top
-            if abs(top - averaged[j + 1]) <= step / 100:
+            if abs(top - averaged[j + 1]) <= step * BOUNDARY_MEET:
                 return
             k, left = j + 1, top
     if math.isfinite(pair.max_loss) and grid[0] < pair.max_loss < grid[-1]:
         averaged = edges.copy()
         middles = grid[:-1] + step / 2
         k = int(np.searchsorted(grid, pair.max_loss, side="left")) - 1
+        if (k >= 1 and pair.max_loss < grid[k] + BOUNDARY_SLIVER * step
+                and _sliver(pair, [pair.max_loss, grid[k], grid[k] - BOUNDARY_WIDTH * step])):
+            k -= 1  # the mirror: the limit just above a grid point
+        edges[k + 1] = max(edges[k + 1], pair.max_loss)
         right = edges[k + 1]
+        extent = BOUNDARY_TABLE
+        table = _MassTable(pair, max(pair.max_loss - extent * step, grid[0]), pair.max_loss, step)
         for step_index in range(BOUNDARY_CELLS):
             j = int(np.searchsorted(middles, min(right, pair.max_loss) - step / 4, side="right")) - 1
             if j <= 0:
                 return
-            bottom = _solve(lambda x, r=right: np.concatenate((_own_losses_below(pair, r, x[:-1]), [np.inf])),
-                            right - BOUNDARY_WIDTH * step, right, middles[j])
+            while right - BOUNDARY_WIDE * step < table.x[0] and table.x[0] > grid[0] and extent < 4 * BOUNDARY_CELLS:
+                extent *= 4
+                table = _MassTable(pair, max(pair.max_loss - extent * step, grid[0]), pair.max_loss, step)
+            near = min(right, pair.max_loss)
+            bottom = table.solve(near, right - BOUNDARY_WIDTH * step, middles[j])
+            if bottom is None and step_index > 0:
+                bottom = table.solve(near, right - BOUNDARY_WIDE * step, middles[j])
             if bottom is None and step_index == 0:
                 # the mirror of the bulk near the lower limit: keep its cell, aim the others at its offset
-                own = _own_losses_below(pair, right, np.array([averaged[k]]))[0]
+                own = table.own(averaged[k], near)
                 if not np.isfinite(own):
                     return
                 offset = min(max(own - grid[k], 0.0), step * (1 - 2.0**-20))
@@ -329,7 +424,7 @@ def _align_boundary(pair, grid, edges, step):
                 return
             edges[j + 1:k + 1] = right  # cells j+1 .. k empty
             edges[j] = bottom
-            if abs(bottom - averaged[j]) <= step / 100:
+            if abs(bottom - averaged[j]) <= step * BOUNDARY_MEET:
                 return
             k, right = j - 1, bottom
 
