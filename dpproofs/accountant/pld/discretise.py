@@ -333,7 +333,7 @@ def _align_boundary(pair, grid, edges, step):
     is a grid middle ``l_j + h/2`` (module docstring: any edges give a valid lower bound; these make
     the downward moves small): walking away from the limit, each cell takes the next middle at
     least ``h/4`` past its starting edge (cells it skips are left empty), until a solved edge meets
-    the averaged one within ``h/100``. Where the bulk sits within a fraction of a cell of the limit
+    the averaged one within BOUNDARY_MEET steps (edges solved in a :class:`_MassTable`). Where the bulk sits within a fraction of a cell of the limit
     (q = 1e-5: no cell of at most BOUNDARY_WIDTH steps reaches a middle) the limit's cell is kept, the
     other averaged cuts are moved by its own offset, and the walk aims the next cells at that offset
     (hand-off as before), so that one shift places them all
