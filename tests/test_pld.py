@@ -321,3 +321,11 @@ def test_the_suffix_sums_need_the_decay_factor_allowance():
             worst = max(worst, float(abs(sums[j] - exact) / exact))
     assert worst > 4.4 * count * 2.0**-53 + 1e-15
     assert worst <= pld_compose.suffix_sum_error(count, rate)
+
+
+def test_a_short_run_starts_on_a_grid_set_by_its_epsilon_not_its_spread():
+    # (4.9e-4, 0.889, 866, 1e-12): the composed spread asked for h = 1.7e-5 (0.5-0.8 s, 1.5e-5 wide);
+    # the floor 0.1 x target x RDP epsilon gives h ~ 1.3e-4 and one pass meets the 1e-3 width
+    accountant = dp.PLDAccountant().compose(dp.SampledGaussian(4.9e-4, 0.889), 866)
+    bounds = accountant.epsilon_bounds(1e-12)
+    assert bounds.target_met and bounds.grid_step >= 1e-4
