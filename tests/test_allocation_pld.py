@@ -85,3 +85,26 @@ def test_k_of_t_is_accounted_as_k_epochs_of_one_of_t_over_k_upper_end_only():
     assert uneven == ((dp.RandomAllocationGaussian(100, 1.0), 1), (dp.RandomAllocationGaussian(101, 1.0), 1))
     rdp = dp.Accountant().compose(dp.RandomAllocationGaussian(200, 1.0, k=2), 3).epsilon(1e-6)
     assert rdp == dp.Accountant().compose(dp.RandomAllocationGaussian(100, 1.0), 6).epsilon(1e-6)
+
+
+def test_the_lower_envelope_of_the_tilts_picks_each_cells_smallest_bound():
+    """The runs of :func:`_lower_envelope` equal a per-cell argmin of the pieces' error-bound lines
+    (the running comparison it replaced), first among equals."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from dpproofs.accountant.pld import allocation as pld_allocation
+
+    rng = np.random.default_rng(7)
+    grid = np.linspace(-3.0, 40.0, 5001)
+    for _ in range(20):
+        pieces = [SimpleNamespace(error=float(rng.uniform(1e-18, 1e-10)), wrapped=float(rng.uniform(0, 1e-12)),
+                                  log_scale=float(rng.uniform(-20, 20)), theta=float(rng.choice([0.0, *rng.uniform(-5, 20, 5)])))
+                  for _ in range(int(rng.integers(1, 9)))]
+        lines = np.array([[np.log(c.error + c.wrapped) + c.log_scale - c.theta * x for x in grid] for c in pieces])
+        expected = np.argmin(lines, axis=0)
+        got = np.empty(len(grid), dtype=int)
+        for k, first, last in pld_allocation._lower_envelope(pieces, grid):
+            got[first:last] = k
+        assert np.array_equal(got, expected)
