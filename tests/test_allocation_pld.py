@@ -100,9 +100,10 @@ def test_the_lower_envelope_of_the_tilts_picks_each_cells_smallest_bound():
     grid = np.linspace(-3.0, 40.0, 5001)
     for _ in range(20):
         pieces = [SimpleNamespace(error=float(rng.uniform(1e-18, 1e-10)), wrapped=float(rng.uniform(0, 1e-12)),
-                                  log_scale=float(rng.uniform(-20, 20)), theta=float(rng.choice([0.0, *rng.uniform(-5, 20, 5)])))
+                                  log_scale=float(rng.uniform(-20, 20)),
+                                  theta=float(rng.choice([0.0, *rng.uniform(-5, 20, 5)])))
                   for _ in range(int(rng.integers(1, 9)))]
-        lines = np.array([[np.log(c.error + c.wrapped) + c.log_scale - c.theta * x for x in grid] for c in pieces])
+        lines = np.array([np.log(c.error + c.wrapped) + c.log_scale - c.theta * grid for c in pieces])
         expected = np.argmin(lines, axis=0)
         got = np.empty(len(grid), dtype=int)
         for k, first, last in pld_allocation._lower_envelope(pieces, grid):

@@ -375,7 +375,9 @@ def power_by_squaring(spec, n):
 
 def _underflow_error(products, log_modulus_bound):
     """Bound on one cell's absolute error from gradual underflow over ``products`` complex products,
-    each later multiplied by factors whose moduli multiply to at most ``exp(log_modulus_bound)``."""
+    each later multiplied by factors whose moduli multiply to at most ``exp(log_modulus_bound)``
+    (doubled: room for the float evaluation of that bound and for moduli that rounding lifts above
+    it)."""
     return products * COMPLEX_PRODUCT_UNDERFLOW * math.exp(min(max(log_modulus_bound, 0.0), 700.0)) * 2
 
 

@@ -239,7 +239,8 @@ BOUNDARY_MEET = 1e-5
 #: mass call: 0.09-0.14 s per lower one-step PLD of 1e4-1e5 cells, ten times the upper one; now
 #: 0.03-0.08 s with own losses within about 1e-5 h of their targets.
 BOUNDARY_RESOLUTION = 64
-#: Points of the polish of each solved edge (float masses of the pair) inside its lattice bracket.
+#: Points of the polish of each solved edge (float masses of the pair) per lattice cell of its
+#: bracket (the bracket and a cell on each side: 3 BOUNDARY_POLISH + 1 points).
 BOUNDARY_POLISH = 16
 #: Steps of the first mass table beyond the limit (it grows fourfold when a walk needs more).
 BOUNDARY_TABLE = 32.0
@@ -247,11 +248,11 @@ BOUNDARY_TABLE = 32.0
 
 class _MassTable:
     """Cumulative P- and Q-masses of ``pair`` on a lattice of BOUNDARY_RESOLUTION points a step over
-    ``[low, high]`` (one mass call: the pair's float masses where it has them), linearly interpolated in
-    between: the edge solves of :func:`_align_boundary` bracket their root in it, then polish it with
-    one mass call of BOUNDARY_POLISH points (instead of three certified calls of 64 candidates). The edges are choices (any
-    edges give a valid lower bound); they only decide how closely the own losses land on their
-    targets."""
+    ``[low, high]`` (one mass call: the pair's float masses where it has them), linearly interpolated
+    in between: the edge solves of :func:`_align_boundary` bracket their root in it, then polish it
+    with one mass call of 3 BOUNDARY_POLISH + 1 points (instead of three certified calls of 64
+    candidates). The edges are choices (any edges give a valid lower bound); they only decide how
+    closely the own losses land on their targets."""
 
     def __init__(self, pair, low, high, step):
         count = max(2, int(math.ceil((high - low) / step * BOUNDARY_RESOLUTION)))
@@ -288,8 +289,9 @@ class _MassTable:
             return None  # up: even the widest cell is below the target; down: even the widest above
         if i == 0:
             return float(x[0])  # up: the narrowest candidate cell already reaches it
-        # polish with the pair's own masses: the lattice bracket, widened by a lattice cell on each
-        # side (the interpolated masses at an off-lattice ``near`` can move the crossing by about one)
+        # polish with the pair's own masses over the lattice bracket, widened by a lattice cell on each
+        # side as a guard against an interpolated crossing one cell off (a guard only: the case that
+        # prompted it turned out to be the walk's stopping rule, BOUNDARY_MEET)
         lattice = self.x[1] - self.x[0]
         candidates = np.linspace(x[i - 1] - lattice, x[i] + lattice, 3 * BOUNDARY_POLISH + 1)
         candidates = candidates[(candidates > near) if up else (candidates < near)]
@@ -333,8 +335,9 @@ def _align_boundary(pair, grid, edges, step):
     is a grid middle ``l_j + h/2`` (module docstring: any edges give a valid lower bound; these make
     the downward moves small): walking away from the limit, each cell takes the next middle at
     least ``h/4`` past its starting edge (cells it skips are left empty), until a solved edge meets
-    the averaged one within BOUNDARY_MEET steps (edges solved in a :class:`_MassTable`). Where the bulk sits within a fraction of a cell of the limit
-    (q = 1e-5: no cell of at most BOUNDARY_WIDTH steps reaches a middle) the limit's cell is kept, the
+    the averaged one within BOUNDARY_MEET steps (edges solved in a :class:`_MassTable`). Where the
+    bulk sits within a fraction of a cell of the limit (q = 1e-5: no cell of at most BOUNDARY_WIDTH
+    steps reaches a middle) the limit's cell is kept, the
     other averaged cuts are moved by its own offset, and the walk aims the next cells at that offset
     (hand-off as before), so that one shift places them all
     (at (q, sigma) = (1e-5, 0.5), h = 2.7e-5, the mean move fell from 0.11 h to below 1e-4 h).
@@ -361,7 +364,8 @@ def _align_boundary(pair, grid, edges, step):
             j = int(np.searchsorted(middles, max(left, pair.min_loss) + step / 4))
             if j >= n - 1:
                 return
-            while left + BOUNDARY_WIDE * step > table.x[-1] and table.x[-1] < grid[-1] and extent < 4 * BOUNDARY_CELLS:
+            while (left + BOUNDARY_WIDE * step > table.x[-1] and table.x[-1] < grid[-1]
+                   and extent < 4 * BOUNDARY_CELLS):  # at most 512 steps: 32 769 table points
                 extent *= 4
                 table = _MassTable(pair, pair.min_loss, min(pair.min_loss + extent * step, grid[-1]), step)
             top = table.solve(left, left + BOUNDARY_WIDTH * step, middles[j])
@@ -402,7 +406,8 @@ def _align_boundary(pair, grid, edges, step):
             j = int(np.searchsorted(middles, min(right, pair.max_loss) - step / 4, side="right")) - 1
             if j <= 0:
                 return
-            while right - BOUNDARY_WIDE * step < table.x[0] and table.x[0] > grid[0] and extent < 4 * BOUNDARY_CELLS:
+            while (right - BOUNDARY_WIDE * step < table.x[0] and table.x[0] > grid[0]
+                   and extent < 4 * BOUNDARY_CELLS):
                 extent *= 4
                 table = _MassTable(pair, max(pair.max_loss - extent * step, grid[0]), pair.max_loss, step)
             near = min(right, pair.max_loss)
