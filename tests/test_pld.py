@@ -329,3 +329,29 @@ def test_a_short_run_starts_on_a_grid_set_by_its_epsilon_not_its_spread():
     accountant = dp.PLDAccountant().compose(dp.SampledGaussian(4.9e-4, 0.889), 866)
     bounds = accountant.epsilon_bounds(1e-12)
     assert bounds.target_met and bounds.grid_step >= 1e-4
+
+
+#: Exact deltas (Bromwich inversion, dpproofs.math.pld_exact.bromwich_delta at rtol 1e-7; its two
+#: contours agreed to 2.6e-12, 3.7e-12 and 2.3e-9 relative) of three rows of the seeded suite
+#: benchmarks/pld_soundness_generated.py whose delta brackets were 25 %, 6.4 % and 96 % wide:
+#: (epsilon, q, sigma, T) -> delta.
+DELTA_EXACT = {(0.0471462, 0.00748, 2.95, 9): 6.299990974029166e-09,
+               (0.175795, 0.0075, 1.84, 49): 2.300036540981471e-08,
+               (0.0891691, 0.000286, 0.957, 685): 1.1005723684955008e-08}
+
+
+@pytest.mark.parametrize("key", sorted(DELTA_EXACT))
+def test_a_delta_bracket_sizes_its_tail_allowance_from_the_answer_and_meets_its_width(key):
+    epsilon, q, sigma, steps = key
+    bracket = sampled(q, sigma, steps).delta_bounds(epsilon)
+    assert bracket.lower <= DELTA_EXACT[key] <= bracket.upper
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-2 * bracket.upper
+
+
+def test_without_the_resized_tail_allowance_a_delta_bracket_misses_its_width(monkeypatch):
+    # the mutant: the tails sized from the RDP delta only (the check above would fail)
+    from dpproofs.accountant.pld import accountant as pld_accountant
+    monkeypatch.setattr(pld_accountant, "TAIL_Z_RESIZE", math.inf)
+    epsilon, q, sigma, steps = (0.0891691, 0.000286, 0.957, 685)
+    bracket = sampled(q, sigma, steps).delta_bounds(epsilon)
+    assert bracket.upper - bracket.lower > 0.5 * bracket.upper
