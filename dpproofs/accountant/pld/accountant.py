@@ -574,6 +574,7 @@ class PLDAccountant(PrivacyAccountant):
                 # and its lattice law's own error stops the refinement early: 4 of 13 rows of the
                 # allocation grid went from below 1e-3 to 1.2e-3..3.5e-3 wide)
                 step = max(step, min(INITIAL_EPSILON_SHARE * target * rdp_value, 0.05))
+        resized = False  # the last pass resized delta's tail allowance (see below)
         for index in range(passes):
             self._first_pass = index == 0
             step = self._align(active, step)
@@ -583,6 +584,11 @@ class PLDAccountant(PrivacyAccountant):
                 found = self._attempt(active, step, tail_z, delta=delta, epsilon=epsilon, upper_only=upper_only)
             except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, MemoryError):
                 found = None
+            if found is None and resized and self._cells(active, step * 4, tail_z) >= 64:
+                # the wider loss range of a resized tail allowance is over budget at this step: coarser
+                step *= 4
+                continue
+            resized = False
             if found is None:
                 break
             previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
@@ -605,6 +611,7 @@ class PLDAccountant(PrivacyAccountant):
                 # (2e-4, 12.5, 5), epsilon = 1.4e-4: 26 % wide at every step). Resized from the lower
                 # end found and the pass repeated at the same step
                 tail_z = _tail_z(TAIL_SHARE * lower / total)
+                resized = True
                 continue
             if upper - lower > 0.9 * previous_width:
                 break  # a finer grid no longer narrows the bracket (its ends are limited elsewhere)
