@@ -355,3 +355,26 @@ def test_without_the_resized_tail_allowance_a_delta_bracket_misses_its_width(mon
     epsilon, q, sigma, steps = (0.0891691, 0.000286, 0.957, 685)
     bracket = sampled(q, sigma, steps).delta_bounds(epsilon)
     assert bracket.upper - bracket.lower > 0.5 * bracket.upper
+
+
+def test_small_epsilon_at_small_delta_takes_a_tilt_beyond_2000_and_meets_the_width(monkeypatch):
+    # Chernoff order near 5e4: at the former largest tilt, 2000, the round-off allowance held the
+    # bracket at [5.5049e-4, 5.7669e-4] (4.5 % wide) at every grid step; both brackets are certified,
+    # so the new one lies inside the old
+    accountant = sampled(4.27e-5, 5.26, 174)
+    bracket = accountant.epsilon_bounds(6.1e-12)
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    assert 5.5049e-4 <= bracket.lower and bracket.upper <= 5.7670e-4
+    # the mutant: tilts capped at 2000 again
+    monkeypatch.setattr(pld_compose, "MAX_TILT", 2e3)
+    monkeypatch.setattr(pld_compose, "MAX_TILT_RATE", 0.0)
+    wide = sampled(4.27e-5, 5.26, 174).epsilon_bounds(6.1e-12)
+    assert wide.upper - wide.lower > 1e-2 * wide.upper
+
+
+def test_the_tilt_stays_within_its_rate_cap_at_coarse_steps():
+    # Laplace near its largest loss: K(theta) - theta epsilon decreases in theta without end
+    accountant = dp.PLDAccountant(grid_step=0.05).compose(dp.Laplace(1.0), 10)
+    items = [(accountant._one_step(dp.Laplace(1.0), "add", "upper", 0.05, 8.0), 10)]
+    theta = pld_compose.choose_tilt(items, epsilon=9.99)
+    assert theta <= max(2e3, pld_compose.MAX_TILT_RATE / 0.05)
