@@ -607,7 +607,10 @@ class PLDAccountant(PrivacyAccountant):
                 break
             previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
-            if delta is not None and 0 < upper < math.inf:
+            if delta is not None and 0 < upper < math.inf and (lower > 0 or upper < rdp_value):
+                # an upper end alone (no lower yet) only when it is below the RDP bound: at (1e-2, 1,
+                # 1e8, 1e-15) the first pass's upper end is 2.4x the RDP bound, and a tilt centred
+                # there lost the next pass's lower end (9051 -> 0)
                 self._tilt_epsilon = (lower + upper) / 2 if lower > 0 else upper
             if not math.isfinite(found[1]):
                 # the upper end's infinite-loss mass (one-step tails and the composition's window,
