@@ -819,7 +819,12 @@ class LatticePair:
         cut = max(float(special.ndtr(-tail_z)), 1e-300)
         cum = np.cumsum(self.p)
         lo = int(np.searchsorted(cum, cut * 0.5, side="left"))
-        hi = int(np.searchsorted(cum, cum[-1] - cut * 0.5, side="left"))
+        # the mass above each atom as a sum from the top (``cum[-1] - cut / 2`` rounds to ``cum[-1]``
+        # for cut below 1e-16: the range then stopped where the sum first reached its float total,
+        # leaving 6.9e-13 of P-mass above it at (t, sigma) = (1000, 1), tail 3e-19, and over 100
+        # epochs the upper end was infinite at delta = 1e-12)
+        above = np.concatenate((np.cumsum(self.p[::-1])[::-1][1:], [0.0]))
+        hi = int(np.argmax(above <= cut * 0.5))
         lo = min(max(lo, 0), len(self.loss) - 1)
         hi = min(max(hi, lo), len(self.loss) - 1)
         return float(self.loss[lo]), float(self.loss[hi])
