@@ -381,3 +381,42 @@ def test_the_tilt_stays_within_its_rate_cap_at_coarse_steps():
     items = [(accountant._one_step(dp.Laplace(1.0), "add", "upper", 0.05, 8.0), 10)]
     theta = pld_compose.choose_tilt(items, epsilon=9.99)
     assert theta <= max(2e3, pld_compose.MAX_TILT_RATE / 0.05)
+
+
+def _passes(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+    count = {"passes": 0}
+    original = pld_accountant.PLDAccountant._attempt
+
+    def counted(self, *args, **kwargs):
+        count["passes"] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pld_accountant.PLDAccountant, "_attempt", counted)
+    return count
+
+
+def test_the_width_model_starts_on_a_grid_that_meets_the_target_in_one_pass(monkeypatch):
+    # (5e-4, 2, 1e5, 1e-8): the spread's step (sd / 1500) gave 5.8e-3 and needed a second pass
+    count = _passes(monkeypatch)
+    bracket = sampled(5e-4, 2.0, 100000).epsilon_bounds(1e-8)
+    assert count["passes"] == 1
+    assert bracket.lower <= 0.413827175 <= bracket.upper  # the exact value (benchmarks/pld_reference.json)
+    assert bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    # the mutant: no width model (the spread's step alone) takes two passes
+    from dpproofs.accountant.pld import accountant as pld_accountant
+    monkeypatch.setattr(pld_accountant, "WIDTH_MODEL_REACH", 1.0)
+    count["passes"] = 0
+    sampled(5e-4, 2.0, 100000).epsilon_bounds(1e-8)
+    assert count["passes"] == 2
+
+
+def test_1e8_steps_at_delta_1e_15_get_a_pld_bracket_above_dp_accountings_optimistic_answer():
+    # dp_accounting's PLDAccountant (value_discretization_interval 1e-4) answers 9133.99; the Bromwich
+    # reference gives delta_exact(9133.987) = 4.45e-9, delta_exact(9405.151) = 2.69e-15 and
+    # delta_exact(9435.225) = 4.25e-16 (contours agreeing to 1.5e-9), at the target 1e-15
+    bracket = sampled(0.01, 1.0, 10**8).epsilon_bounds(1e-15)
+    assert bracket.source == "pld"
+    assert 9133.987 < bracket.lower and bracket.upper <= 9435.23
+    assert precise_pld.bromwich_delta(bracket.lower, 0.01, 1.0, 10**8, rtol=1e-4) > 1e-15
+    assert precise_pld.bromwich_delta(bracket.upper, 0.01, 1.0, 10**8, rtol=1e-4) <= 1e-15
