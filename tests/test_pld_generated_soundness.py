@@ -1,6 +1,6 @@
 """The PLD accountant on generated configurations: its brackets contain the Bromwich reference.
 
-The rows are drawn with a seed from the ranges of ``benchmarks/pld_soundness_generated.py`` (q in
+The rows are drawn with a seed by the generator of ``benchmarks/pld_soundness_generated.py`` (q in
 [1e-5, 0.5], sigma in [0.4, 20], T in [2, 1e6], delta in [1e-12, 1e-3], log-uniform; that script
 prints 60 of them with the reference, and its stored runs are beside it). Each row asks for
 ``epsilon_bounds(delta)`` and ``delta_bounds`` at the bracket's midpoint and checks both against
@@ -10,8 +10,9 @@ are skipped (they are reported, not counted). Campaign-sized: ``pytest -m campai
 Hypothesis profile ``ci`` runs CI_ROWS rows, ``campaign`` all of ROWS.
 """
 
-import math
+import importlib.util
 import os
+import pathlib
 
 import numpy as np
 import pytest
@@ -29,19 +30,12 @@ CI_ROWS = 8
 
 
 def _rows(count):
-    rng = np.random.default_rng(SEED)
-
-    def logu(low, high):
-        return float(math.exp(rng.uniform(math.log(low), math.log(high))))
-
-    out = []
-    for _ in range(count):
-        q = float("%.3g" % logu(1e-5, 0.5))
-        sigma = float("%.3g" % logu(0.4, 20.0))
-        steps = int(round(logu(2, 1e6)))
-        delta = float("%.2g" % logu(1e-12, 1e-3))
-        out.append((q, sigma, steps, delta))
-    return out
+    """The generator of benchmarks/pld_soundness_generated.py (one definition of the ranges)."""
+    path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "pld_soundness_generated.py"
+    spec = importlib.util.spec_from_file_location("pld_soundness_generated", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.draw(np.random.default_rng(SEED), count)
 
 
 def _count():
