@@ -420,3 +420,15 @@ def test_1e8_steps_at_delta_1e_15_get_a_pld_bracket_above_dp_accountings_optimis
     assert 9133.987 < bracket.lower and bracket.upper <= 9435.23
     assert precise_pld.bromwich_delta(bracket.lower, 0.01, 1.0, 10**8, rtol=1e-4) > 1e-15
     assert precise_pld.bromwich_delta(bracket.upper, 0.01, 1.0, 10**8, rtol=1e-4) <= 1e-15
+
+
+def test_later_passes_centre_their_tilt_at_the_previous_epsilon_and_meet_the_width(monkeypatch):
+    # row 7 of benchmarks/pld_soundness_generated.py: 4.7e-4 wide in two passes; with every pass at
+    # the Chernoff order for delta (the mutant) 1.2e-3 after four
+    bracket = sampled(1.09e-5, 19.3, 414417).epsilon_bounds(1.9e-11)
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    from dpproofs.accountant.pld import accountant as pld_accountant
+    monkeypatch.setattr(pld_accountant.PLDAccountant, "_tilt",
+                        lambda self, items, delta, epsilon: pld_compose.choose_tilt(items, delta=delta, epsilon=epsilon))
+    wide = sampled(1.09e-5, 19.3, 414417).epsilon_bounds(1.9e-11)
+    assert wide.upper - wide.lower > 1e-3 * wide.upper
