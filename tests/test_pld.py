@@ -5,6 +5,7 @@ import math
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from mpmath import mp
 
@@ -375,12 +376,21 @@ def test_small_epsilon_at_small_delta_takes_a_tilt_beyond_2000_and_meets_the_wid
     assert wide.upper - wide.lower > 1e-2 * wide.upper
 
 
-def test_the_tilt_stays_within_its_rate_cap_at_coarse_steps():
-    # Laplace near its largest loss: K(theta) - theta epsilon decreases in theta without end
-    accountant = dp.PLDAccountant(grid_step=0.05).compose(dp.Laplace(1.0), 10)
-    items = [(accountant._one_step(dp.Laplace(1.0), "add", "upper", 0.05, 8.0), 10)]
-    theta = pld_compose.choose_tilt(items, epsilon=9.99)
-    assert theta <= max(2e3, pld_compose.MAX_TILT_RATE / 0.05)
+def test_the_tilt_stays_within_its_rate_cap_at_coarse_steps(monkeypatch):
+    # two equal atoms one step apart, 10 steps, delta = 1e-12: (K(theta) + log(1/delta)) / theta
+    # decreases without end (log(1/delta) > 10 log 2), so the largest allowed candidate is chosen
+    from dpproofs.accountant.pld.discretise import OneStep
+
+    def tilt(step):
+        return pld_compose.choose_tilt([(OneStep(step, 0, 0.0, np.array([0.5, 0.5]), 0.0, "upper"), 10)],
+                                       delta=1e-12)
+
+    assert tilt(0.05) == 2e3  # theta * step <= 100 would allow 2000 only
+    assert 2e3 < tilt(1e-3) <= 100 / 1e-3
+    assert tilt(1e-6) == pld_compose.MAX_TILT
+    # the mutant: no rate cap (blocks of the suffix sums shrink to one cell at theta step > 300)
+    monkeypatch.setattr(pld_compose, "MAX_TILT_RATE", math.inf)
+    assert tilt(0.05) == pld_compose.MAX_TILT
 
 
 def _passes(monkeypatch):

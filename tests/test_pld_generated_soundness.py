@@ -10,6 +10,7 @@ are skipped (they are reported, not counted). Campaign-sized: ``pytest -m campai
 Hypothesis profile ``ci`` runs CI_ROWS rows, ``campaign`` all of ROWS.
 """
 
+import functools
 import importlib.util
 import os
 import pathlib
@@ -18,24 +19,26 @@ import numpy as np
 import pytest
 
 import dpproofs as dp
-from dpproofs.errors import NumericalError
-from dpproofs.math import pld_exact
 
-#: The reference's relative agreement asked (its two contours); containment is checked to it.
-RTOL = 1e-6
 #: Seed and sizes of the generated rows.
 SEED = 20261207
 ROWS = 40
 CI_ROWS = 8
 
 
-def _rows(count):
-    """The generator of benchmarks/pld_soundness_generated.py (one definition of the ranges)."""
+@functools.lru_cache(maxsize=1)
+def _suite():
+    """benchmarks/pld_soundness_generated.py: its generator (the ranges), its reference and its RTOL,
+    defined there once."""
     path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "pld_soundness_generated.py"
     spec = importlib.util.spec_from_file_location("pld_soundness_generated", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.draw(np.random.default_rng(SEED), count)
+    return module
+
+
+def _rows(count):
+    return _suite().draw(np.random.default_rng(SEED), count)
 
 
 def _count():
@@ -43,15 +46,16 @@ def _count():
 
 
 def _reference(eps, q, sigma, steps):
-    try:
-        return pld_exact.bromwich_delta(eps, q, sigma, steps, rtol=RTOL)
-    except (NumericalError, ArithmeticError):
-        pytest.skip(f"the Bromwich reference's contours disagree at eps={eps!r} ({q}, {sigma}, {steps})")
+    value = _suite().reference(eps, q, sigma, steps)
+    if isinstance(value, Exception):
+        pytest.skip(f"the Bromwich reference's contours disagree at eps={eps!r} ({q}, {sigma}, {steps}): {value}")
+    return value
 
 
 @pytest.mark.campaign
 @pytest.mark.parametrize("row", range(ROWS))
 def test_generated_brackets_contain_the_bromwich_value(row):
+    rtol = _suite().RTOL  # the reference's agreement, defined with it in the benchmark
     if row >= _count():
         pytest.skip("beyond this profile's rows")
     q, sigma, steps, delta = _rows(ROWS)[row]
@@ -60,9 +64,9 @@ def test_generated_brackets_contain_the_bromwich_value(row):
     assert 0 <= bracket.lower <= bracket.upper
     # delta is non-increasing in epsilon: the exact epsilon lies in [lower, upper] iff these hold
     if bracket.lower > 0:
-        assert _reference(bracket.lower, q, sigma, steps) >= delta * (1 - RTOL)
-    assert _reference(bracket.upper, q, sigma, steps) <= delta * (1 + RTOL)
+        assert _reference(bracket.lower, q, sigma, steps) >= delta * (1 - rtol)
+    assert _reference(bracket.upper, q, sigma, steps) <= delta * (1 + rtol)
     middle = (bracket.lower + bracket.upper) / 2
     at_middle = accountant.delta_bounds(middle)
     exact = _reference(middle, q, sigma, steps)
-    assert at_middle.lower * (1 - RTOL) <= exact <= at_middle.upper * (1 + RTOL)
+    assert at_middle.lower * (1 - rtol) <= exact <= at_middle.upper * (1 + rtol)
