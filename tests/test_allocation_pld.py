@@ -132,3 +132,82 @@ def test_the_lattice_pairs_loss_range_leaves_at_most_its_tail_above_even_below_f
     cut = float(special.ndtr(-tail_z))
     assert math.fsum(lattice.p[lattice.loss > high]) <= cut / 2
     assert math.fsum(lattice.p[lattice.loss < low]) <= cut / 2
+
+
+def _fresh_bracket(t, sigma, epochs, delta):
+    al.sum_law.cache_clear()
+    al._lattice_pair.cache_clear()
+    al._STRICTEST.clear()
+    return dp.PLDAccountant().compose(dp.RandomAllocationGaussian(t, sigma), epochs).epsilon_bounds(delta)
+
+
+@pytest.fixture
+def early_bands(monkeypatch):
+    """Bands from 2^14 fine steps on (sigma = 1: the jump cut at delta 1e-9 is ~5e4 steps, so the
+    default lattice has no bands there), and a count of the band terms computed."""
+    calls = []
+    band_terms = al._band_terms
+
+    def counted(*args, **kwargs):
+        calls.append(args[3])  # the number of bands
+        return band_terms(*args, **kwargs)
+
+    monkeypatch.setattr(al, "BAND_START", 1 << 14)
+    monkeypatch.setattr(al, "BAND_CELLS", 1 << 11)
+    monkeypatch.setattr(al, "_band_terms", counted)
+    yield calls
+    al.sum_law.cache_clear()
+    al._lattice_pair.cache_clear()
+    al._STRICTEST.clear()
+
+
+#: (t, sigma, epochs, delta) where the bands carry ~6e-10 of P-mass (E[Y; Y > 2^14 steps]) at delta 1e-9.
+BANDED = (100, 1.0, 1, 1e-9)
+
+
+@pytest.fixture(scope="module")
+def one_fine_lattice():
+    return _fresh_bracket(*BANDED)
+
+
+def test_the_jumps_in_bands_give_the_bracket_of_one_fine_lattice(early_bands, one_fine_lattice):
+    banded = _fresh_bracket(*BANDED)
+    assert early_bands and max(early_bands) >= 2  # the band terms were used, more than one band
+    assert banded.source == "pld" and banded.upper - banded.lower <= 1e-3 * banded.upper
+    # both are certified brackets of one value: they overlap (measured [1.758364, 1.758447] against
+    # [1.758398, 1.758447])
+    assert banded.lower <= one_fine_lattice.upper and one_fine_lattice.lower <= banded.upper
+
+
+def test_an_upper_law_without_its_bands_is_refuted_by_the_fine_lattice(early_bands, one_fine_lattice, monkeypatch):
+    band_jump = al._band_jump
+
+    def dropped(sigma, step, upper, lower_start):
+        first, masses = band_jump(sigma, step, upper, lower_start)
+        return first, masses * 0.0 if upper else masses
+
+    monkeypatch.setattr(al, "_band_jump", dropped)
+    mutant = _fresh_bracket(*BANDED)
+    assert mutant.upper < one_fine_lattice.lower
+
+
+def test_a_lower_law_with_its_bands_counted_three_times_is_refuted_by_the_fine_lattice(
+        early_bands, one_fine_lattice, monkeypatch):
+    band_jump = al._band_jump
+
+    def tripled(sigma, step, upper, lower_start):
+        first, masses = band_jump(sigma, step, upper, lower_start)
+        return first, masses if upper else masses * 3.0
+
+    monkeypatch.setattr(al, "_band_jump", tripled)
+    mutant = _fresh_bracket(*BANDED)
+    assert mutant.lower > one_fine_lattice.upper
+
+
+def test_a_heavy_tailed_epoch_at_sigma_0_6_is_tight_from_the_pld_and_below_poisson():
+    # before the bands its jump range (2.8e6 fine steps at tail 7.5e-12) was over budget: [0, 5.17]
+    # from RDP
+    bracket = _fresh_bracket(100, 0.6, 1, 1e-6)
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    poisson = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 0.6), 100).epsilon_bounds(1e-6)
+    assert bracket.upper <= poisson.lower

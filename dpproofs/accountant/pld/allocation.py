@@ -116,11 +116,12 @@ def _least_log_cut(mass, budget, low, high):
     return high
 
 
-def _y_spread(sigma, step, cells):
-    """The UPPER lattice law of one Y restricted to ``Y < cells * step``: masses at ``j step``
-    (``j = 0..cells``) and their absolute error bounds (mean-preserving spread of each cell)."""
+def _y_spread(sigma, step, cells, first=0):
+    """The UPPER lattice law of one Y restricted to ``first * step <= Y < cells * step``: masses at
+    ``j step`` (``j = first..cells``) and their absolute error bounds (mean-preserving spread of each
+    cell)."""
     a, r = _log_y_moments(sigma)
-    j = np.arange(cells + 1, dtype=np.float64)
+    j = np.arange(first, cells + 1, dtype=np.float64)
     with np.errstate(divide="ignore"):
         u = np.log(j * step)
     m, em = _vec_normal_mass_edges(u, -a / 2, r)   # Q-mass of [j G, (j+1) G)
@@ -133,10 +134,10 @@ def _y_spread(sigma, step, cells):
     err = (jj + 1) * em + emu / step + 8 * UNIT * ((jj + 2) * m + mu / step) + SUBNORMAL_ERROR
     right = np.clip(right, 0.0, m)
     left = np.clip(left, 0.0, m)
-    w = np.zeros(cells + 1)
+    w = np.zeros(len(j))
     w[:-1] += left
     w[1:] += right
-    e = np.zeros(cells + 1)
+    e = np.zeros(len(j))
     e[:-1] += err
     e[1:] += err
     return w, e, 0.0
@@ -522,12 +523,24 @@ class _Accumulator:
         self.terms.append((pieces, top))
 
     def collect(self, step, max_cells):
-        pieces = [c for term, _ in self.terms for c in term]
-        lo = min(c.first_loss for c in pieces)
-        hi = max(c.first_loss + (len(c.zhat) - 1) * c.step for c in pieces)
-        n = int(round((hi - lo) / step)) + 1
-        if n > max_cells:
-            return None
+        while True:
+            pieces = [c for term, _ in self.terms for c in term]
+            lo = min(c.first_loss for c in pieces)
+            hi = max(c.first_loss + (len(c.zhat) - 1) * c.step for c in pieces)
+            n = int(round((hi - lo) / step)) + 1
+            if n <= max_cells:
+                break
+            # the windows' union is over budget: the widest TILTED window of a term goes (each
+            # tilt's values are valid alone, and the untilted one, which bounds the mass beyond
+            # the grid on both sides, stays; the strongly tilted bulk of a heavy-tailed Y has
+            # windows of millions of cells at sigma 0.6, t = 10^4)
+            widest = max(((len(c.zhat), i, k) for i, (term, _) in enumerate(self.terms)
+                          for k, c in enumerate(term) if c.theta != 0), default=None)
+            if widest is None:
+                return None
+            _, i, k = widest
+            term, top = self.terms[i]
+            self.terms[i] = (term[:k] + term[k + 1:], top)
         grid = lo + step * np.arange(n)
         value, error = np.zeros(n), np.zeros(n)
         l2 = []  # per term: (coefficient, piece id) of the cells whose error is the window's L2 one
@@ -593,12 +606,14 @@ class _Accumulator:
         return grid, value, error, l2, below, above, above_x
 
 
-def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both"):
+def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", bands=0, lower_start=0.0, sigma=None):
     """The law of ``sum_i Y_i`` on ``{k step + t shift}`` from the lattice law of one Y (masses at
     ``j step + shift``): the terms with no jump (every Y below the split) and with exactly one
     (``t`` times the bulk's (t-1)-fold sum convolved with the jump part), each by
     :func:`~dpproofs.accountant.pld.compose.compose_fourier`; ``(grid, value, error, below, above,
-    above_x)`` or None over budget. The terms with two jumps or more are NOT included."""
+    above_x, band_terms)`` or None over budget. The terms with two jumps or more are NOT included.
+    ``bands``: the number of bands beyond the lattice (their one-jump terms, :func:`_band_terms`,
+    in ``band_terms``; None without bands)."""
     w = np.asarray(y_masses, dtype=np.float64)
     bulk = w.copy()
     bulk[split_index:] = 0.0
@@ -669,7 +684,170 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both"):
         error[0] = value[0] * 4 * t * UNIT + SUBNORMAL_ERROR
         for coef, _ in l2:
             coef[0] = 0.0
-    return grid, value, error, l2, below, above, above_x
+    band_terms = None
+    if bands and side != "low":
+        band_terms = _band_terms(bulk_one, t, sigma, bands, len(y_masses) - 1, side == "both", lower_start, max_cells)
+        if band_terms is None:
+            return None
+    return grid, value, error, l2, below, above, above_x, band_terms
+
+
+#: Fine lattice cells of one Y before the BANDS begin (at least; the fine lattice also reaches twice
+#: the split, rounded up to a power of two: ``L`` steps): beyond it the jump range is cut into octaves
+#: ``[2^m L, 2^(m+1) L)``, each on its own lattice of BAND_CELLS cells (step ``2^m L / BAND_CELLS``),
+#: so that a lognormal's heavy right tail (sigma 0.6: 3e7 cells of the fine step at tail 1e-16)
+#: costs a few small FFTs instead of one over budget.
+BAND_START = 1 << 18
+#: Cells of one band at its own step (a power of two, at most BAND_START): the relative resolution
+#: of a jump there is 1/BAND_CELLS.
+BAND_CELLS = 1 << 13
+#: Largest number of bands (a jump cut beyond 2^24 L steps is left to the RDP fallback).
+MAX_BANDS = 24
+#: Tilts of the (t-1)-fold bulk sum that the band terms convolve with, in its standard deviations.
+BAND_BULK_SPREADS = (-10.0, -5.0, 0.0, 5.0, 10.0)
+
+
+def _band_bulk_sum(bulk_one, count, upper, max_cells):
+    """The ``count``-fold sum of the bulk lattice law as plain per-cell masses (a band term's other
+    coordinates): upper (value plus every error bound of its cell) or lower (value minus them), on
+    the fine lattice ``k step + count shift``. Returns ``(index, masses, outside_q, outside_x)``:
+    cell indices ``k``, masses, and (upper) the Q-mass beyond the windows and its first moment's
+    bound (the lower drops it). None over budget."""
+    step, shift = bulk_one.step, bulk_one.shift
+    if count == 0:
+        return np.array([0]), np.array([1.0]), 0.0, 0.0
+    pos = bulk_one.losses()
+    bw = bulk_one.masses
+    total = float(np.sum(bw))
+    mean = float(np.sum(bw * pos)) / total
+    sd = math.sqrt(max(float(np.sum(bw * (pos - mean) ** 2)) / total, step * step))
+    pieces = []
+    for spread in BAND_BULK_SPREADS:
+        theta = 0.0 if spread == 0 else _tilt_for(bulk_one, count, count * mean + spread * math.sqrt(count) * sd)
+        if theta is None:
+            continue
+        composed = _compose.compose_fourier([(bulk_one, count)], theta, max_cells=max_cells, raw=True)
+        if composed is not None:
+            pieces.append(composed)
+    if not pieces:
+        return None
+    acc = _Accumulator()
+    acc.term(pieces, count * float(pos[-1]))
+    found = acc.collect(step, max_cells)
+    if found is None:
+        return None
+    grid, value, error, l2, below, above, above_x = found
+    per_cell = error + sum(coef for coef, _ in l2)
+    lowest = float(grid[0]) if len(grid) else 0.0  # the mass below the windows lies below it
+    index = np.rint((grid - count * shift) / step).astype(np.int64)
+    low_index = count * (bulk_one.offset)
+    high_index = count * (bulk_one.offset + len(bw) - 1)
+    keep = (index >= low_index) & (index <= high_index)  # the sum's support: no mass elsewhere
+    index, value, per_cell = index[keep], value[keep], per_cell[keep]
+    if upper:
+        masses = (value + per_cell) * (1 + 4 * UNIT) + SUBNORMAL_ERROR
+        outside_q, outside_x = below + above, above_x + below * max(lowest, 0.0)
+        if not (np.all(np.isfinite(masses)) and math.isfinite(outside_q) and math.isfinite(outside_x)):
+            return None  # valid but useless (a window far from the mass): over budget
+        return index, masses, outside_q, outside_x
+    return index, np.maximum(value - per_cell, 0.0) * (1 - 4 * UNIT), 0.0, 0.0
+
+
+def _coarsen(index, masses, factor, upper):
+    """Masses at fine lattice indices moved onto the lattice of ``factor`` times the step: UPPER, a
+    mean-preserving spread (each mass split between the two coarse points around it, in proportion
+    to its distance: Jensen, as for one Y); LOWER, each mass moved down to the coarse point below it
+    (the add direction is non-decreasing in S). ``(first coarse index, masses)``."""
+    coarse = np.floor_divide(index, factor)
+    rest = index - coarse * factor
+    first = int(coarse.min())
+    out = np.zeros(int(coarse.max()) - first + 2)
+    if upper:
+        # factor is a power of two: rest / factor is exact, the products round by one ulp each
+        right = masses * (rest / factor)
+        np.add.at(out, coarse - first, (masses - right) * (1 + 2 * UNIT))
+        np.add.at(out, coarse - first + 1, right * (1 + 2 * UNIT))
+    else:
+        np.add.at(out, coarse - first, masses)
+    return first, out
+
+
+def _band_jump(sigma, step, upper, lower_start):
+    """One Y restricted to the band ``[BAND_CELLS step, 2 BAND_CELLS step)`` (above ``lower_start``
+    for the lower law) on the lattice ``j step``: UPPER the spread with its errors added; LOWER each
+    cell's mass, lowered by its error bound, at the cell's left end (moved down). ``(first, masses)``."""
+    if upper:
+        w, e, _ = _y_spread(sigma, step, 2 * BAND_CELLS, first=BAND_CELLS)
+        return BAND_CELLS, w + e
+    a, r = _log_y_moments(sigma)
+    j = np.arange(BAND_CELLS, 2 * BAND_CELLS + 1, dtype=np.float64)
+    edges = np.maximum(j * step, lower_start)
+    with np.errstate(divide="ignore"):
+        u = np.log(edges)
+    m, em = _vec_normal_mass_edges(u, -a / 2, r)
+    w = np.zeros(len(j))
+    w[:-1] = np.maximum(m - em, 0.0) * (1 - 4 * UNIT)
+    return BAND_CELLS, w
+
+
+def _band_terms(bulk_one, t, sigma, bands, reach, upper, lower_start, max_cells):
+    """The one-jump terms with the jump in band ``m`` (``m < bands``): ``t`` times the ``(t-1)``-fold
+    bulk sum convolved with the band's law of Y, each on the band's own lattice (the bulk sum
+    coarsened onto it by :func:`_coarsen`), by :func:`~dpproofs.accountant.pld.compose.compose_fourier`
+    under several tilts. Returns a list of ``(grid, value, error, l2, below, above, above_x)``
+    per band (positions of ``sum_i Y_i``), the band laws' ``(P-mass, first moment)`` sums (for the
+    two-jump bound) and the set-apart ``(P-mass, Q-mass)`` of the bulk sum's outside mass; None over
+    budget."""
+    fine = bulk_one.step
+    bulk = _band_bulk_sum(bulk_one, t - 1, upper, max_cells)
+    if bulk is None:
+        return None
+    index, masses, outside_q, outside_x = bulk
+    base = (t - 1) * bulk_one.shift
+    out, jump_mass, jump_moment, apart_p, apart_q = [], 0.0, 0.0, 0.0, 0.0
+    for m in range(bands):
+        factor = (reach // BAND_CELLS) << m
+        step = fine * factor
+        first, coarse = _coarsen(index, masses, factor, upper)
+        b_one = OneStep(step, first, base, coarse, 0.0, "upper")
+        j_first, jw = _band_jump(sigma, step, upper, lower_start if m == 0 else 0.0)
+        nz = np.flatnonzero(jw > 0)
+        if nz.size == 0:
+            continue
+        j_one = OneStep(step, j_first + int(nz[0]), 0.0, jw[nz[0]:nz[-1] + 1], 0.0, "upper")
+        j_pos = j_one.losses()
+        j_mass = float(np.sum(j_one.masses))
+        j_moment = float(np.sum(j_one.masses * j_pos))
+        jump_mass += j_mass
+        jump_moment += j_moment
+        # the bulk sum's mass outside its windows, with a jump in this band: set apart (loss +inf in
+        # both directions); its P-mass E_Q[S; .] = (E[B; out] P(J) + P(B out) E[J]) t / t
+        apart_q += t * outside_q * j_mass
+        apart_p += outside_x * j_mass + outside_q * j_moment
+        items = [(b_one, 1), (j_one, 1)]
+        pieces = []
+        targets = [None] + list(np.geomspace(j_pos[0], j_pos[-1], JUMP_TILTS + 2)[1:-1])
+        for target in targets:
+            theta = 0.0 if target is None else _tilt_for(j_one, 1, target)
+            if theta is None:
+                continue
+            composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=math.log(t), raw=True)
+            if composed is not None:
+                pieces.append(composed)
+        if not pieces:
+            return None
+        acc = _Accumulator()
+        top = float(b_one.losses()[-1]) + float(j_pos[-1])
+        acc.term(pieces, top)
+        found = acc.collect(step, max_cells)
+        if found is None:
+            return None
+        grid, value, error, l2, below, above, above_x = found
+        lowest = float(b_one.losses()[0]) + float(j_pos[0])
+        keep = (grid >= lowest - step / 2) & (grid <= top + step / 2)
+        l2 = [(coef[keep], piece[keep]) for coef, piece in l2]
+        out.append((grid[keep], value[keep], error[keep], l2, below, above, above_x))
+    return out, (jump_mass, jump_moment), (apart_p, apart_q)
 
 
 def _split_cut(t, sigma, budget):
@@ -699,9 +877,21 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     step = lattice_step(sigma)
     log_cut, _ = _jump_cut(t, sigma, budget / 2)
     cells = math.ceil(math.exp(log_cut) / step) if log_cut < 700 else math.inf
+    split = math.exp(_split_cut(t, sigma, budget / 2))
+    # the fine lattice reaches BAND_START steps and twice the split (the bulk and the nearest jumps
+    # on the fine step), a power of two; the jump range beyond it in octave bands on coarser
+    # lattices (the remove direction's lower bound drops every jump term: it needs the bulk only)
+    reach = max(BAND_START, 1 << math.ceil(math.log2(2 * split / step + 2)))
+    bands = 0
+    if cells > reach:
+        bands = 0 if kind == "lower-remove" else math.ceil(math.log2(cells / reach))
+        if bands > MAX_BANDS:
+            return None
+        cells = reach
     if not cells <= max_cells:
         return None
     upper = kind == "upper"
+    lower_start = 0.0
     if upper:
         w, e, shift = _y_spread(sigma, step, cells)
         w = w + e  # the upper bound's masses: every error added
@@ -709,26 +899,41 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     else:
         w, _, shift = _y_contraction(sigma, step, cells, kind.split("-")[1])
         cut = (cells + 0.5) * step
-    split = math.exp(_split_cut(t, sigma, budget / 2))
+        if bands:
+            lower_start = float(_best_edges(sigma, step, cells)[0][-1])  # the contraction's top edge
+    # the bands' top: band m is [2^m, 2^(m+1)) times the fine lattice's reach
+    cut = cut if not bands else cells * step * 2.0 ** bands
     split_index = min(max(math.ceil((split - shift) / step), 1), len(w))
     side = {"upper": "both", "lower-add": "high", "lower-remove": "low"}[kind]
-    found = _power_law(w, shift, step, t, split_index, max_cells, side)
+    found = _power_law(w, shift, step, t, split_index, max_cells, side, bands, lower_start, sigma)
     if found is None:
         return None
-    grid, q, err, l2, below, above, above_x = found
-    s = grid / t
+    grid, q, err, l2, below, above, above_x, band_found = found
+    band_parts, band_jump, band_apart = band_found if band_found is not None else ([], (0.0, 0.0), (0.0, 0.0))
     if not upper:
         total = err + sum(coef for coef, _ in l2)  # per cell (a lower bound needs no sums)
-        return SumLaw(s, np.maximum(q - total, 0.0), np.zeros(len(q)), 0.0, 0.0, 0.0, 0.0, 0.0)
+        parts = [(grid, np.maximum(q - total, 0.0))]
+        for b_grid, b_value, b_error, b_l2, _, _, _ in band_parts:
+            parts.append((b_grid, np.maximum(b_value - b_error - sum(coef for coef, _ in b_l2), 0.0)))
+        grid = np.concatenate([g for g, _ in parts])
+        q = np.concatenate([m for _, m in parts])
+        order = np.argsort(grid, kind="stable")
+        if not np.all(np.isfinite(q)):
+            return None
+        return SumLaw(grid[order] / t, q[order], np.zeros(len(q)), 0.0, 0.0, 0.0, 0.0, 0.0)
+    grid, q, err, l2 = _merge([(grid, q, err, l2)] + [part[:4] for part in band_parts])
+    for _, _, _, _, b_below, b_above, b_above_x in band_parts:
+        below, above, above_x = below + b_below, above + b_above, above_x + b_above_x
+    s = grid / t
     # the set-apart masses, from the lattice law itself (its masses already carry their errors):
     # A = {some Y_i >= cut} from the normal tails; two or more jumps from the lattice's jump part
     a_cut = math.log(cut)
     p_tail, q_tail = _upper_tails(a_cut, a, r)
-    jump_p = p_tail + (t - 1) * q_tail
-    jump_q = t * q_tail
+    jump_p = p_tail + (t - 1) * q_tail + band_apart[0]
+    jump_q = t * q_tail + band_apart[1]
     pos = np.arange(len(w)) * step + shift
-    p_jump = float(np.sum(w[split_index:]))
-    mean_jump = float(np.sum(w[split_index:] * pos[split_index:]))
+    p_jump = float(np.sum(w[split_index:])) + band_jump[0]
+    mean_jump = float(np.sum(w[split_index:] * pos[split_index:])) + band_jump[1]
     tp = t * p_jump
     if tp >= 0.5:
         return None
@@ -739,7 +944,38 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     law = SumLaw(s, q, err, below, above, above_x / t, jump_p * margin + SUBNORMAL_ERROR,
                  jump_q * margin + SUBNORMAL_ERROR)
     law.l2 = l2
+    finite = [q, err] + [coef for coef, _ in l2]
+    if not (all(np.all(np.isfinite(x)) for x in finite)
+            and all(math.isfinite(x) for x in (law.below, law.above, law.above_p, law.jump_p, law.jump_q))):
+        return None  # a bound that is valid but infinite (no window near the mass): over budget
     return law
+
+
+def _merge(parts):
+    """One list of atoms from several ``(positions, values, errors, l2)`` parts (each its own
+    lattice), sorted by position: the pieces of each part's L2 error lists renumbered so that no
+    two parts share one (each piece's Cauchy-Schwarz bound stays its own)."""
+    if len(parts) == 1:
+        return parts[0]
+    sizes = [len(g) for g, _, _, _ in parts]
+    total = sum(sizes)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    grid = np.concatenate([g for g, _, _, _ in parts])
+    value = np.concatenate([v for _, v, _, _ in parts])
+    error = np.concatenate([e for _, _, e, _ in parts])
+    l2, offset = [], 0
+    for (_, _, _, part_l2), start, stop in zip(parts, starts[:-1], starts[1:]):
+        used = 0
+        for coef, piece in part_l2:
+            full_coef = np.zeros(total)
+            full_piece = np.full(total, -1, dtype=np.int64)
+            full_coef[start:stop] = coef
+            full_piece[start:stop] = np.where(piece >= 0, piece + offset, -1)
+            used = max(used, int(piece.max()) + 1 if len(piece) else 0)
+            l2.append((full_coef, full_piece))
+        offset += used
+    order = np.argsort(grid, kind="stable")
+    return grid[order], value[order], error[order], [(c[order], p[order]) for c, p in l2]
 
 
 class LatticePair:
