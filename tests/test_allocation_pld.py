@@ -211,3 +211,27 @@ def test_a_heavy_tailed_epoch_at_sigma_0_6_is_tight_from_the_pld_and_below_poiss
     assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
     poisson = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 0.6), 100).epsilon_bounds(1e-6)
     assert bracket.upper <= poisson.lower
+
+
+def _far_too_wide_bracket(monkeypatch, share):
+    """A run whose every pass gives [0.01, share of the way from the exact RDP bound to the cheap
+    Gaussian one]: the PLD missed its width by far."""
+    mechanism = dp.RandomAllocationGaussian(10, 2.0)
+    exact = dp.Accountant().compose(mechanism, 3).epsilon(1e-6)        # 1.629 (measured)
+    cheap = dp.Accountant().compose(mechanism.rdp_dominating(), 3).epsilon(1e-6)  # 4.441
+    upper = exact + share * (cheap - exact)
+    monkeypatch.setattr(dp.PLDAccountant, "_attempt", lambda self, *args, **kwargs: (0.01, upper))
+    return dp.PLDAccountant().compose(mechanism, 3).epsilon_bounds(1e-6), exact
+
+
+def test_a_bracket_far_wider_than_asked_takes_the_allocations_own_rdp_bound_where_it_is_lower(monkeypatch):
+    bracket, exact = _far_too_wide_bracket(monkeypatch, 0.5)
+    assert bracket.source == "rdp" and bracket.upper == exact and bracket.lower == 0.01
+
+
+def test_the_mutant_that_keeps_the_cheap_rdp_bound_for_wide_brackets_reports_a_worse_upper_end(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    monkeypatch.setattr(pld_accountant, "RDP_CHECK_WIDTH", math.inf)
+    bracket, exact = _far_too_wide_bracket(monkeypatch, 0.5)
+    assert bracket.source == "pld" and bracket.upper > exact

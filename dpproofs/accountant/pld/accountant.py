@@ -60,6 +60,10 @@ DEFAULT_DELTA_RELATIVE_WIDTH = 1e-2
 #: Least growth of the tail allowance's z (standard deviations) for which delta's search resizes it
 #: from a pass's lower end and repeats the pass (below it the tails already sit far under the gap).
 TAIL_Z_RESIZE = 0.05
+#: Relative width of a PLD bracket beyond which a cheap provisional RDP bound (random allocation's
+#: Gaussian one) is replaced by the mechanism's own, which may be below the bracket's upper end; not
+#: at every missed width, since allocation's own RDP bound is a quadrature per order (17-26 s).
+RDP_CHECK_WIDTH = 0.1
 #: The grid width model of the first step (PLDAccountant._search): relative width ~ WIDTH_MODEL z T h^2 /
 #: (sd epsilon). Fitted on four rows of the peer grid (0.097..0.138: the Abadi points, (1e-3, 10, 1e5,
 #: 1e-6), (5e-4, 2, 1e5, 1e-8)); 1/8 is the spread's h^2/4 variance in a Gaussian-like sum.
@@ -672,8 +676,12 @@ class PLDAccountant(PrivacyAccountant):
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
             upper = min(upper, 1.0)
-        if exact_rdp is not None and (used is None or not upper < rdp_value):
-            rdp_value = min(rdp_value, exact_rdp())  # the provisional bound was a cheap dominating one
+        wide = not (math.isfinite(upper) and upper - lower <= RDP_CHECK_WIDTH * upper)
+        if exact_rdp is not None and (used is None or not upper < rdp_value or wide):
+            # the provisional bound was a cheap dominating one; a bracket far wider than asked may
+            # have an upper end above the exact RDP bound (random allocation at (t, sigma, E, delta)
+            # = (10^4, 0.6, 10, 1e-9): 34.1 from the PLD against 3.68 from its own RDP bound)
+            rdp_value = min(rdp_value, exact_rdp())
         if used is None or not upper < rdp_value:
             result = Bounds(min(lower, rdp_value), rdp_value, "rdp", used)
         else:

@@ -460,13 +460,15 @@ class Convolved:
         self.theta, self.log_scale, self.error, self.wrapped = float(theta), float(log_scale), float(error), float(wrapped)
 
 
-def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=False):
+def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=False, chernoff=None):
     """T-fold composition of ``items`` (a list of ``(OneStep, count)``, one bound, one grid step)
     by one real FFT per item, a pointwise power and one inverse FFT, tilted by ``theta``; every
     mass is multiplied by ``exp(log_factor)`` (a binomial coefficient in :func:`compose_split`).
     Returns a :class:`Composed` (``raw``: a :class:`Convolved`, the masses only, for any real
     ``theta``), or None if the window needs more than ``max_cells`` cells or the round-off bound is
-    useless (then the caller refines or falls back)."""
+    useless (then the caller refines or falls back). ``chernoff``: further Chernoff parameters for the
+    window (any s > 0 is valid; a caller whose one-step laws are heavy-tailed but bounded knows a better
+    scale than the composed spread)."""
     items = [(one, int(n)) for one, n in items if n > 0]
     bound = items[0][0].bound
     step = items[0][0].step
@@ -490,7 +492,8 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
     # candidate Chernoff parameters: the Gaussian-like scale 1/sd, and down to O(1) for one-step
     # distributions with rare large losses (their composed tail is Poisson-like: the best s is
     # about log(k / (T p)) / L, far below 1/sd)
-    s = np.unique(np.concatenate((np.geomspace(0.5, 400.0, 14) / sd, np.geomspace(0.05, 400.0, 24))))
+    s = np.unique(np.concatenate((np.geomspace(0.5, 400.0, 14) / sd, np.geomspace(0.05, 400.0, 24),
+                                  np.asarray(chernoff if chernoff is not None else [], dtype=np.float64))))
     k_plus = _log_mgf_total(items, theta + s)
     k_minus = _log_mgf_total(items, theta - s)
     log_tail = math.log(WINDOW_TAIL)
