@@ -235,3 +235,40 @@ def test_the_mutant_that_keeps_the_cheap_rdp_bound_for_wide_brackets_reports_a_w
     monkeypatch.setattr(pld_accountant, "RDP_CHECK_WIDTH", math.inf)
     bracket, exact = _far_too_wide_bracket(monkeypatch, 0.5)
     assert bracket.source == "pld" and bracket.upper > exact
+
+
+def _remove_delta_ends(sigma, eps, budget=1e-16):
+    """The remove direction's delta at ``eps`` from one epoch's upper law (every error bound added,
+    the set-apart mass at +inf) and lower law, at t = 2."""
+    upper = al.sum_law.__wrapped__(2, sigma, "upper", budget)
+    lower = al.sum_law.__wrapped__(2, sigma, "lower-remove", budget)
+    q = upper.q + upper.e + sum(coef for coef, _ in upper.l2)
+    up = float(np.sum(q * np.maximum(1 - math.exp(eps) * upper.s, 0.0))) + upper.jump_q + upper.below
+    low = float(np.sum(lower.q * np.maximum(1 - math.exp(eps) * lower.s, 0.0)))
+    return low, up
+
+
+def test_the_bottom_refinement_bounds_the_remove_direction_at_two_steps_tightly():
+    # at (t, sigma) = (2, 0.6) the spread onto {0, G} put 0.03 of mass at S = 0 (loss +inf): the upper
+    # end answered from RDP at every delta below it. Exact values: allocation_exact (a quadrature)
+    from dpproofs.math import allocation_exact
+
+    for eps in (3.0, 6.0):
+        exact = float(allocation_exact.delta_remove_exact(eps, 2, 0.6, dps=20))
+        low, up = _remove_delta_ends(0.6, eps)
+        assert low <= exact <= up <= exact * (1 + 1e-5)  # measured 1.725317e-2 and 4.100908e-6 (exact 4.100906e-6)
+
+
+def test_the_mutant_without_the_fine_bottom_misses_the_remove_directions_mass(monkeypatch):
+    from dpproofs.math import allocation_exact
+
+    monkeypatch.setattr(al, "_bottom_fine", lambda bottom, t, max_cells: (
+        np.zeros(1), np.zeros(1), np.zeros(1), [], 0.0, 0.0, 0.0))
+    exact = float(allocation_exact.delta_remove_exact(6.0, 2, 0.6, dps=20))
+    _, up = _remove_delta_ends(0.6, 6.0)
+    assert up < exact
+
+
+def test_two_steps_at_sigma_0_6_and_delta_1e_12_answer_from_the_pld():
+    bracket = _fresh_bracket(2, 0.6, 3, 1e-12)  # [0, 23.05] from RDP before the bottom refinement
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper

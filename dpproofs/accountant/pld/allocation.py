@@ -619,14 +619,17 @@ class _Accumulator:
         return grid, value, error, l2, below, above, above_x
 
 
-def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", bands=0, lower_start=0.0, sigma=None):
+def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", bands=0, lower_start=0.0, sigma=None,
+               bottom=None):
     """The law of ``sum_i Y_i`` on ``{k step + t shift}`` from the lattice law of one Y (masses at
     ``j step + shift``): the terms with no jump (every Y below the split) and with exactly one
     (``t`` times the bulk's (t-1)-fold sum convolved with the jump part), each by
     :func:`~dpproofs.accountant.pld.compose.compose_fourier`; ``(grid, value, error, below, above,
     above_x, band_terms)`` or None over budget. The terms with two jumps or more are NOT included.
     ``bands``: the number of bands beyond the lattice (their one-jump terms, :func:`_band_terms`,
-    in ``band_terms``; None without bands)."""
+    in ``band_terms``; None without bands). ``bottom``: the bottom refinement (:class:`Bottom`: the
+    no-jump term without its part with every Y below one step, which :func:`_bottom_fine` computes on
+    a finer lattice, appended to ``band_terms``' parts)."""
     w = np.asarray(y_masses, dtype=np.float64)
     bulk = w.copy()
     bulk[split_index:] = 0.0
@@ -644,6 +647,11 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", ba
     mean = float(np.sum(bw * pos)) / total
     sd = math.sqrt(max(float(np.sum(bw * (pos - mean) ** 2)) / total, step * step))
     pieces = []
+    bottom_part = None
+    if bottom is not None:
+        bottom_part = _bottom_fine(bottom, t, max_cells)
+        if bottom_part is None:
+            return None
     if t > 0:
         for spread in TILT_SPREADS:
             if (side == "high" and spread < 0) or (side == "low" and spread > 0):
@@ -699,11 +707,25 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", ba
         error[0] = value[0] * 4 * t * UNIT + SUBNORMAL_ERROR
         for coef, _ in l2:
             coef[0] = 0.0
+    if bottom is not None:
+        # every Y below G: its law small^t is binomial on {k G} (small has masses s0 at 0 and s1 at G),
+        # taken out of the no-jump term's cells k = 0..t (an exact subtraction: each cell keeps its error
+        # bound, plus the binomial's float rounding) and replaced by the finer lattice's law
+        s0, s1 = float(bottom.small[0]), float(bottom.small[1])
+        k = np.arange(t + 1)
+        binomial = special.comb(t, k) * s0 ** (t - k) * s1 ** k
+        cell = np.rint((k * step + t * shift - grid[0]) / step).astype(np.int64) if len(grid) else k
+        inside = (cell >= 0) & (cell < len(grid))
+        value[cell[inside]] = np.maximum(value[cell[inside]] - binomial[inside], 0.0)
+        error[cell[inside]] += 8 * (t + 2) * UNIT * binomial[inside]
     band_terms = None
     if bands and side != "low":
         band_terms = _band_terms(bulk_one, t, sigma, bands, len(y_masses) - 1, side == "both", lower_start, max_cells)
         if band_terms is None:
             return None
+    if bottom_part is not None:
+        parts, jumps, apart = band_terms if band_terms is not None else ([], (0.0, 0.0), (0.0, 0.0))
+        band_terms = (parts + [bottom_part], jumps, apart)
     return grid, value, error, l2, below, above, above_x, band_terms
 
 
@@ -867,6 +889,65 @@ def _band_terms(bulk_one, t, sigma, bands, reach, upper, lower_start, max_cells)
     return out, (jump_mass, jump_moment), (apart_p, apart_q)
 
 
+#: The bottom refinement (UPPER law, small t): every Y of the sum below one lattice step is where
+#: the spread puts mass at S = 0 (loss +inf in the remove direction): ``w_0^t``, 0.03 at (t, sigma) =
+#: (2, 0.6). It is used when ``w_0^t`` exceeds BOTTOM_SHARE of the budget; the finer lattice has
+#: BOTTOM_CELLS cells in ``[0, G)`` (at sigma = 0.6 its own mass at 0 is about 1e-12 a coordinate).
+BOTTOM_SHARE = 1e-3
+BOTTOM_CELLS = 1 << 16
+#: Largest t with a bottom refinement (t terms of t-fold convolutions; beyond it w_0^t is negligible
+#: at every sigma the lattice serves: 0.17^32 = 2e-25 at sigma = 0.6).
+BOTTOM_MAX_T = 32
+
+
+class Bottom:
+    """The parts of the bottom refinement: ``small`` (the spread of ``Y < G``: masses at 0 and G, as
+    in the lattice law) and ``fine`` (``Y < G`` spread on the lattice ``fine_step = G /
+    BOTTOM_CELLS``), each with its errors added."""
+
+    def __init__(self, small, fine, fine_step):
+        self.small, self.fine, self.fine_step = small, fine, fine_step
+
+
+def _bottom_fine(bottom, t, max_cells):
+    """The event that every Y is below one step G, on the finer lattice ``G / BOTTOM_CELLS``: the
+    t-fold law of the fine spread of ``Y < G`` (the no-jump term takes out its coarse counterpart,
+    the binomial law of the spread onto {0, G}: an exact decomposition, each part a product of
+    spreads, valid for both directions). ``(grid, value, error, l2, below, above, above_x)`` or None
+    over budget."""
+    fine = OneStep(bottom.fine_step, 0, 0.0, bottom.fine, 0.0, "upper")
+    pos = fine.losses()
+    total = float(np.sum(bottom.fine))
+    f_mean = float(np.sum(bottom.fine * pos)) / total
+    f_sd = math.sqrt(max(float(np.sum(bottom.fine * (pos - f_mean) ** 2)) / total, bottom.fine_step ** 2))
+    pieces = []
+    for spread in TILT_SPREADS:
+        theta = 0.0 if spread == 0 else _tilt_for(fine, t, t * f_mean + spread * math.sqrt(t) * f_sd)
+        if theta is None:
+            continue
+        composed = _compose.compose_fourier([(fine, t)], theta, max_cells=max_cells, raw=True, chernoff=_chernoff([(fine, t)]))
+        if composed is not None:
+            pieces.append(composed)
+    if not pieces:
+        return None
+    fine_acc = _Accumulator()
+    top = t * float(pos[-1])
+    fine_acc.term(pieces, top)
+    found = fine_acc.collect(bottom.fine_step, max_cells)
+    if found is None:
+        return None
+    grid, value, error, l2, below, above, above_x = found
+    keep = (grid >= -bottom.fine_step / 2) & (grid <= top + bottom.fine_step / 2)
+    grid, value, error = grid[keep], value[keep], error[keep]
+    l2 = [(coef[keep], piece[keep]) for coef, piece in l2]
+    if len(grid) and abs(grid[0]) <= bottom.fine_step / 2:
+        value[0] = float(bottom.fine[0]) ** t  # every Y at 0: exact
+        error[0] = value[0] * 4 * t * UNIT + SUBNORMAL_ERROR
+        for coef, _ in l2:
+            coef[0] = 0.0
+    return grid, value, error, l2, below, above, above_x
+
+
 def _split_cut(t, sigma, budget):
     """``log B``: with ``p = P(Y >= B)``, the outputs with two or more of the t values ``Y_i >= B``
     have P-mass (add) at most ``t p E[Y; Y >= B] + R`` and Q-mass at most ``R = (t p)^2 / (2 (1 - t p))``;
@@ -909,10 +990,23 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
         return None
     upper = kind == "upper"
     lower_start = 0.0
+    bottom = None
     if upper:
         w, e, shift = _y_spread(sigma, step, cells)
         w = w + e  # the upper bound's masses: every error added
         cut = cells * step  # the spread's support: Y < cut, and cut >= e^{log_cut}
+        if t <= BOTTOM_MAX_T:
+            small, small_e, _ = _y_spread(sigma, step, 1)
+            small = small + small_e
+            if float(small[0]) ** t > BOTTOM_SHARE * budget:
+                # the same law split by Y < G (cell 0: small) and Y >= G (the rest, atoms from 1)
+                regular, regular_e, _ = _y_spread(sigma, step, cells, first=1)
+                w = np.zeros(cells + 1)
+                w[:2] += small
+                w[1:] += regular + regular_e
+                fine_step = step / BOTTOM_CELLS
+                fine, fine_e, _ = _y_spread(sigma, fine_step, BOTTOM_CELLS)
+                bottom = Bottom(small, fine + fine_e, fine_step)
     else:
         w, _, shift = _y_contraction(sigma, step, cells, kind.split("-")[1])
         cut = (cells + 0.5) * step
@@ -922,7 +1016,7 @@ def sum_law(t, sigma, kind, budget, max_cells=MAX_LATTICE):
     cut = cut if not bands else cells * step * 2.0 ** bands
     split_index = min(max(math.ceil((split - shift) / step), 1), len(w))
     side = {"upper": "both", "lower-add": "high", "lower-remove": "low"}[kind]
-    found = _power_law(w, shift, step, t, split_index, max_cells, side, bands, lower_start, sigma)
+    found = _power_law(w, shift, step, t, split_index, max_cells, side, bands, lower_start, sigma, bottom)
     if found is None:
         return None
     grid, q, err, l2, below, above, above_x, band_found = found
