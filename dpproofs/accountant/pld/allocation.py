@@ -619,6 +619,49 @@ class _Accumulator:
         return grid, value, error, l2, below, above, above_x
 
 
+def _moments(one):
+    """(mean, standard deviation) of a lattice law's normalised masses (at least one step)."""
+    pos, w = one.losses(), one.masses
+    total = float(np.sum(w))
+    mean = float(np.sum(w * pos)) / total
+    return mean, math.sqrt(max(float(np.sum(w * (pos - mean) ** 2)) / total, one.step ** 2))
+
+
+def _power_pieces(one, count, spreads, max_cells):
+    """The ``count``-fold power of ``one`` by :func:`~dpproofs.accountant.pld.compose.compose_fourier`
+    under the tilts that move its mean by ``spreads`` standard deviations (0: untilted); the pieces
+    that fit the budget (each is valid alone)."""
+    mean, sd = _moments(one)
+    pieces = []
+    for spread in spreads:
+        theta = 0.0 if spread == 0 else _tilt_for(one, count, count * mean + spread * math.sqrt(count) * sd)
+        if theta is None:
+            continue
+        composed = _compose.compose_fourier([(one, count)], theta, max_cells=max_cells, raw=True,
+                                            chernoff=_chernoff([(one, count)]))
+        if composed is not None:
+            pieces.append(composed)
+    return pieces
+
+
+def _jump_pieces(items, jump_one, t, max_cells):
+    """The one-jump term ``t * items`` under the untilted and JUMP_TILTS tilts centring the jump
+    ``jump_one`` at geometrically spaced positions of its range (untilted, the cells near the top
+    carry FFT round-off far above their own masses); the pieces that fit the budget."""
+    jump_pos = jump_one.losses()
+    targets = [None] + list(np.geomspace(jump_pos[0], jump_pos[-1], JUMP_TILTS + 2)[1:-1])
+    pieces = []
+    for target in targets:
+        theta = 0.0 if target is None else _tilt_for(jump_one, 1, target)
+        if theta is None:
+            continue
+        composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=math.log(t), raw=True,
+                                            chernoff=_chernoff(items))
+        if composed is not None:
+            pieces.append(composed)
+    return pieces
+
+
 def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", bands=0, lower_start=0.0, sigma=None,
                bottom=None):
     """The law of ``sum_i Y_i`` on ``{k step + t shift}`` from the lattice law of one Y (masses at
@@ -642,27 +685,15 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", ba
     first, last = int(nz[0]), int(nz[-1])
     bulk_one = OneStep(step, first, shift, bulk[first:last + 1], 0.0, "upper")
     pos = bulk_one.losses()
-    bw = bulk_one.masses
-    total = float(np.sum(bw))
-    mean = float(np.sum(bw * pos)) / total
-    sd = math.sqrt(max(float(np.sum(bw * (pos - mean) ** 2)) / total, step * step))
-    pieces = []
     bottom_part = None
     if bottom is not None:
         bottom_part = _bottom_fine(bottom, t, max_cells)
         if bottom_part is None:
             return None
     if t > 0:
-        for spread in TILT_SPREADS:
-            if (side == "high" and spread < 0) or (side == "low" and spread > 0):
-                continue  # a lower bound needs accuracy on its own side only (dropping mass is valid)
-            theta = 0.0 if spread == 0 else _tilt_for(bulk_one, t, t * mean + spread * math.sqrt(t) * sd)
-            if theta is None:
-                continue
-            composed = _compose.compose_fourier([(bulk_one, t)], theta, max_cells=max_cells, raw=True,
-                                                chernoff=_chernoff([(bulk_one, t)]))
-            if composed is not None:
-                pieces.append(composed)
+        # a lower bound needs accuracy on its own side only (dropping mass is valid)
+        spreads = [x for x in TILT_SPREADS if not ((side == "high" and x < 0) or (side == "low" and x > 0))]
+        pieces = _power_pieces(bulk_one, t, spreads, max_cells)
         if not pieces:
             return None
         acc.term(pieces, t * float(pos[-1]))
@@ -673,23 +704,10 @@ def _power_law(y_masses, shift, step, t, split_index, max_cells, side="both", ba
     if jz.size and side != "low":  # the remove direction's lower bound drops the jump term
         j_first, j_last = int(jz[0]), int(jz[-1])
         jump_one = OneStep(step, j_first, shift, jump[j_first:j_last + 1], 0.0, "upper")
-        items = [(bulk_one, t - 1), (jump_one, 1)]
-        jump_pieces = []
-        jump_pos = jump_one.losses()
-        # tilts centring the jump at geometrically spaced positions between the split and the cut
-        # (untilted, the cells near the cut carry FFT round-off far above their own masses)
-        targets = [None] + list(np.geomspace(jump_pos[0], jump_pos[-1], JUMP_TILTS + 2)[1:-1])
-        for target in targets:
-            theta = 0.0 if target is None else _tilt_for(jump_one, 1, target)
-            if theta is None:
-                continue
-            composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=math.log(t), raw=True,
-                                                chernoff=_chernoff(items))
-            if composed is not None:
-                jump_pieces.append(composed)
+        jump_pieces = _jump_pieces([(bulk_one, t - 1), (jump_one, 1)], jump_one, t, max_cells)
         if not jump_pieces:
             return None
-        acc.term(jump_pieces, (t - 1) * float(pos[-1]) + float(jump_pos[-1]))
+        acc.term(jump_pieces, (t - 1) * float(pos[-1]) + float(jump_one.losses()[-1]))
     found = acc.collect(step, max_cells)
     if found is None:
         return None
@@ -754,19 +772,7 @@ def _band_bulk_sum(bulk_one, count, upper, max_cells):
     if count == 0:
         return np.array([0]), np.array([1.0]), 0.0, 0.0
     pos = bulk_one.losses()
-    bw = bulk_one.masses
-    total = float(np.sum(bw))
-    mean = float(np.sum(bw * pos)) / total
-    sd = math.sqrt(max(float(np.sum(bw * (pos - mean) ** 2)) / total, step * step))
-    pieces = []
-    for spread in BAND_BULK_SPREADS:
-        theta = 0.0 if spread == 0 else _tilt_for(bulk_one, count, count * mean + spread * math.sqrt(count) * sd)
-        if theta is None:
-            continue
-        composed = _compose.compose_fourier([(bulk_one, count)], theta, max_cells=max_cells, raw=True,
-                                            chernoff=_chernoff([(bulk_one, count)]))
-        if composed is not None:
-            pieces.append(composed)
+    pieces = _power_pieces(bulk_one, count, BAND_BULK_SPREADS, max_cells)
     if not pieces:
         return None
     acc = _Accumulator()
@@ -779,7 +785,7 @@ def _band_bulk_sum(bulk_one, count, upper, max_cells):
     lowest = float(grid[0]) if len(grid) else 0.0  # the mass below the windows lies below it
     index = np.rint((grid - count * shift) / step).astype(np.int64)
     low_index = count * (bulk_one.offset)
-    high_index = count * (bulk_one.offset + len(bw) - 1)
+    high_index = count * (bulk_one.offset + len(bulk_one.masses) - 1)
     keep = (index >= low_index) & (index <= high_index)  # the sum's support: no mass elsewhere
     index, value, per_cell = index[keep], value[keep], per_cell[keep]
     if upper:
@@ -862,17 +868,7 @@ def _band_terms(bulk_one, t, sigma, bands, reach, upper, lower_start, max_cells)
         # both directions); its P-mass E_Q[S; .] = (E[B; out] P(J) + P(B out) E[J]) t / t
         apart_q += t * outside_q * j_mass
         apart_p += outside_x * j_mass + outside_q * j_moment
-        items = [(b_one, 1), (j_one, 1)]
-        pieces = []
-        targets = [None] + list(np.geomspace(j_pos[0], j_pos[-1], JUMP_TILTS + 2)[1:-1])
-        for target in targets:
-            theta = 0.0 if target is None else _tilt_for(j_one, 1, target)
-            if theta is None:
-                continue
-            composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=math.log(t), raw=True,
-                                                chernoff=_chernoff(items))
-            if composed is not None:
-                pieces.append(composed)
+        pieces = _jump_pieces([(b_one, 1), (j_one, 1)], j_one, t, max_cells)
         if not pieces:
             return None
         acc = _Accumulator()
@@ -917,17 +913,7 @@ def _bottom_fine(bottom, t, max_cells):
     over budget."""
     fine = OneStep(bottom.fine_step, 0, 0.0, bottom.fine, 0.0, "upper")
     pos = fine.losses()
-    total = float(np.sum(bottom.fine))
-    f_mean = float(np.sum(bottom.fine * pos)) / total
-    f_sd = math.sqrt(max(float(np.sum(bottom.fine * (pos - f_mean) ** 2)) / total, bottom.fine_step ** 2))
-    pieces = []
-    for spread in TILT_SPREADS:
-        theta = 0.0 if spread == 0 else _tilt_for(fine, t, t * f_mean + spread * math.sqrt(t) * f_sd)
-        if theta is None:
-            continue
-        composed = _compose.compose_fourier([(fine, t)], theta, max_cells=max_cells, raw=True, chernoff=_chernoff([(fine, t)]))
-        if composed is not None:
-            pieces.append(composed)
+    pieces = _power_pieces(fine, t, TILT_SPREADS, max_cells)
     if not pieces:
         return None
     fine_acc = _Accumulator()
