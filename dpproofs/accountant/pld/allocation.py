@@ -456,6 +456,18 @@ def _chernoff(items):
     return np.asarray(LATTICE_CHERNOFF) / top if top > 0 else None
 
 
+def _compose_lattice(items, theta, max_cells, log_factor=0.0):
+    """:func:`~dpproofs.accountant.pld.compose.compose_fourier` (raw) of lattice laws; when its window
+    is over budget, again with the lattice-scale Chernoff parameters (:func:`_chernoff`), which only
+    a heavy-tailed law needs (they add 24 moment evaluations to every window: at (t, sigma, delta) =
+    (100, 1, 1e-6) a cold call took 0.34 s with them always on, 0.30 s without; medians of 5)."""
+    composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=log_factor, raw=True)
+    if composed is None:
+        composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=log_factor, raw=True,
+                                            chernoff=_chernoff(items))
+    return composed
+
+
 def _tilt_for(one, count, target):
     """The tilt ``theta`` whose tilted ``count``-fold sum has mean ``target`` (bisection on the
     monotone tilted mean of the lattice law ``one``), clamped to the attainable range."""
@@ -637,8 +649,7 @@ def _power_pieces(one, count, spreads, max_cells):
         theta = 0.0 if spread == 0 else _tilt_for(one, count, count * mean + spread * math.sqrt(count) * sd)
         if theta is None:
             continue
-        composed = _compose.compose_fourier([(one, count)], theta, max_cells=max_cells, raw=True,
-                                            chernoff=_chernoff([(one, count)]))
+        composed = _compose_lattice([(one, count)], theta, max_cells)
         if composed is not None:
             pieces.append(composed)
     return pieces
@@ -655,8 +666,7 @@ def _jump_pieces(items, jump_one, t, max_cells):
         theta = 0.0 if target is None else _tilt_for(jump_one, 1, target)
         if theta is None:
             continue
-        composed = _compose.compose_fourier(items, theta, max_cells=max_cells, log_factor=math.log(t), raw=True,
-                                            chernoff=_chernoff(items))
+        composed = _compose_lattice(items, theta, max_cells, math.log(t))
         if composed is not None:
             pieces.append(composed)
     return pieces
