@@ -272,3 +272,19 @@ def test_the_mutant_without_the_fine_bottom_misses_the_remove_directions_mass(mo
 def test_two_steps_at_sigma_0_6_and_delta_1e_12_answer_from_the_pld():
     bracket = _fresh_bracket(2, 0.6, 3, 1e-12)  # [0, 23.05] from RDP before the bottom refinement
     assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+
+
+def test_a_bracket_stuck_at_the_lattices_gap_refines_the_lattice_and_meets_its_width():
+    # ten epochs of t = 10^4 at sigma 5: every grid step left [0.004128119, 0.004132816] (1.1e-3 wide,
+    # the lattice law's own gap added up over the epochs); a twice or four times finer lattice meets 1e-3
+    bracket = _fresh_bracket(10_000, 5.0, 10, 1e-3)
+    assert bracket.source == "pld" and bracket.target_met
+    assert 0.004128119 <= bracket.lower and bracket.upper <= 0.004132816  # inside the coarse lattice's bracket
+
+
+def test_the_mutant_that_never_refines_the_lattice_stays_wide(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    monkeypatch.setattr(pld_accountant, "MAX_LATTICE_REFINEMENT", 1)
+    bracket = _fresh_bracket(10_000, 5.0, 10, 1e-3)
+    assert bracket.upper - bracket.lower > 1e-3 * bracket.upper

@@ -816,10 +816,16 @@ class AllocationPair:
     #: ``resolver(pair, bound, tail_z)``: set by :mod:`dpproofs.accountant.pld.allocation`.
     resolver = None
 
-    def __init__(self, steps, sigma, direction):
+    def __init__(self, steps, sigma, direction, refinement=1):
         self.steps, self.sigma, self.direction = int(steps), float(sigma), direction
+        self.refinement = int(refinement)  # the resolver's lattice is this many times finer than its default
         self.atoms = ()
         self.min_loss, self.max_loss = -math.inf, math.inf
+
+    def refined(self, factor):
+        """The same pair, resolved on a lattice ``factor`` times finer than the default (the accountant
+        asks for it when a bracket stops narrowing: the lattice law's own gap adds up over epochs)."""
+        return type(self)(self.steps, self.sigma, self.direction, factor)
 
     def resolved(self, bound, tail_z):
         """The concrete pair for ``bound`` ("upper"/"lower") at the tail ``Phi(-tail_z)``; None when
@@ -835,8 +841,8 @@ class AllocationPair:
         return (-math.inf, math.inf) if pair is None else pair.loss_range(tail_z)
 
     def __eq__(self, other):
-        return type(other) is type(self) and (self.steps, self.sigma, self.direction) == (
-            other.steps, other.sigma, other.direction)
+        return type(other) is type(self) and (self.steps, self.sigma, self.direction, self.refinement) == (
+            other.steps, other.sigma, other.direction, other.refinement)
 
     def __hash__(self):
-        return hash((type(self).__name__, self.steps, self.sigma, self.direction))
+        return hash((type(self).__name__, self.steps, self.sigma, self.direction, self.refinement))
