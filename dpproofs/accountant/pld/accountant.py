@@ -695,7 +695,8 @@ class PLDAccountant(PrivacyAccountant):
             step *= min(max(factor, 0.1), 0.7)
         if delta is None:
             upper = min(upper, 1.0)
-        wide = not (math.isfinite(upper) and upper - lower <= RDP_CHECK_WIDTH * upper)
+        # (an upper end alone, as calibration asks, has no width: its lower end is 0 by design)
+        wide = not upper_only and not (math.isfinite(upper) and upper - lower <= RDP_CHECK_WIDTH * upper)
         if exact_rdp is not None and (used is None or not upper < rdp_value or wide):
             # the provisional bound was a cheap dominating one; a bracket far wider than asked may
             # have an upper end above the exact RDP bound (random allocation at (t, sigma, E, delta)
