@@ -249,7 +249,7 @@ def _remove_delta_ends(sigma, eps, budget=1e-16):
 
 
 def test_the_bottom_refinement_bounds_the_remove_direction_at_two_steps_tightly():
-    # at (t, sigma) = (2, 0.6) the spread onto {0, G} put 0.03 of mass at S = 0 (loss +inf): the upper
+    # at (t, sigma) = (2, 0.6) the spread onto {0, G} put 0.038 of mass at S = 0 (loss +inf): the upper
     # end answered from RDP at every delta below it. Exact values: allocation_exact (a quadrature)
     from dpproofs.math import allocation_exact
 
