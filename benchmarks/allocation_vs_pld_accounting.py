@@ -1,6 +1,10 @@
 """Random allocation (balls-in-bins, k = 1): dpproofs beside pld-accounting 2.0, in one process.
 
-    python benchmarks/allocation_vs_pld_accounting.py [--skip-long] [--grid [N]] [--no-peer]
+    python benchmarks/allocation_vs_pld_accounting.py [--skip-long] [--grid [N]] [--fresh SEED N] [--no-peer]
+
+``--fresh SEED N``: N rows drawn with SEED from continuous ranges (t log-uniform in [2, 1e4], sigma
+log-uniform in [0.6, 20], epochs in {1, 2, 5, 20, 50}, delta log-uniform in [1e-12, 1e-3]), for
+measuring on rows nobody tuned against (the ``--grid`` rows were used to diagnose and tune).
 
 Peer rows: the three configurations of issue 23 (delta = 1e-6): sigma = 1, t = 100, 1 epoch;
 sigma = 1, t = 1000, 1 epoch; sigma = 0.8, t = 1000, 10 epochs (``--skip-long`` leaves the last
@@ -17,6 +21,7 @@ it. Ratio: pld-accounting's time over ours.
 Poisson PLD upper end of the same run. Not a unit test.
 """
 
+import math
 import random
 import sys
 import time
@@ -70,10 +75,22 @@ def peers(argv):
               f"{ours.source} {ours_s:.2f} s | {inside} | {ratio} | {poisson:.6f}", flush=True)
 
 
-def grid(count):
+def fresh_rows(seed, count):
+    """Rows from continuous ranges (module docstring, ``--fresh``)."""
+    rng = random.Random(seed)
+
+    def logu(low, high):
+        return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+    return [(int(round(logu(2, 1e4))), float("%.3g" % logu(0.6, 20)), rng.choice((1, 2, 5, 20, 50)),
+             float("%.2g" % logu(1e-12, 1e-3))) for _ in range(count)]
+
+
+def grid(count, rows=None):
     rng = random.Random(GRID_SEED)
-    rows = [(rng.choice((2, 10, 100, 1000, 10_000)), rng.choice((0.6, 0.8, 1.0, 2.0, 5.0, 20.0)),
-             rng.choice((1, 3, 10, 100)), rng.choice((1e-12, 1e-9, 1e-6, 1e-3))) for _ in range(count)]
+    rows = rows if rows is not None else [
+        (rng.choice((2, 10, 100, 1000, 10_000)), rng.choice((0.6, 0.8, 1.0, 2.0, 5.0, 20.0)),
+         rng.choice((1, 3, 10, 100)), rng.choice((1e-12, 1e-9, 1e-6, 1e-3))) for _ in range(count)]
     print("t sigma epochs delta | dpproofs [lower, upper] width source s | Poisson(1/t) PLD upper | upper <= Poisson")
     widths, times, over = [], [], 0
     for t, sigma, epochs, delta in rows:
@@ -92,7 +109,11 @@ def grid(count):
 
 
 def main(argv):
-    if "--grid" in argv:
+    if "--fresh" in argv:
+        index = argv.index("--fresh")
+        seed, count = int(argv[index + 1]), int(argv[index + 2])
+        grid(count, fresh_rows(seed, count))
+    elif "--grid" in argv:
         index = argv.index("--grid")
         count = int(argv[index + 1]) if index + 1 < len(argv) and argv[index + 1].isdigit() else 40
         grid(count)
