@@ -143,7 +143,7 @@ class RandomAllocationGaussian(Mechanism):
         # TV is jointly convex: TV((1/t) sum_i N(e_i), N(0)) <= TV(N(e_1), N(0)), the Gaussian's at sensitivity 1
         return tv.gaussian(1.0, self.sigma)
 
-    def rdp_dominating(self):
+    def rdp_dominating(self, relation="add_remove"):
         """``Gaussian(sigma / sqrt(k))``: its RDP ``k alpha / (2 sigma^2)`` bounds both directions of the
         epoch (each of the k parts of :meth:`components` by quasi-convexity, van Erven & Harremoës
         2014, arXiv 1206.2459v2, Thm 13, as :mod:`dpproofs.math.allocation`; additive over the parts),

@@ -175,3 +175,53 @@ def test_discretise_refuses_a_grid_over_its_cell_budget_before_allocating():
 
     assert discretise.discretise(GaussianPair(0.01, 4.0, "add"), 1e-6, "upper", 9.0, 1000) is None
     assert discretise.discretise(GaussianPair(0.01, 4.0, "add"), 1e-2, "upper", 9.0, 10_000) is not None
+
+
+def _counted_rdp(monkeypatch):
+    calls = []
+    own_rdp = dp.PLDAccountant._rdp
+
+    def counted(self):
+        calls.append(1)
+        return own_rdp(self)
+
+    monkeypatch.setattr(dp.PLDAccountant, "_rdp", counted)
+    return calls
+
+
+def test_a_tight_poisson_replace_one_bracket_does_not_compute_the_sampled_gaussians_own_rdp_bound(monkeypatch):
+    # its own curve needs the add/remove RDP at 2a and 2a - 1 up to 10 000 (49 ms of a 59 ms call in a
+    # fresh process); the PLD bracket is tight and the RDP bound is at least its lower end
+    calls = _counted_rdp(monkeypatch)
+    bracket = dp.PLDAccountant(relation="replace_one").compose(dp.SampledGaussian(0.01, 4.0), 10_000).epsilon_bounds(1e-5)
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    assert not calls
+
+
+def test_the_mutant_without_a_replace_one_stand_in_computes_the_own_rdp_bound(monkeypatch):
+    calls = _counted_rdp(monkeypatch)
+    monkeypatch.setattr(dp.SampledGaussian, "rdp_dominating", lambda self, relation="add_remove": None)
+    dp.PLDAccountant(relation="replace_one").compose(dp.SampledGaussian(0.01, 4.0), 10_000).epsilon_bounds(1e-5)
+    assert calls
+
+
+@pytest.mark.parametrize("q, sigma", [(1e-4, 0.5), (0.01, 1.0), (0.3, 4.0), (1.0, 2.0)])
+def test_the_replace_one_stand_in_bounds_the_sampled_gaussians_own_rdp_at_every_default_order(q, sigma):
+    from dpproofs.accountant.rdp import DEFAULT_ORDERS
+
+    mechanism = dp.SampledGaussian(q, sigma)
+    stand_in = mechanism.rdp_dominating("replace_one")
+    own = mechanism.rdp_curve(DEFAULT_ORDERS, "replace_one")
+    # where the own curve is the coupling bound itself, it carries a 4-ulp rounding-up that the
+    # Gaussian's float curve does not: equal within 8 ulp there
+    assert np.all(stand_in.rdp_curve(DEFAULT_ORDERS, "replace_one") >= own * (1 - 8 * 2.0**-52))
+    assert mechanism.rdp_dominating("add_remove") is None
+
+
+def test_a_wide_replace_one_bracket_takes_the_own_rdp_bound_where_it_is_lower(monkeypatch):
+    # every pass gives [1e-3, the stand-in's bound / 2]: far wider than asked, and above the own RDP bound
+    mechanism = dp.SampledGaussian(0.01, 4.0)
+    own = dp.Accountant(relation="replace_one").compose(mechanism, 100).epsilon(1e-5)
+    monkeypatch.setattr(dp.PLDAccountant, "_attempt", lambda self, *args, **kwargs: (1e-3, 50 * own))
+    bracket = dp.PLDAccountant(relation="replace_one").compose(mechanism, 100).epsilon_bounds(1e-5)
+    assert bracket.source == "rdp" and bracket.upper == own

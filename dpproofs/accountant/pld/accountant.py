@@ -258,11 +258,11 @@ class PLDAccountant(PrivacyAccountant):
 
     def _rdp_quick(self):
         """The RDP accountant of the ledger with each mechanism whose own RDP curve is costly
-        (``rdp_dominating()`` not None: random allocation's remove direction is a quadrature per order,
-        5 s for one epoch) replaced by a cheap dominating one; None when no mechanism has one. Its
+        (``rdp_dominating(relation)`` not None: random allocation's remove direction is a quadrature per
+        order, 5 s for one epoch; a sampled Gaussian's replace-one curve, 50 ms cold) replaced by a cheap dominating one; None when no mechanism has one. Its
         bound is valid and looser: the PLD search starts from it, and the exact RDP bound is computed
         only where the answer falls back to RDP (:meth:`_search`)."""
-        swapped = {m: m.rdp_dominating() for m in self._ledger}
+        swapped = {m: m.rdp_dominating(self._relation) for m in self._ledger}
         if all(v is None for v in swapped.values()):
             return None
         acc = Accountant(relation=self._relation)
@@ -610,12 +610,15 @@ class PLDAccountant(PrivacyAccountant):
             while step < coarsest and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
                 step *= 10
             if (delta is not None and total <= SHORT_RUN and self._pairwise and math.isfinite(rdp_value)
-                    and not any(getattr(pair, "resolved", None) for m, _ in active for pair in self._all_pairs(m))):
+                    and exact_rdp is None and not any(getattr(pair, "resolved", None) for m, _ in active for pair in self._all_pairs(m))):
                 # a short run: its answer is carried by few steps' losses, whose grid error is about
                 # a step each; the composed spread (above) can ask for a far finer first grid. Not for
                 # pairs known through a computed law (random allocation: an epoch is itself t steps,
                 # and its lattice law's own error stops the refinement early: 4 of 13 rows of the
-                # allocation grid went from below 1e-3 to 1.2e-3..3.5e-3 wide)
+                # allocation grid went from below 1e-3 to 1.2e-3..3.5e-3 wide). Nor when the RDP
+                # epsilon is a dominating stand-in's (exact_rdp set): a sampled Gaussian's replace-one
+                # stand-in ignores the sampling, and its epsilon set a grid ten times too coarse at
+                # (0.05, 2, 1000, 1e-8): 7.0e-4 wide where the composed spread's step gives 6.4e-5
                 step = max(step, min(INITIAL_EPSILON_SHARE * target * rdp_value, 0.05))
         resized = False  # the last pass resized delta's tail allowance (see below)
         refined = False  # the last pass refined the computed laws' lattices (see below)
