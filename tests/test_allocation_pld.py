@@ -12,6 +12,7 @@ import pytest
 
 import dpproofs as dp
 from dpproofs.accountant.pld import allocation as al
+from dpproofs.accountant.pld import discretise as pld_discretise
 
 #: The one-epoch tail allowance used below (the accountant's at delta ~ 1e-6, one step).
 BUDGET = 1e-12
@@ -305,3 +306,66 @@ def test_an_upper_end_alone_does_not_compute_the_allocations_own_rdp_bound(monke
     accountant = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(20, 0.85), 2)
     upper = accountant._epsilon_search(1e-5, upper_only=True)
     assert upper.source == "pld" and not calls
+
+
+# --- errors bounded in L2: one bound for every tail of the upper one-step PLD -------------------
+
+
+def _l2_pair(direction, coef_share):
+    """A LatticePair of 4 001 atoms (S from 0.2 to 5) in one FFT window whose Q-mass errors are
+    bounded in L2 by ``coef_share`` of each mass (coefficients c_j = share q_j, sum u_j^2 <= 1)."""
+    s = np.geomspace(0.2, 5.0, 4001)
+    q = np.exp(-0.5 * (np.log(s) / 0.4) ** 2)
+    q /= q.sum()
+    law = al.SumLaw(s, q, np.zeros_like(q), 0.0, 0.0, 0.0, 0.0, 0.0)
+    law.l2 = [(coef_share * q, np.zeros(len(q), dtype=np.int64))]
+    return law, al.LatticePair(law, direction)
+
+
+def _one_step_delta(one, epsilon):
+    losses = one.losses()
+    return one.infinity + float(np.sum(one.masses * -np.expm1(np.minimum(epsilon - losses, 0.0))))
+
+
+def _adversarial_delta(law, direction, epsilon, above):
+    """The exact delta of the law whose Q-masses carry the error c_j u_j, u the unit vector along c
+    on the atoms with loss above ``above`` (the error that most raises that tail), both orders."""
+    c = law.l2[0][0]
+    loss = np.log(law.s) if direction == "add" else -np.log(law.s)
+    u = np.where(loss > above, c, 0.0)
+    q_true = law.q + c * u / np.linalg.norm(u)
+    p_true = law.s * q_true if direction == "add" else q_true
+    return float(np.sum(p_true * -np.expm1(np.minimum(epsilon - loss, 0.0))))
+
+
+@pytest.mark.parametrize("direction", ["add", "remove"])
+def test_the_upper_one_step_pld_covers_an_error_at_its_l2_bound_on_any_tail(direction):
+    law, pair = _l2_pair(direction, 1e-2)
+    one = pld_discretise.discretise(pair, 1e-3, "upper")
+    for epsilon in (0.05, 0.3, 0.8, 1.2):
+        for above in (epsilon - 0.2, epsilon, epsilon + 0.3):
+            assert _one_step_delta(one, epsilon) >= _adversarial_delta(law, direction, epsilon, above)
+
+
+def test_the_mutant_without_the_tail_masses_misses_an_error_at_its_l2_bound(monkeypatch):
+    monkeypatch.setattr(pld_discretise, "_l2_tail_masses", lambda tails, ratio, step: np.zeros(len(tails) - 1))
+    law, pair = _l2_pair("add", 1e-2)
+    one = pld_discretise.discretise(pair, 1e-3, "upper")
+    assert _one_step_delta(one, 0.8) < _adversarial_delta(law, "add", 0.8, 0.8)
+
+
+def test_one_bound_for_the_tail_is_tighter_than_one_bound_per_cell(monkeypatch):
+    law, pair = _l2_pair("add", 1e-2)
+    tail = _one_step_delta(pld_discretise.discretise(pair, 1e-3, "upper"), 0.3)
+    monkeypatch.setattr(al.LatticePair, "upper_cell_masses", None)  # the per-cell bound (cell_masses)
+    per_cell = _one_step_delta(pld_discretise.discretise(pair, 1e-3, "upper"), 0.3)
+    exact = float(np.sum(law.q * np.maximum(law.s - math.exp(0.3), 0.0)))
+    assert tail - exact < (per_cell - exact) / 5
+
+
+def test_a_high_noise_epoch_at_delta_1e_12_is_tight_and_below_poisson():
+    # the per-cell L2 bound kept it [0.0027931, 0.0028129] (7.0e-3 wide, above the Poisson lower end)
+    bracket = _fresh_bracket(10**4, 20.0, 1, 1e-12)
+    assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
+    poisson = dp.PLDAccountant().compose(dp.SampledGaussian(1e-4, 20.0), 10**4).epsilon_bounds(1e-12)
+    assert bracket.upper <= poisson.lower

@@ -1128,6 +1128,25 @@ class LatticePair:
         self.min_loss = float(self.loss[0]) if len(self.loss) else 0.0
         self.max_loss = float(self.loss[-1]) if len(self.loss) else 0.0
 
+    def _l2_tail_norms(self, parts, cell, n):
+        """``R[k]`` for the cells ``k = 0..n-1`` (``cell`` as in :meth:`_l2_cell_errors`): the sum over
+        pieces of the Euclidean norm of the piece's error coefficients in the cells ``k, k+1, ...,
+        n-1`` (an upper bound on ``|sum of the errors of those cells, each weighted by at most 1|``,
+        by Cauchy-Schwarz against the piece's error vector); non-increasing in ``k``, rounded up."""
+        out = np.zeros(n + 1)
+        inside = (cell >= 0) & (cell < n)
+        for coef, piece in parts:
+            has = inside & (piece >= 0) & (coef > 0)
+            key = cell[has] * self.pieces + piece[has]
+            squares = np.bincount(key, weights=coef[has] ** 2, minlength=n * self.pieces).reshape(n, self.pieces)
+            tails = np.cumsum(squares[::-1], axis=0)[::-1]  # per piece: sums over the cells >= k
+            out[:-1] += np.sqrt(tails).sum(axis=1)
+            loose = inside & ~has & (coef > 0)  # coefficients without a piece (none are): plain sums
+            out[:-1] += np.cumsum(np.bincount(cell[loose], weights=coef[loose], minlength=n)[::-1])[::-1]
+        # (1 + 1e-8): the roundings of the squares, their running sums over up to 2^23 cells (a
+        # relative 2^23 u = 9.3e-10 at most), the square roots and the sums over pieces
+        return out * (1 + 1e-8)
+
     def _l2_cell_errors(self, parts, cell, n):
         """Per cell of the ``n`` (``cell`` the atoms' cell, -1 / n outside): the sum over pieces of the
         Euclidean norm of the piece's error coefficients in the cell (Cauchy-Schwarz against the
@@ -1171,6 +1190,25 @@ class LatticePair:
         """P- and Q-masses of the atoms with loss in ``[edges[i], edges[i+1])``, with absolute error
         bounds (their own and the sums' roundings), and the P-masses below ``edges[0]`` and at or above
         ``edges[-1]`` (with the mass set apart: the jumps, the outside of the windows)."""
+        p, q, ep, eq, below, above, l2p, l2q = self._cell_masses(edges)
+        return p, q, ep + l2p, eq + l2q, below, above
+
+    def upper_cell_masses(self, edges):
+        """For the upper one-step PLD (:func:`dpproofs.accountant.pld.discretise.discretise`):
+        :meth:`cell_masses` with the errors bounded in L2 kept apart, as ``(p, q, ep, eq, below,
+        above, l2_cells, l2_tails)``: ``ep``, ``eq`` without them; ``l2_cells[i]`` their bound on cell
+        ``i``'s P-mass error; ``l2_tails[k]`` their bound on the P-mass error of the cells ``k, k+1,
+        ...`` together, each cell's weighted by at most 1 (:meth:`_l2_tail_norms`; ``l2_tails[n] = 0``).
+        An atom's P- and Q-errors are one error times ``e^{loss}`` and 1, so ``e^{l_i}`` times its
+        Q-error is at most its P-error in cell ``i``: the L2 bounds are P-side only."""
+        p, q, ep, eq, below, above, l2p, _ = self._cell_masses(edges, q_l2=False)
+        n = len(p)
+        return p, q, ep, eq, below, above, l2p, self._l2_tail_norms(self.l2_p, self._cells_of(edges, n), n)
+
+    def _cells_of(self, edges, n):
+        return np.searchsorted(edges, self.loss, side="right") - 1  # -1 below, n at or above the top
+
+    def _cell_masses(self, edges, q_l2=True):
         edges = np.asarray(edges, dtype=np.float64)
         idx = np.searchsorted(self.loss, edges, side="left")  # first atom with loss >= edge
         n = len(edges) - 1
@@ -1186,11 +1224,9 @@ class LatticePair:
             eq[nonempty] += rounding * q[nonempty]
         ep += SUBNORMAL_ERROR
         eq += SUBNORMAL_ERROR
-        cell = np.searchsorted(edges, self.loss, side="right") - 1  # -1 below, n at or above the top
+        cell = self._cells_of(edges, n)
         l2p, l2p_below, l2p_above = self._l2_cell_errors(self.l2_p, cell, n)
-        l2q, _, _ = self._l2_cell_errors(self.l2_q, cell, n)
-        ep += l2p
-        eq += l2q
+        l2q = self._l2_cell_errors(self.l2_q, cell, n)[0] if q_l2 else None
         below_count = int(idx[0])
         above_start = int(idx[-1])
         below = float(np.sum(self.p[:below_count])) + self.extra_below
@@ -1204,7 +1240,7 @@ class LatticePair:
             width = edges[1:] - edges[:-1]
             err = 16 * UNIT * (np.abs(edges[:-1]) + np.abs(edges[1:]) + 2)
             self.edge_ratio = np.where(width > 0, (err / width) ** 2, 1.0)
-        return p, q, ep, eq, (below, below_e), (above, above_e)
+        return p, q, ep, eq, (below, below_e), (above, above_e), l2p, l2q
 
 
 def _segment_sums(values, starts, counts):

@@ -455,7 +455,12 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
         return None
     ks = np.arange(k0, k1 + 1)
     grid = ks * step
-    p, q, ep, eq, below, above = pair.cell_masses(grid)
+    split = getattr(pair, "upper_cell_masses", None) if bound == "upper" else None
+    if split is not None:  # errors bounded in L2 over many atoms (random allocation's lattice laws)
+        p, q, ep, eq, below, above, l2_cells, l2_tails = split(grid)
+    else:
+        p, q, ep, eq, below, above = pair.cell_masses(grid)
+        l2_cells = l2_tails = None
     p, q, ep, eq = p.copy(), q.copy(), ep.copy(), eq.copy()
     left_out = _atoms_into_cells(pair, grid, p, q, ep, eq)
     # 1 - e^{-h}: the split below is written with e^{-h} (e^h / (e^h - 1) = 1 / (1 - e^{-h})), so
@@ -474,7 +479,14 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
             finite = grid[:-1] <= 700.0
             qx = np.where(finite, x * q, 0.0)
             eqx = np.where(finite, x * eq * (1 + 4 * UNIT) + 4 * UNIT * x * q, 0.0)
-        floor = np.exp(-step * (1 + 2 * np.sqrt(ratio))) * np.maximum(p - ep, 0.0) * (1 - 4 * UNIT)
+        overshoot = np.exp(-step * (1 + 2 * np.sqrt(ratio)))
+        if l2_cells is None:
+            floor = overshoot * np.maximum(p - ep, 0.0) * (1 - 4 * UNIT)
+        else:
+            # Q'_i here bounds e^{l_i} (Q_i less its L2 error) from below: e^{-h'} (P_i less every
+            # error) less e^{l_i} |the L2 part of Q_i's error|, which is at most l2_cells_i
+            floor = np.maximum(overshoot * np.maximum(p - ep - l2_cells, 0.0) * (1 - 4 * UNIT)
+                               - l2_cells * (1 + 4 * UNIT), 0.0)
         qx_low = np.maximum(qx - eqx, floor)
         # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses
         margin = 4 * ratio * (p + np.maximum(qx, qx_low)) / spread
@@ -488,6 +500,8 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
         masses = np.zeros(len(grid))
         masses[:-1] += left
         masses[1:] += right
+        if l2_tails is not None:
+            masses[1:] += _l2_tail_masses(l2_tails, ratio, step)
         masses[0] += (below[0] + below[1]) * (1 + 4 * UNIT)  # rounded up to the bottom
         infinity = (above[0] + above[1]) * (1 + 4 * UNIT) + left_out
         return OneStep(step, k0, 0.0, masses, infinity, "upper")
@@ -535,6 +549,21 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     masses = np.zeros(len(grid) + 2)
     np.add.at(masses, index[keep] + 1, p_low[keep])
     return OneStep(step, k0 - 1, rho, masses, 0.0, "lower")
+
+
+def _l2_tail_masses(tails, ratio, step):
+    """Masses at the top edges ``l_{i+1}`` of the cells whose tail sums bound, at every level, the
+    upper one-step PLD's error from the errors bounded in L2 (docs/math.md, "Errors in L2: one
+    bound for the whole tail"). The split of a cell is linear in its masses; the error of the
+    P-masses at or above ``l_k``, with cell ``k - 1``'s right part, is a sum of atom errors each
+    weighted by at most ``(1 - e^{-h'}) / (1 - e^{-h})`` (``h'``: the cell with its edge's
+    overshoot), at most ``tails[k - 1]`` times that weight; so mass ``w (tails[i] - tails[i+1])`` at
+    ``l_{i+1}``, ``w`` the largest weight, rounded up."""
+    grown = -np.expm1(-step * (1 + 2 * np.sqrt(np.max(ratio, initial=0.0)))) / -math.expm1(-step)
+    weight = max(float(grown), 1.0) * (1 + 16 * UNIT)
+    # tails is non-increasing (a running sum of non-negative terms from the top, rounded monotonically):
+    # each difference is non-negative and exact or within an ulp of itself (2 ulp of the weight cover it)
+    return np.maximum(tails[:-1] - tails[1:], 0.0) * weight
 
 
 def _best_shift(rel, weight, step):
