@@ -369,3 +369,36 @@ def test_a_high_noise_epoch_at_delta_1e_12_is_tight_and_below_poisson():
     assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
     poisson = dp.PLDAccountant().compose(dp.SampledGaussian(1e-4, 20.0), 10**4).epsilon_bounds(1e-12)
     assert bracket.upper <= poisson.lower
+
+
+def _tied_pair(direction, share):
+    """The atoms of :func:`_l2_pair` with plain (L1) Q-mass errors of ``share`` of each mass."""
+    s = np.geomspace(0.2, 5.0, 4001)
+    q = np.exp(-0.5 * (np.log(s) / 0.4) ** 2)
+    q /= q.sum()
+    law = al.SumLaw(s, q, share * q, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return law, al.LatticePair(law, direction)
+
+
+def _tied_adversarial_delta(law, direction, epsilon, above):
+    loss = np.log(law.s) if direction == "add" else -np.log(law.s)
+    q_true = law.q + np.where(loss > above, law.e, 0.0)
+    p_true = law.s * q_true if direction == "add" else q_true
+    return float(np.sum(p_true * -np.expm1(np.minimum(epsilon - loss, 0.0))))
+
+
+@pytest.mark.parametrize("direction", ["add", "remove"])
+def test_the_upper_one_step_pld_covers_plain_atom_errors_at_their_bound_on_any_tail(direction):
+    law, pair = _tied_pair(direction, 1e-2)
+    one = pld_discretise.discretise(pair, 1e-3, "upper")
+    assert one.masses.sum() + one.infinity <= 1.02 * (law.s * law.q if direction == "add" else law.q).sum()
+    for epsilon in (0.05, 0.3, 0.8):
+        for above in (epsilon - 0.2, epsilon, epsilon + 0.3):
+            assert _one_step_delta(one, epsilon) >= _tied_adversarial_delta(law, direction, epsilon, above)
+
+
+def test_the_mutant_that_drops_the_tied_errors_misses_plain_atom_errors():
+    law, pair = _tied_pair("add", 1e-2)
+    pair.ep_tied = np.zeros_like(pair.ep_tied)
+    one = pld_discretise.discretise(pair, 1e-3, "upper")
+    assert _one_step_delta(one, 0.8) < _tied_adversarial_delta(law, "add", 0.8, 0.8)

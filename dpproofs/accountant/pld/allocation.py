@@ -1104,7 +1104,11 @@ class LatticePair:
             self.loss = loss[positive]
             self.p = sp * q[positive]
             self.q = q[positive]
-            self.ep = sp * e[positive] * (1 + 2 * UNIT) + 2 * UNIT * self.p
+            # an atom's error is one error of its Q-mass, e^{loss} times it on P ("tied"), plus the
+            # rounding of the product p = s q, P's own (upper_cell_masses keeps them apart)
+            self.ep_tied = sp * e[positive] * (1 + 2 * UNIT)
+            self.ep_own, self.eq_own = 2 * UNIT * self.p, np.zeros(len(self.p))
+            self.ep = self.ep_tied + self.ep_own
             self.eq = e[positive]
             # the L2 parts: P-errors weigh s (rounded up), Q-errors 1
             self.l2_p = [(coef[positive] * sp * (1 + 2 * UNIT), piece[positive]) for coef, piece in l2]
@@ -1118,6 +1122,8 @@ class LatticePair:
             self.q = sp * q[positive][order]
             self.ep = e[positive][order]
             self.eq = sp * e[positive][order] * (1 + 2 * UNIT) + 2 * UNIT * self.q
+            self.ep_tied = self.ep  # Q's error is e^{-loss} = s times it; the product's rounding is Q's own
+            self.ep_own, self.eq_own = np.zeros(len(self.p)), 2 * UNIT * self.q
             self.l2_p = [(coef[positive][order], piece[positive][order]) for coef, piece in l2]
             self.l2_q = [(coef[positive][order] * sp * (1 + 2 * UNIT), piece[positive][order]) for coef, piece in l2]
             zero_mass = float(np.sum(q[~positive] + e[~positive]) + sum(np.sum(c[~positive]) for c, _ in l2))
@@ -1163,11 +1169,20 @@ class LatticePair:
             # coefficients without a piece (none are) or outside the cells: plain sums
             loose = inside & ~has & (coef > 0)
             out += np.bincount(cell[loose], weights=coef[loose], minlength=n)
-            below += float(np.sum(coef[cell < 0]))
-            above += float(np.sum(coef[cell >= n]))
+            below += self._l2_norms(coef, piece, cell < 0)
+            above += self._l2_norms(coef, piece, cell >= n)
         # (1 + 1e-9): the roundings of the squares, their bincount sums (at most a few thousand terms a
         # cell) and the square roots, each a few ulps
-        return out * (1 + 1e-9), below, above
+        return out * (1 + 1e-9), below * (1 + 1e-8), above * (1 + 1e-8)
+
+    def _l2_norms(self, coef, piece, where):
+        """The sum over pieces of the Euclidean norm of the coefficients at ``where`` (their errors'
+        sum, by Cauchy-Schwarz; it was their plain sum: 2e-10 of P-mass sent to +inf at (t, sigma) =
+        (1000, 0.6), where the tail allowance was 1e-12), plus the plain sum of those without a piece;
+        rounding covered by the caller's 1e-8."""
+        with_piece = where & (piece >= 0) & (coef > 0)
+        squares = np.bincount(piece[with_piece], weights=coef[with_piece] ** 2, minlength=self.pieces)
+        return float(np.sum(np.sqrt(squares))) + float(np.sum(coef[where & (piece < 0) & (coef > 0)]))
 
     def loss_range(self, tail_z):
         """Losses outside which the P-mass of the atoms is below ``Phi(-tail_z)`` on each side."""
@@ -1195,38 +1210,50 @@ class LatticePair:
 
     def upper_cell_masses(self, edges):
         """For the upper one-step PLD (:func:`dpproofs.accountant.pld.discretise.discretise`):
-        :meth:`cell_masses` with the errors bounded in L2 kept apart, as ``(p, q, ep, eq, below,
-        above, l2_cells, l2_tails)``: ``ep``, ``eq`` without them; ``l2_cells[i]`` their bound on cell
-        ``i``'s P-mass error; ``l2_tails[k]`` their bound on the P-mass error of the cells ``k, k+1,
-        ...`` together, each cell's weighted by at most 1 (:meth:`_l2_tail_norms`; ``l2_tails[n] = 0``).
-        An atom's P- and Q-errors are one error times ``e^{loss}`` and 1, so ``e^{l_i}`` times its
-        Q-error is at most its P-error in cell ``i``: the L2 bounds are P-side only."""
-        p, q, ep, eq, below, above, l2p, _ = self._cell_masses(edges, q_l2=False)
+        :meth:`cell_masses` with the atoms' tied errors kept apart, as ``(p, q, ep, eq, below, above,
+        l2_cells, l2_tails)``. Tied: one error of an atom's Q-mass and ``e^{loss}`` times it on its
+        P-mass (the lattice law's errors, bounded in L2 per window or plainly per atom), so ``e^{l_i}``
+        times the Q-error is at most the P-error in cell ``i`` and the bounds are P-side only.
+        ``ep``, ``eq``: the other errors (the products' and sums' roundings); ``l2_cells[i]``: the
+        tied errors' bound on cell ``i``'s P-mass; ``l2_tails[k]``: their bound on the P-mass error of
+        the cells ``k, k+1, ...`` together, each atom's weighted by at most 1 (:meth:`_l2_tail_norms`
+        plus the plain bounds' running sums; ``l2_tails[n] = 0``)."""
+        p, q, ep, eq, below, above, l2p, tied = self._cell_masses(edges, split=True)
         n = len(p)
-        return p, q, ep, eq, below, above, l2p, self._l2_tail_norms(self.l2_p, self._cells_of(edges, n), n)
+        tails = self._l2_tail_norms(self.l2_p, self._cells_of(edges, n), n)
+        # the tied errors (P = e^{loss} Q atom by atom) take the same road, in L1: their running sums
+        # from the top (2^23 cells at most: a relative 9.3e-10 of rounding, within 1e-8)
+        tails[:-1] += np.cumsum(tied[::-1])[::-1] * (1 + 1e-8)
+        return p, q, ep, eq, below, above, l2p + tied, tails
 
     def _cells_of(self, edges, n):
         return np.searchsorted(edges, self.loss, side="right") - 1  # -1 below, n at or above the top
 
-    def _cell_masses(self, edges, q_l2=True):
+    def _cell_masses(self, edges, split=False):
+        """The body of :meth:`cell_masses` (``split``: of :meth:`upper_cell_masses`, with ``ep``,
+        ``eq`` the own errors alone and the last item the tied P-errors per cell instead of the
+        L2 bounds on Q)."""
         edges = np.asarray(edges, dtype=np.float64)
         idx = np.searchsorted(self.loss, edges, side="left")  # first atom with loss >= edge
         n = len(edges) - 1
-        p, q, ep, eq = (np.zeros(n) for _ in range(4))
+        p, q, ep, eq, tied = (np.zeros(n) for _ in range(5))
         counts = idx[1:] - idx[:-1]
         nonempty = np.flatnonzero(counts > 0)
         if nonempty.size:
             starts = idx[:-1][nonempty]
-            for src, dst in ((self.p, p), (self.q, q), (self.ep, ep), (self.eq, eq)):
+            sources = ((self.p, p), (self.q, q), (self.ep_own, ep), (self.eq_own, eq), (self.ep_tied, tied)) if split \
+                else ((self.p, p), (self.q, q), (self.ep, ep), (self.eq, eq))
+            for src, dst in sources:
                 dst[nonempty] = _segment_sums(src, starts, counts[nonempty])
             rounding = counts[nonempty] * UNIT * 2
             ep[nonempty] += rounding * p[nonempty]
             eq[nonempty] += rounding * q[nonempty]
+            tied[nonempty] *= 1 + rounding
         ep += SUBNORMAL_ERROR
         eq += SUBNORMAL_ERROR
         cell = self._cells_of(edges, n)
         l2p, l2p_below, l2p_above = self._l2_cell_errors(self.l2_p, cell, n)
-        l2q = self._l2_cell_errors(self.l2_q, cell, n)[0] if q_l2 else None
+        last = tied if split else self._l2_cell_errors(self.l2_q, cell, n)[0]
         below_count = int(idx[0])
         above_start = int(idx[-1])
         below = float(np.sum(self.p[:below_count])) + self.extra_below
@@ -1240,7 +1267,7 @@ class LatticePair:
             width = edges[1:] - edges[:-1]
             err = 16 * UNIT * (np.abs(edges[:-1]) + np.abs(edges[1:]) + 2)
             self.edge_ratio = np.where(width > 0, (err / width) ** 2, 1.0)
-        return p, q, ep, eq, (below, below_e), (above, above_e), l2p, l2q
+        return p, q, ep, eq, (below, below_e), (above, above_e), l2p, last
 
 
 def _segment_sums(values, starts, counts):

@@ -456,7 +456,7 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     ks = np.arange(k0, k1 + 1)
     grid = ks * step
     split = getattr(pair, "upper_cell_masses", None) if bound == "upper" else None
-    if split is not None:  # errors bounded in L2 over many atoms (random allocation's lattice laws)
+    if split is not None:  # tied atom errors, bounded per tail (random allocation's lattice laws)
         p, q, ep, eq, below, above, l2_cells, l2_tails = split(grid)
     else:
         p, q, ep, eq, below, above = pair.cell_masses(grid)
@@ -553,8 +553,8 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
 
 def _l2_tail_masses(tails, ratio, step):
     """Masses at the top edges ``l_{i+1}`` of the cells whose tail sums bound, at every level, the
-    upper one-step PLD's error from the errors bounded in L2 (docs/math.md, "Errors in L2: one
-    bound for the whole tail"). The split of a cell is linear in its masses; the error of the
+    upper one-step PLD's error from a pair's tied atom errors (``upper_cell_masses``: random
+    allocation's lattice laws; docs/math.md, "Errors in L2: one bound for the whole tail"). The split of a cell is linear in its masses; the error of the
     P-masses at or above ``l_k``, with cell ``k - 1``'s right part, is a sum of atom errors each
     weighted by at most ``(1 - e^{-h'}) / (1 - e^{-h})`` (``h'``: the cell with its edge's
     overshoot), at most ``tails[k - 1]`` times that weight; so mass ``w (tails[i] - tails[i+1])`` at
