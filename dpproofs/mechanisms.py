@@ -233,6 +233,12 @@ class Mechanism:
         to RDP or its bracket is wide."""
         return None
 
+    def pld_lower_post_processing(self):
+        """A mechanism whose pair is a post-processing of this one's realised worst-case pair, for
+        the PLD accountant's lower end where this one is accounted through :meth:`pld_components`
+        (its tight epsilon is then at most this one's); None (the default): the lower end is 0."""
+        return None
+
     def pld_components(self):
         """A composition ``((mechanism, count), ...)`` of which this mechanism is a post-processing
         (so it dominates this one's every divergence, through any composition), for the PLD

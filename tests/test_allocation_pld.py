@@ -77,10 +77,11 @@ def test_noise_too_small_for_a_lattice_answers_from_rdp_without_an_overflow(step
     assert bracket.upper <= dp.Accountant().compose(dp.RandomAllocationGaussian(steps, sigma), 3).epsilon(1e-5)
 
 
-def test_k_of_t_is_accounted_as_k_epochs_of_one_of_t_over_k_upper_end_only():
+def test_k_of_t_is_accounted_as_k_epochs_of_one_of_t_over_k_with_the_sum_of_outputs_as_its_lower_end():
     ours = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(200, 1.0, k=2), 3).epsilon_bounds(1e-6)
     parts = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(100, 1.0), 6).epsilon_bounds(1e-6)
-    assert ours.lower == 0.0 and not ours.target_met  # no lower bound of k-of-t itself
+    summed = dp.PLDAccountant().compose(dp.Gaussian(math.sqrt(200) / 2), 3).epsilon_bounds(1e-6)
+    assert ours.lower == summed.lower and 0 < ours.lower < ours.upper and not ours.target_met
     assert parts.lower <= ours.upper <= parts.upper * (1 + 1e-3)
     uneven = dp.RandomAllocationGaussian(201, 1.0, k=2).components()
     assert uneven == ((dp.RandomAllocationGaussian(100, 1.0), 1), (dp.RandomAllocationGaussian(101, 1.0), 1))
@@ -402,3 +403,22 @@ def test_the_mutant_that_drops_the_tied_errors_misses_plain_atom_errors():
     pair.ep_tied = np.zeros_like(pair.ep_tied)
     one = pld_discretise.discretise(pair, 1e-3, "upper")
     assert _one_step_delta(one, 0.8) < _tied_adversarial_delta(law, "add", 0.8, 0.8)
+
+
+def test_the_sum_of_an_epochs_outputs_bounds_k_of_t_from_below_close_to_its_upper_end_at_large_sigma():
+    # sigma = 2: the Gaussian-limit ratio of the two is sigma sqrt(e^{1/sigma^2} - 1) = 1.066
+    mixed = [(dp.RandomAllocationGaussian(1000, 2.0, k=10), 5), (dp.Gaussian(20.0), 2)]
+    accountant = dp.PLDAccountant()
+    for mechanism, count in mixed:
+        accountant = accountant.compose(mechanism, count)
+    bracket = accountant.epsilon_bounds(1e-6)
+    assert bracket.lower > 0 and bracket.upper < 1.1 * bracket.lower
+    curve = accountant.delta_bounds(bracket.upper)
+    assert 0 < curve.lower <= curve.upper
+
+
+def test_the_mutant_whose_sum_has_a_larger_sensitivity_is_refuted_by_the_upper_end(monkeypatch):
+    monkeypatch.setattr(dp.RandomAllocationGaussian, "pld_lower_post_processing",
+                        lambda self: dp.Gaussian(self.sigma * math.sqrt(self.steps) / (1.2 * self.k)))
+    bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(1000, 2.0, k=10), 5).epsilon_bounds(1e-6)
+    assert bracket.lower > bracket.upper

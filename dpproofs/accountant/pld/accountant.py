@@ -553,6 +553,26 @@ class PLDAccountant(PrivacyAccountant):
                 lows.append(value)
         return max(lows), upper
 
+    def _post_processed_lower(self, *, delta=None, epsilon=None):
+        """The lower end of a ledger accounted through dominating compositions
+        (:meth:`~dpproofs.mechanisms.Mechanism.pld_components`, whose own lower end bounds nothing):
+        the lower end of the ledger with each such mechanism replaced by its
+        :meth:`~dpproofs.mechanisms.Mechanism.pld_lower_post_processing` (a post-processing of its
+        realised pair, composed with the rest: a post-processing of the whole, so no hockey stick
+        grows); 0.0 when one has none."""
+        replaced = {}
+        for mechanism, steps in self._ledger.items():
+            if steps > 0 and mechanism.pld_components() is not None:
+                stand_in = mechanism.pld_lower_post_processing()
+                if stand_in is None:
+                    return 0.0
+                replaced[mechanism] = stand_in
+        other = PLDAccountant(relation=self._relation, **self._options())
+        for mechanism, steps in self._ledger.items():
+            other.compose(replaced.get(mechanism, mechanism), steps)
+        bounds = other.epsilon_bounds(delta) if delta is not None else other.delta_bounds(epsilon)
+        return bounds.lower
+
     def _loss_extent(self, active, tail_z):
         """The largest ``|loss|`` of the one-step loss ranges (``inf`` or nan beyond float range)."""
         extent = 0.0
@@ -573,6 +593,7 @@ class PLDAccountant(PrivacyAccountant):
 
     def _search(self, active, *, delta=None, epsilon=None, rdp_value, upper_only=False, exact_rdp=None):
         decomposed = getattr(self, "_decomposed", False)
+        lower_asked = not upper_only
         upper_only = upper_only or decomposed  # a dominating composition's lower end bounds nothing
         total = sum(n for _, n in active)
         scale = delta if delta is not None else max(min(rdp_value, 1.0), 1e-300)
@@ -710,7 +731,8 @@ class PLDAccountant(PrivacyAccountant):
         else:
             result = Bounds(lower, upper, "pld", used)
         if decomposed:
-            result = Bounds(0.0, result.upper, result.source, result.grid_step)
+            lower = self._post_processed_lower(delta=delta, epsilon=epsilon) if lower_asked else 0.0
+            result = Bounds(lower, result.upper, result.source, result.grid_step)
         width = (result.upper - result.lower) / result.upper if result.upper > 0 else 0.0
         result.target_met = width <= target and not upper_only
         return result
