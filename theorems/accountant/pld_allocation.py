@@ -26,6 +26,13 @@ Claims (the shipped bracket, called as a user calls it):
   remove 7.6e-52, 6.5e-56, 7.0e-66). So the "add only where remove dominates"
   mutant has no point to pin on this domain; the mirror mutant is pinned instead.
 
+* ``.every_step.lower``: for ``k`` of ``k`` steps (the record in every step, ``k`` in 2..6) the
+  lower end, which for ``k > 1`` comes from the sum of the epoch's outputs
+  (``RandomAllocationGaussian.pld_lower_post_processing``), is at most the exact delta of ``k``
+  Gaussian steps; there the sum is sufficient and the two meet. Mutant
+  ``.mutant.sensitivity_1_2k`` (the sum read at sensitivity ``1.2 k``) is refuted at
+  ``(k, sigma, eps) = (2, 2, 1)``: 0.07723 against 0.03963.
+
 Domain: ``t`` in {1, 2}, ``sigma`` in [0.7, 4], ``eps`` in [0, 3]. ``t = 3`` is implemented by
 ``allocation_exact`` (a 2-D quadrature) but takes 10-50 s a value at dps 8-20 (minutes at the
 checker's digits) and has no certified enclosure: too slow for a claim.
@@ -46,6 +53,8 @@ from dpproofs.checker.claims import Claim, Sides, Variable
 from dpproofs.math import allocation_exact
 from dpproofs.math import ball
 from dpproofs.math import precise
+
+from dpproofs_theorems.accountant._common import F
 
 __all__ = ["CLAIMS", "TWICE_PIN", "REMOVE_ONLY_PIN"]
 
@@ -162,4 +171,68 @@ remove_only = lower.mutant(
     pinned=(REMOVE_ONLY_PIN,),
 )
 
-CLAIMS = [upper, lower, twice_the_steps, remove_only]
+# ----- k of t steps: the lower end from the sum of the epoch's outputs --------------------------
+# At k = t the record is in every step: the epoch is k Gaussian(sigma) steps, whose exact delta is the
+# Gaussian profile at noise sigma / sqrt(k) (Balle & Wang 2018, arXiv 1805.06530v2, Thm 8). The sum of
+# the outputs is then sufficient, so the lower end (RandomAllocationGaussian.pld_lower_post_processing,
+# the sum's Gaussian(sigma sqrt(t) / k)) meets the exact value: its scaling is checked where it is tight.
+
+k = sympy.Symbol("k", integer=True, positive=True)
+pld_lower_every = sympy.Function("pld_allocation_every_step_delta_lower")
+pld_lower_every_wide = sympy.Function("pld_allocation_every_step_delta_lower_sensitivity_1_2k")
+delta_gaussian = F["delta_gaussian"]
+
+
+@functools.lru_cache(maxsize=256)
+def _every_step_lower(steps, s, e, factor):
+    mechanism = dp.RandomAllocationGaussian(steps, s, k=steps)
+    if factor == 1.0:
+        return dp.PLDAccountant().compose(mechanism, 1).delta_bounds(e).lower
+    # the mutant: the sum read with sensitivity factor * k
+    stand_in = dp.Gaussian(s * steps ** 0.5 / (factor * steps))
+    return dp.PLDAccountant().compose(stand_in, 1).delta_bounds(e).lower
+
+
+def _every_step_sides(factor=1.0):
+    def precise_side(point, dps):
+        steps, s, e = int(point["k"]), float(point["sigma"]), float(point["eps"])
+        end = _every_step_lower(steps, s, e, factor)
+        with precise.mp.workdps(dps + precise.GUARD_DPS):
+            noise = precise.to_mpf(s) / precise.mp.sqrt(steps)
+            return precise.to_mpf(end), precise.delta_gaussian(e, noise, dps=dps)
+
+    def ball_side(point, prec):
+        steps, s, e = int(point["k"]), float(point["sigma"]), float(point["eps"])
+        end = _every_step_lower(steps, s, e, factor)
+        with ball.precision(prec):
+            noise = ball.to_arb(s) / ball.to_arb(steps).sqrt()
+            return ball.to_arb(end), ball.delta_gaussian(e, noise, prec=prec)
+
+    return Sides(precise_side, ball_side)
+
+
+every_step_lower = Claim(
+    id="accountant.pld.allocation.every_step.lower",
+    source=f"{SOURCE}; the sum of the outputs as a post-processing (docs/math.md, 'k of t steps'); Gaussian "
+           "profile: Balle & Wang 2018, arXiv 1805.06530v2, Thm 8",
+    statement=sympy.Le(pld_lower_every(k, sigma, eps), delta_gaussian(eps, sigma / sympy.sqrt(k))),
+    variables=(Variable("k", 2, 6, integer=True), Variable("sigma", 0.7, 4.0), Variable("eps", 0.0, 3.0)),
+    title="k of k steps: the PLD lower end (the sum of the outputs) <= the exact delta of k Gaussian steps",
+    explanation="RandomAllocationGaussian(k, sigma, k=k) uses the record in every step; its lower end is that of "
+    "Gaussian(sigma sqrt(k) / k), which is exactly the composition",
+    sides=_every_step_sides(),
+    cost=0.2,
+)
+
+#: sigma 2, eps 1, k = 2: the exact delta 0.03963 against the sum read at sensitivity 2.4 (mu = 0.849): 0.07723
+WIDE_SUM_PIN = {"k": 2, "sigma": 2.0, "eps": 1.0}
+every_step_lower_wide = every_step_lower.mutant(
+    "sensitivity_1_2k",
+    statement=sympy.Le(pld_lower_every_wide(k, sigma, eps), delta_gaussian(eps, sigma / sympy.sqrt(k))),
+    sides=_every_step_sides(factor=1.2),
+    explanation="the sum of the outputs read with sensitivity 1.2 k (noise sigma sqrt(k) / (1.2 k)): its lower end "
+    "is above the exact delta of the k steps",
+    pinned=(WIDE_SUM_PIN,),
+)
+
+CLAIMS = [upper, lower, twice_the_steps, remove_only, every_step_lower, every_step_lower_wide]
