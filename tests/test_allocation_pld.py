@@ -422,3 +422,21 @@ def test_the_mutant_whose_sum_has_a_larger_sensitivity_is_refuted_by_the_upper_e
                         lambda self: dp.Gaussian(self.sigma * math.sqrt(self.steps) / (1.2 * self.k)))
     bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(1000, 2.0, k=10), 5).epsilon_bounds(1e-6)
     assert bracket.lower > bracket.upper
+
+
+def test_a_tilt_below_the_first_coarse_bin_is_found_on_the_fine_head_of_the_law():
+    # a heavy-tailed lattice law of 325 000 cells whose first 2048-bin coarsening puts 99 % of the mass in
+    # one bin (sigma = 0.6): a tilt centring the 1000-fold sum at 0.4 of its mean was refused before
+    from types import SimpleNamespace
+
+    pos = np.arange(325_000) * 0.13
+    w = np.exp(-0.5 * ((np.log(np.maximum(pos, 0.06)) + 1.39) / 1.67) ** 2) / np.maximum(pos, 0.06)
+    w /= w.sum()
+    one = SimpleNamespace(losses=lambda: pos, masses=w)
+    mean = float(np.sum(w * pos))
+    target = 0.4 * 1000 * mean
+    assert al._coarsened(pos, w)[0][0] * 1000 > target  # the coarse search alone cannot reach it
+    theta = al._tilt_for(one, 1000, target)
+    assert theta is not None and theta < 0
+    tilted = w * np.exp(theta * pos)
+    assert abs(1000 * float(np.sum(tilted * pos) / np.sum(tilted)) / target - 1) < 0.05
