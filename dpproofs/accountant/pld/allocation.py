@@ -488,11 +488,13 @@ def _tilt_for(one, count, target):
     w = one.masses
     if len(w) > TILT_SEARCH_BINS:  # the tilt is a choice (any is valid): searched on a coarsened law
         coarse_pos, coarse_w = _coarsened(pos, w)
-        if target <= coarse_pos[0] * count and target > pos[0] * count:
-            # below the first bin's centre: the law's first TILT_SEARCH_BINS cells kept fine, the rest
-            # coarsened (at sigma = 0.6 the first of 2048 bins held 99.6 % of the bulk, centred at
-            # Y = 0.84: every tilt below the mean was refused, and the bottom of the sum, at 1e-19
-            # of mass, carried the untilted window's round-off, 6e-13 a cell)
+        if target < float(np.sum(coarse_w * coarse_pos)) / float(np.sum(coarse_w)) * count:
+            # below the mean (a negative tilt, which weighs the bottom of the law): the law's first
+            # TILT_SEARCH_BINS cells kept fine, the rest coarsened. At sigma = 0.6 the first of 2048
+            # bins held 99.6 % of the bulk, centred at Y = 0.84: tilts aiming below it were refused
+            # and those aiming just above it came out far too strong (aimed at 0.806 t, centred at
+            # 0.605 t, t = 10^4); the bottom of the sum, at 1e-19 of mass, then carried the untilted
+            # window's round-off, 6e-13 a cell
             tail_pos, tail_w = _coarsened(pos[TILT_SEARCH_BINS:], w[TILT_SEARCH_BINS:])
             coarse_pos = np.concatenate((pos[:TILT_SEARCH_BINS], tail_pos))
             coarse_w = np.concatenate((w[:TILT_SEARCH_BINS], tail_w))
