@@ -440,3 +440,21 @@ def test_a_tilt_below_the_first_coarse_bin_is_found_on_the_fine_head_of_the_law(
     assert theta is not None and theta < 0
     tilted = w * np.exp(theta * pos)
     assert abs(1000 * float(np.sum(tilted * pos) / np.sum(tilted)) / target - 1) < 0.05
+
+
+def test_cells_outside_a_window_carry_its_chernoff_bound_not_its_round_off():
+    # the exact tilted mass outside a window is at most ``wrapped``: a cell there has no round-off
+    # (it carried error + wrapped: at (10^4, 0.6), beyond the untilted bulk window, 7.4e-5 of P-mass)
+    from dpproofs.accountant.pld.compose import Convolved
+
+    piece = Convolved(np.full(16, 1 / 16), 10.0, 1.0, 0.0, 0.0, 1e-12, 1e-20)
+    accumulator = al._Accumulator()
+    accumulator.term([piece], 40.0)
+    wide = Convolved(np.zeros(64), 0.0, 1.0, 0.0, -800.0, 1e-300, 1e-300)  # widens the grid to [0, 63]
+    accumulator.term([wide], 63.0)
+    grid, value, error, l2, *_ = accumulator.collect(1.0, 1 << 10)
+    outside = (grid < 10) | (grid > 25)
+    assert np.all(value[outside] == 0) and np.all(error[outside] <= 1.01e-20)
+    inside = ~outside
+    coef = l2[0][0]
+    assert np.all(coef[inside] >= 1e-12)  # the window's round-off, kept in L2
