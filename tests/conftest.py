@@ -49,3 +49,20 @@ def _mpmath_precision_is_restored_after_each_test():
     dps = mp.dps
     yield
     mp.dps = dps
+
+
+@pytest.fixture
+def rdp_calls(monkeypatch):
+    """A list that gets one item each time a PLD accountant computes its ledger's own RDP bound
+    (``PLDAccountant._rdp``), which is then computed as before."""
+    import dpproofs as dp
+
+    calls = []
+    own_rdp = dp.PLDAccountant._rdp
+
+    def counted(self):
+        calls.append(1)
+        return own_rdp(self)
+
+    monkeypatch.setattr(dp.PLDAccountant, "_rdp", counted)
+    return calls

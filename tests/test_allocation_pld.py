@@ -292,32 +292,36 @@ def test_the_mutant_that_never_refines_the_lattice_stays_wide(monkeypatch):
     assert bracket.upper - bracket.lower > 1e-3 * bracket.upper
 
 
-def test_an_upper_end_alone_does_not_compute_the_allocations_own_rdp_bound(monkeypatch):
+def test_an_upper_end_alone_does_not_compute_the_allocations_own_rdp_bound(rdp_calls):
     # calibration asks for upper ends alone (lower end 0 by design): the wide-bracket check must not
     # read that as a 100 % wide bracket and run the allocation's RDP quadrature at every sigma (it
     # did: a balls-in-bins PLD calibration went from 7 s to 41 s)
-    calls = []
-    exact_rdp = dp.PLDAccountant._rdp
-
-    def counted(self):
-        calls.append(1)
-        return exact_rdp(self)
-
-    monkeypatch.setattr(dp.PLDAccountant, "_rdp", counted)
     accountant = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(20, 0.85), 2)
     upper = accountant._epsilon_search(1e-5, upper_only=True)
-    assert upper.source == "pld" and not calls
+    assert upper.source == "pld" and not rdp_calls
 
 
 # --- errors bounded in L2: one bound for every tail of the upper one-step PLD -------------------
 
 
-def _l2_pair(direction, coef_share):
-    """A LatticePair of 4 001 atoms (S from 0.2 to 5) in one FFT window whose Q-mass errors are
-    bounded in L2 by ``coef_share`` of each mass (coefficients c_j = share q_j, sum u_j^2 <= 1)."""
+def _atoms():
+    """4 001 atoms of S from 0.2 to 5 with lognormal-shaped Q-masses summing to 1."""
     s = np.geomspace(0.2, 5.0, 4001)
     q = np.exp(-0.5 * (np.log(s) / 0.4) ** 2)
-    q /= q.sum()
+    return s, q / q.sum()
+
+
+def _exact_delta(law, direction, q_true, epsilon):
+    """The one-step delta of the atoms ``law.s`` with true Q-masses ``q_true``."""
+    loss = np.log(law.s) if direction == "add" else -np.log(law.s)
+    p_true = law.s * q_true if direction == "add" else q_true
+    return float(np.sum(p_true * -np.expm1(np.minimum(epsilon - loss, 0.0))))
+
+
+def _l2_pair(direction, coef_share):
+    """A LatticePair of the :func:`_atoms` in one FFT window whose Q-mass errors are bounded in L2
+    by ``coef_share`` of each mass (coefficients c_j = share q_j, sum u_j^2 <= 1)."""
+    s, q = _atoms()
     law = al.SumLaw(s, q, np.zeros_like(q), 0.0, 0.0, 0.0, 0.0, 0.0)
     law.l2 = [(coef_share * q, np.zeros(len(q), dtype=np.int64))]
     return law, al.LatticePair(law, direction)
@@ -334,9 +338,7 @@ def _adversarial_delta(law, direction, epsilon, above):
     c = law.l2[0][0]
     loss = np.log(law.s) if direction == "add" else -np.log(law.s)
     u = np.where(loss > above, c, 0.0)
-    q_true = law.q + c * u / np.linalg.norm(u)
-    p_true = law.s * q_true if direction == "add" else q_true
-    return float(np.sum(p_true * -np.expm1(np.minimum(epsilon - loss, 0.0))))
+    return _exact_delta(law, direction, law.q + c * u / np.linalg.norm(u), epsilon)
 
 
 @pytest.mark.parametrize("direction", ["add", "remove"])
@@ -373,19 +375,15 @@ def test_a_high_noise_epoch_at_delta_1e_12_is_tight_and_below_poisson():
 
 
 def _tied_pair(direction, share):
-    """The atoms of :func:`_l2_pair` with plain (L1) Q-mass errors of ``share`` of each mass."""
-    s = np.geomspace(0.2, 5.0, 4001)
-    q = np.exp(-0.5 * (np.log(s) / 0.4) ** 2)
-    q /= q.sum()
+    """The :func:`_atoms` with plain (L1) Q-mass errors of ``share`` of each mass."""
+    s, q = _atoms()
     law = al.SumLaw(s, q, share * q, 0.0, 0.0, 0.0, 0.0, 0.0)
     return law, al.LatticePair(law, direction)
 
 
 def _tied_adversarial_delta(law, direction, epsilon, above):
     loss = np.log(law.s) if direction == "add" else -np.log(law.s)
-    q_true = law.q + np.where(loss > above, law.e, 0.0)
-    p_true = law.s * q_true if direction == "add" else q_true
-    return float(np.sum(p_true * -np.expm1(np.minimum(epsilon - loss, 0.0))))
+    return _exact_delta(law, direction, law.q + np.where(loss > above, law.e, 0.0), epsilon)
 
 
 @pytest.mark.parametrize("direction", ["add", "remove"])

@@ -177,32 +177,18 @@ def test_discretise_refuses_a_grid_over_its_cell_budget_before_allocating():
     assert discretise.discretise(GaussianPair(0.01, 4.0, "add"), 1e-2, "upper", 9.0, 10_000) is not None
 
 
-def _counted_rdp(monkeypatch):
-    calls = []
-    own_rdp = dp.PLDAccountant._rdp
-
-    def counted(self):
-        calls.append(1)
-        return own_rdp(self)
-
-    monkeypatch.setattr(dp.PLDAccountant, "_rdp", counted)
-    return calls
-
-
-def test_a_tight_poisson_replace_one_bracket_does_not_compute_the_sampled_gaussians_own_rdp_bound(monkeypatch):
+def test_a_tight_poisson_replace_one_bracket_does_not_compute_the_sampled_gaussians_own_rdp_bound(rdp_calls):
     # its own curve needs the add/remove RDP at 2a and 2a - 1 up to 10 000 (49 ms of a 59 ms call in a
     # fresh process); the PLD bracket is tight and the RDP bound is at least its lower end
-    calls = _counted_rdp(monkeypatch)
     bracket = dp.PLDAccountant(relation="replace_one").compose(dp.SampledGaussian(0.01, 4.0), 10_000).epsilon_bounds(1e-5)
     assert bracket.source == "pld" and bracket.upper - bracket.lower <= 1e-3 * bracket.upper
-    assert not calls
+    assert not rdp_calls
 
 
-def test_the_mutant_without_a_replace_one_stand_in_computes_the_own_rdp_bound(monkeypatch):
-    calls = _counted_rdp(monkeypatch)
+def test_the_mutant_without_a_replace_one_stand_in_computes_the_own_rdp_bound(monkeypatch, rdp_calls):
     monkeypatch.setattr(dp.SampledGaussian, "rdp_dominating", lambda self, relation="add_remove": None)
     dp.PLDAccountant(relation="replace_one").compose(dp.SampledGaussian(0.01, 4.0), 10_000).epsilon_bounds(1e-5)
-    assert calls
+    assert rdp_calls
 
 
 @pytest.mark.parametrize("q, sigma", [(1e-4, 0.5), (0.01, 1.0), (0.3, 4.0), (1.0, 2.0)])
