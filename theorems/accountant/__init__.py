@@ -30,7 +30,8 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
 * :mod:`.pld_allocation` - ``PLDAccountant``'s bracket for one epoch of ``RandomAllocationGaussian``
   (balls-in-bins, t in {1, 2}) contains the exact one-epoch delta (a lognormal call/put in closed
   form inside one quadrature, certified in arb; mutants: the bound of twice the steps, the remove
-  direction alone).
+  direction alone); :mod:`.pld_allocation_error_tails` - its upper one-step PLD covers the worst error
+  its lattice law allows on any tail (mutant: the tail masses dropped).
 * :mod:`.pld_trivial` - ``PLDAccountant``'s exact answer 0 where the composition's total variation
   bound ``1 - (1 - q)^T`` is at most delta, and the exact one-step profile at 0 is at most ``q``
   (mutants: the bound at half the rate, ``q/2``).
