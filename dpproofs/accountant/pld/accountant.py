@@ -694,10 +694,14 @@ class PLDAccountant(PrivacyAccountant):
                 # a finer grid no longer narrows the bracket (its ends are limited elsewhere); a pass
                 # that only resized the tails refined nothing: at (5.73e-2, 1.3, 78324), epsilon = 163,
                 # stopping there left [6.8e-8, 4.4e-6] where the next step gives [3.39e-6, 3.41e-6]
-                if refinable and self._lattice_refinement < MAX_LATTICE_REFINEMENT:
+                if refinable and self._lattice_refinement < MAX_LATTICE_REFINEMENT and found[0] > 0:
                     # a computed law's own gap (random allocation's lattice: second order in its step,
                     # added up over the epochs) is what remains: its lattice twice finer, same grid step.
-                    # (1000, 0.8, 100 epochs, 1e-6) stayed 1.2e-3 wide at every grid step
+                    # (1000, 0.8, 100 epochs, 1e-6) stayed 1.2e-3 wide at every grid step. Not after a
+                    # pass without a lower end (its compositions failed, not the lattice: at (10^4, 0.6,
+                    # 10, 1e-9) [0, 23.0] after [2.49, 2.81], and the refined pass took 21 s for the
+                    # same). A pass whose bracket is only wider is refined: at (1000, 0.6, 100, 1e-3)
+                    # twice finer gave [3.996, 4.188] and four times [4.1857, 4.1880]
                     self._lattice_refinement *= 2
                     refined = True
                     continue
