@@ -259,9 +259,10 @@ class PLDAccountant(PrivacyAccountant):
     def _rdp_quick(self):
         """The RDP accountant of the ledger with each mechanism whose own RDP curve is costly
         (``rdp_dominating(relation)`` not None: random allocation's remove direction is a quadrature per
-        order, 5 s for one epoch; a sampled Gaussian's replace-one curve, 50 ms cold) replaced by a cheap dominating one; None when no mechanism has one. Its
-        bound is valid and looser: the PLD search starts from it, and the exact RDP bound is computed
-        only where the answer falls back to RDP (:meth:`_search`)."""
+        order, 5 s for one epoch; a sampled Gaussian's replace-one curve, 50 ms cold) replaced by a
+        cheap dominating one; None when no mechanism has one. Its bound is valid and looser: the PLD
+        search starts from it, and the exact RDP bound is computed only where the answer falls back
+        to RDP or the bracket is wide (:meth:`_search`)."""
         swapped = {m: m.rdp_dominating(self._relation) for m in self._ledger}
         if all(v is None for v in swapped.values()):
             return None
@@ -631,7 +632,8 @@ class PLDAccountant(PrivacyAccountant):
             while step < coarsest and self._cells(active, self._align(active, step), tail_z) > self._max_cells / 8:
                 step *= 10
             if (delta is not None and total <= SHORT_RUN and self._pairwise and math.isfinite(rdp_value)
-                    and exact_rdp is None and not any(getattr(pair, "resolved", None) for m, _ in active for pair in self._all_pairs(m))):
+                    and exact_rdp is None
+                    and not any(getattr(pair, "resolved", None) for m, _ in active for pair in self._all_pairs(m))):
                 # a short run: its answer is carried by few steps' losses, whose grid error is about
                 # a step each; the composed spread (above) can ask for a far finer first grid. Not for
                 # pairs known through a computed law (random allocation: an epoch is itself t steps,

@@ -483,8 +483,8 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
         if l2_cells is None:
             floor = overshoot * np.maximum(p - ep, 0.0) * (1 - 4 * UNIT)
         else:
-            # Q'_i here bounds e^{l_i} (Q_i less its L2 error) from below: e^{-h'} (P_i less every
-            # error) less e^{l_i} |the L2 part of Q_i's error|, which is at most l2_cells_i
+            # Q'_i here bounds e^{l_i} (Q_i less its tied error) from below: e^{-h'} (P_i less every
+            # error) less e^{l_i} |the tied part of Q_i's error|, which is at most l2_cells_i
             floor = np.maximum(overshoot * np.maximum(p - ep - l2_cells, 0.0) * (1 - 4 * UNIT)
                                - l2_cells * (1 + 4 * UNIT), 0.0)
         qx_low = np.maximum(qx - eqx, floor)
@@ -554,8 +554,9 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
 def _l2_tail_masses(tails, ratio, step):
     """Masses at the top edges ``l_{i+1}`` of the cells whose tail sums bound, at every level, the
     upper one-step PLD's error from a pair's tied atom errors (``upper_cell_masses``: random
-    allocation's lattice laws; docs/math.md, "Errors in L2: one bound for the whole tail"). The split of a cell is linear in its masses; the error of the
-    P-masses at or above ``l_k``, with cell ``k - 1``'s right part, is a sum of atom errors each
+    allocation's lattice laws; docs/math.md, "Errors in L2: one bound for the whole tail"). The
+    split of a cell is linear in its masses; the error of the P-masses at or above ``l_k``, with
+    cell ``k - 1``'s right part, is a sum of atom errors each
     weighted by at most ``(1 - e^{-h'}) / (1 - e^{-h})`` (``h'``: the cell with its edge's
     overshoot), at most ``tails[k - 1]`` times that weight; so mass ``w (tails[i] - tails[i+1])`` at
     ``l_{i+1}``, ``w`` the largest weight, rounded up."""
