@@ -16,8 +16,10 @@ EDGES = [dict(t=1, sigma=0.7, eps=0.0), dict(t=2, sigma=0.7, eps=0.0), dict(t=2,
 def test_the_claims_and_their_statements():
     assert [c.id for c in pa.CLAIMS] == ["accountant.pld.allocation.upper", "accountant.pld.allocation.lower",
                                          "accountant.pld.allocation.upper.mutant.twice_the_steps",
-                                         "accountant.pld.allocation.lower.mutant.remove_only"]
-    assert [c.expected for c in pa.CLAIMS] == ["holds", "holds", "fails", "fails"]
+                                         "accountant.pld.allocation.lower.mutant.remove_only",
+                                         "accountant.pld.allocation.every_step.lower",
+                                         "accountant.pld.allocation.every_step.lower.mutant.sensitivity_1_2k"]
+    assert [c.expected for c in pa.CLAIMS] == ["holds", "holds", "fails", "fails", "holds", "fails"]
     assert "allocation_exact_delta(t, sigma, eps) <= pld_allocation_delta_upper" in pa.upper.describe()
 
 
@@ -48,3 +50,12 @@ def test_the_bracket_survives_random_points():
 def test_the_mutants_are_refuted_at_their_pins():
     assert pa.twice_the_steps.ball_outcome_at(pa.TWICE_PIN, 128) is Outcome.VIOLATED
     assert pa.remove_only.ball_outcome_at(pa.REMOVE_ONLY_PIN, 128) is Outcome.VIOLATED
+
+
+def test_the_k_of_k_lower_end_meets_the_exact_gaussian_composition_and_its_mutant_is_refuted():
+    # at k = t the sum of the outputs is sufficient: the lower end equals the exact value to the closed
+    # form's certification, at the edges of the domain and at random points
+    for point in (dict(k=2, sigma=0.7, eps=0.0), dict(k=6, sigma=4.0, eps=3.0), dict(k=6, sigma=0.7, eps=3.0)):
+        assert pa.every_step_lower.outcome_at(point, 30) is Outcome.HOLDS, point
+    never_violated(pa.every_step_lower, sized(4))()
+    assert pa.every_step_lower_wide.ball_outcome_at(pa.WIDE_SUM_PIN, 128) is Outcome.VIOLATED
