@@ -458,27 +458,27 @@ def test_cells_outside_a_window_carry_its_chernoff_bound_not_its_round_off():
     assert np.all(coef[inside] >= 1e-12)  # the window's round-off, kept in L2
 
 
-def test_a_pass_without_a_lower_end_is_not_followed_by_a_finer_lattice(monkeypatch):
-    # its compositions failed, not the lattice: at (10^4, 0.6, 10, 1e-9) a refined pass took 21 s for the same
-    # bracket. The second pass here gives [0, 10]: the bracket [0.5, 1] stops narrowing and the search ends
+def _refinements_after(monkeypatch, second_pass):
+    """The lattice refinements of the passes of a search whose first pass gives [0.5, 1] and every
+    later one ``second_pass`` (the bracket then stops narrowing)."""
     refinements = []
 
     def attempt(self, *args, **kwargs):
         refinements.append(self._lattice_refinement)
-        return (0.5, 1.0) if len(refinements) == 1 else (0.0, 10.0)
+        return (0.5, 1.0) if len(refinements) == 1 else second_pass
 
     monkeypatch.setattr(dp.PLDAccountant, "_attempt", attempt)
     bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), 3).epsilon_bounds(1e-6)
+    return refinements, bracket
+
+
+def test_a_pass_without_a_lower_end_is_not_followed_by_a_finer_lattice(monkeypatch):
+    # its compositions failed, not the lattice: at (10^4, 0.6, 10, 1e-9) a refined pass took 21 s for the same
+    # bracket. The second pass here gives [0, 10]: the bracket [0.5, 1] stops narrowing and the search ends
+    refinements, bracket = _refinements_after(monkeypatch, (0.0, 10.0))
     assert refinements == [1, 1] and (bracket.lower, bracket.upper) == (0.5, 1.0)
 
 
 def test_a_pass_that_only_stops_narrowing_is_followed_by_a_finer_lattice(monkeypatch):
-    refinements = []
-
-    def attempt(self, *args, **kwargs):
-        refinements.append(self._lattice_refinement)
-        return (0.5, 1.0) if len(refinements) == 1 else (0.45, 1.0)
-
-    monkeypatch.setattr(dp.PLDAccountant, "_attempt", attempt)
-    dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), 3).epsilon_bounds(1e-6)
+    refinements, _ = _refinements_after(monkeypatch, (0.45, 1.0))
     assert refinements[:3] == [1, 1, 2]
