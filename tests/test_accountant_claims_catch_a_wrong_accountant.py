@@ -1,5 +1,10 @@
-"""``dpproofs check 'accountant.*'`` fails loudly for a wrong accountant: an Accountant whose epsilon is 3%
-too small makes the check exit with status 1 (run in-process, with the public command)."""
+"""``dpproofs check`` fails loudly for a wrong accountant: an Accountant whose epsilon is 3% too small makes
+the check of the accountant's claims exit with status 1 (run in-process, with the public command).
+
+The claims run are ``accountant.[!p]*``: every accountant claim except those under ``accountant.p*``
+(the PLD accountant's, ``accountant.pld*``, and the privacy curve's), which never call
+``Accountant.epsilon``; the main job (``dpproofs check``) and tests/theorems check those. 22 s here
+against 64 s for ``accountant.*`` (measured, one process)."""
 
 import json
 
@@ -8,7 +13,7 @@ import pytest
 import dpproofs as dp
 from dpproofs.cli import main
 
-ARGS = ["check", "accountant.*", "--examples", "2", "--workers", "1", "--json"]  # in this process: the patch applies
+ARGS = ["check", "accountant.[!p]*", "--examples", "2", "--workers", "1", "--json"]  # in this process: the patch applies
 
 
 def run_check(capsys):
