@@ -45,6 +45,7 @@ def fresh_bracket(t, sigma, epochs, delta):
     _allocation.sum_law.cache_clear()
     _allocation._lattice_pair.cache_clear()
     _allocation._STRICTEST.clear()
+    _allocation._best_edges.cache_clear()
     return dp.PLDAccountant().compose(dp.RandomAllocationGaussian(t, sigma), epochs).epsilon_bounds(delta)
 
 
