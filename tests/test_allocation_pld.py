@@ -454,9 +454,9 @@ def test_cells_outside_a_window_carry_its_chernoff_bound_not_its_round_off():
     assert np.all(coef[inside] >= 1e-12)  # the window's round-off, kept in L2
 
 
-def _refinements_after(monkeypatch, second_pass):
-    """The lattice refinements of the passes of a search whose first pass gives [0.5, 1] and every
-    later one ``second_pass`` (the bracket then stops narrowing)."""
+def _refinements_after(monkeypatch, second_pass, epochs=3):
+    """The lattice refinements of the passes of a search over ``epochs`` epochs whose first pass gives
+    [0.5, 1] and every later one ``second_pass`` (the bracket then stops narrowing)."""
     refinements = []
 
     def attempt(self, *args, **kwargs):
@@ -464,7 +464,7 @@ def _refinements_after(monkeypatch, second_pass):
         return (0.5, 1.0) if len(refinements) == 1 else second_pass
 
     monkeypatch.setattr(dp.PLDAccountant, "_attempt", attempt)
-    bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), 3).epsilon_bounds(1e-6)
+    bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), epochs).epsilon_bounds(1e-6)
     return refinements, bracket
 
 
@@ -478,6 +478,34 @@ def test_a_pass_without_a_lower_end_is_not_followed_by_a_finer_lattice(monkeypat
 def test_a_pass_that_only_stops_narrowing_is_followed_by_a_finer_lattice(monkeypatch):
     refinements, _ = _refinements_after(monkeypatch, (0.45, 1.0))
     assert refinements[:3] == [1, 1, 2]
+
+
+def test_one_epoch_starts_on_a_twice_coarser_lattice_and_refines_it_like_any_other(monkeypatch):
+    refinements, _ = _refinements_after(monkeypatch, (0.45, 1.0), epochs=1)
+    assert refinements[:3] == [0.5, 0.5, 1.0]
+
+
+@pytest.mark.parametrize("count, sigma, width, first", [
+    (1, 1.0, 1e-3, 0.5), (2, 0.75, 1e-3, 0.5), (1, 5.0, 0.1, 0.5),
+    (3, 1.0, 1e-3, 1.0),   # more epochs: the lattice's gap adds up over them
+    (1, 0.7, 1e-3, 1.0),   # heavy-tailed Y: at sigma 0.6 the coarse lattice took up to 3.5x as long
+    (1, 1.0, 1e-4, 1.0),   # a narrower bracket asked
+])
+def test_the_first_lattice_is_coarser_only_for_few_epochs_at_moderate_noise_and_the_usual_width(
+        count, sigma, width, first):
+    from dpproofs.math.pairs import AllocationPair
+
+    assert AllocationPair(100, sigma, "add").first_refinement(count, width) == first
+
+
+def test_an_epoch_on_the_coarse_first_lattice_meets_the_width_and_meets_the_fine_lattices_bracket():
+    # the fine (default) lattice's bracket at (100, 1, 1 epoch, 1e-6): [0.8579357, 0.8579895]; both
+    # brackets hold the tight epsilon, so they overlap (measured: the coarse one, [0.857929, 0.857998],
+    # holds the fine one)
+    bracket = _fresh_bracket(100, 1.0, 1, 1e-6)
+    assert bracket.source == "pld" and bracket.target_met
+    assert max(bracket.lower, 0.8579357) <= min(bracket.upper, 0.8579895)
+    assert bracket.upper - bracket.lower <= 1e-3 * bracket.upper
 
 
 # --- the L2 bounds by runs of atoms --------------------------------------------------------------

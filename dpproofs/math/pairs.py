@@ -816,11 +816,31 @@ class AllocationPair:
     #: ``resolver(pair, bound, tail_z)``: set by :mod:`dpproofs.accountant.pld.allocation`.
     resolver = None
 
+    #: A lattice twice coarser than the default (refinement 1/2) is enough for a law composed at most
+    #: COARSE_COUNT times at sigma >= COARSE_SIGMA, when the width asked is at least COARSE_WIDTH: its gap
+    #: is second order in the lattice step, added up over the compositions. Measured (2026-12-07, one
+    #: process, cold laws) on 21 configurations with one to three epochs, sigma 0.7 to 5, t 10 to 10^4,
+    #: delta 1e-12 to 1e-3: every bracket at most 8.1e-4 wide with it (at most 4.4e-4 without), 8 % to
+    #: 48 % less time (at (t, sigma) = (100, 1), delta 1e-6: 165 ms against 224 ms). Not below sigma
+    #: 0.75: at sigma 0.6 two of three rows took 2.8 and 3.5 times as long (larger windows).
+    COARSE_COUNT = 2
+    COARSE_SIGMA = 0.75
+    COARSE_WIDTH = 1e-3
+
     def __init__(self, steps, sigma, direction, refinement=1):
         self.steps, self.sigma, self.direction = int(steps), float(sigma), direction
-        self.refinement = int(refinement)  # the resolver's lattice is this many times finer than its default
+        # the resolver's lattice is this many times finer than its default (a power of two, from 1/2)
+        self.refinement = float(refinement)
         self.atoms = ()
         self.min_loss, self.max_loss = -math.inf, math.inf
+
+    def first_refinement(self, count, relative_width):
+        """The refinement the accountant starts from for this law composed ``count`` times with a
+        bracket ``relative_width`` wide asked: 1/2 (a coarser lattice) or 1; any lattice is valid, and
+        the accountant refines it when a bracket stops narrowing."""
+        coarse = (count <= self.COARSE_COUNT and self.sigma >= self.COARSE_SIGMA
+                  and relative_width >= self.COARSE_WIDTH)
+        return 0.5 if coarse else 1.0
 
     def refined(self, factor):
         """The same pair, resolved on a lattice ``factor`` times finer than the default (the accountant

@@ -377,9 +377,7 @@ class PLDAccountant(PrivacyAccountant):
         # keeps the whole budget (the bulk/jump split needs fine one-step grids)
         cells = self._max_cells // 8
         if self._pairwise and realisation is None and direction != "sym":
-            pair = self._directions(mechanism)[direction]
-            if self._lattice_refinement > 1 and hasattr(pair, "refined"):
-                pair = pair.refined(self._lattice_refinement)
+            pair = self._refined(self._directions(mechanism)[direction])
             one = _pld.discretise(pair, step, bound, tail_z)
         elif direction == "sym":
             dominating, _ = _replace_one_plan(mechanism)
@@ -391,9 +389,15 @@ class PLDAccountant(PrivacyAccountant):
         self._cache[key] = one
         return one
 
+    def _refined(self, pair):
+        """``pair`` on the search's current lattice (a computed law's :meth:`refined`), else itself."""
+        if self._lattice_refinement != 1 and hasattr(pair, "refined"):
+            return pair.refined(self._lattice_refinement)
+        return pair
+
     def _all_pairs(self, mechanism):
         if self._pairwise:
-            return list(self._directions(mechanism).values())
+            return [self._refined(pair) for pair in self._directions(mechanism).values()]
         dominating, realised = _replace_one_plan(mechanism)
         return [dominating] + [p for r in realised.values() if r is not None for p in r.values()]
 
@@ -401,7 +405,7 @@ class PLDAccountant(PrivacyAccountant):
         """The composed loss's standard deviation, from a probe discretisation of each one-step PLD."""
         var = 0.0
         for mechanism, steps in active:
-            pair = self._directions(mechanism)["add"] if self._pairwise else _replace_one_plan(mechanism)[0]
+            pair = self._refined(self._directions(mechanism)["add"]) if self._pairwise else _replace_one_plan(mechanism)[0]
             low, high = pair.loss_range(6.0)
             span = max(high - low, 1e-12)
             one = _pld.discretise(pair, span / 256, "upper", 6.0)
@@ -605,6 +609,13 @@ class PLDAccountant(PrivacyAccountant):
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used = 0.0, math.inf, None
         seen = []  # (step, relative width) of the finished passes
+        # the computed laws' first lattice (every probe below reads the same laws): the finest any of
+        # them asks for its count and the width asked (random allocation: twice coarser for one or two
+        # epochs, AllocationPair.first_refinement)
+        self._lattice_refinement = 1.0
+        self._lattice_refinement = max(
+            (pair.first_refinement(n, target) for m, n in active for pair in self._all_pairs(m)
+             if self._pairwise and hasattr(pair, "first_refinement")), default=1.0)
         if not self._loss_extent(active, tail_z) <= MAX_ONE_STEP_LOSS:
             # a one-step loss beyond float range (Gaussian noise below sigma ~ 1e-154, whose loss
             # 1/(2 sigma^2) overflows), or beyond MAX_ONE_STEP_LOSS: no grid is trusted with it, the
@@ -646,7 +657,6 @@ class PLDAccountant(PrivacyAccountant):
         resized = False  # the last pass resized delta's tail allowance (see below)
         refined = False  # the last pass refined the computed laws' lattices (see below)
         self._tilt_epsilon = None
-        self._lattice_refinement = 1
         refinable = self._pairwise and any(hasattr(pair, "refined") for m, _ in active for pair in self._all_pairs(m))
         for index in range(passes):
             self._first_pass = index == 0
