@@ -480,15 +480,35 @@ def test_a_pass_that_only_stops_narrowing_is_followed_by_a_finer_lattice(monkeyp
     assert refinements[:3] == [1, 1, 2]
 
 
+def test_a_bracket_whose_finer_grids_are_over_budget_gets_finer_lattices_at_the_last_grid_step(monkeypatch):
+    # every pass narrows the bracket by more than a tenth (so none reads as stuck) and every grid finer
+    # than the second pass's is over the cell budget: the lattice is refined at that step, up to 4x
+    calls = []
+
+    def attempt(self, active, step, tail_z, **kwargs):
+        calls.append((step, self._lattice_refinement))
+        return 0.4 + 0.1 * len(calls), 1.0
+
+    def cells(self, active, step, tail_z):
+        return math.inf if len(calls) >= 2 and step < calls[1][0] else 1.0
+
+    monkeypatch.setattr(dp.PLDAccountant, "_attempt", attempt)
+    monkeypatch.setattr(dp.PLDAccountant, "_cells", cells)
+    dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), 3).epsilon_bounds(1e-6)
+    second = calls[1][0]
+    assert calls[1:] == [(second, 1), (second, 2), (second, 4)]
+
+
 def test_one_epoch_starts_on_a_twice_coarser_lattice_and_refines_it_like_any_other(monkeypatch):
     refinements, _ = _refinements_after(monkeypatch, (0.45, 1.0), epochs=1)
     assert refinements[:3] == [0.5, 0.5, 1.0]
 
 
 @pytest.mark.parametrize("count, sigma, width, first", [
-    (1, 1.0, 1e-3, 0.5), (2, 0.75, 1e-3, 0.5), (1, 5.0, 0.1, 0.5),
+    (1, 1.0, 1e-3, 0.5), (2, 0.75, 1e-3, 0.5), (1, 3.9, 0.1, 0.5),
     (3, 1.0, 1e-3, 1.0),   # more epochs: the lattice's gap adds up over them
     (1, 0.7, 1e-3, 1.0),   # heavy-tailed Y: at sigma 0.6 the coarse lattice took up to 3.5x as long
+    (1, 4.0, 1e-3, 1.0),   # high noise: the lattice's gap is a larger share of a small epsilon
     (1, 1.0, 1e-4, 1.0),   # a narrower bracket asked
 ])
 def test_the_first_lattice_is_coarser_only_for_few_epochs_at_moderate_noise_and_the_usual_width(

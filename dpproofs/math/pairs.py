@@ -817,14 +817,17 @@ class AllocationPair:
     resolver = None
 
     #: A lattice twice coarser than the default (refinement 1/2) is enough for a law composed at most
-    #: COARSE_COUNT times at sigma >= COARSE_SIGMA, when the width asked is at least COARSE_WIDTH: its gap
-    #: is second order in the lattice step, added up over the compositions. Measured (2026-12-07, one
-    #: process, cold laws) on 21 configurations with one to three epochs, sigma 0.7 to 5, t 10 to 10^4,
-    #: delta 1e-12 to 1e-3: every bracket at most 8.1e-4 wide with it (at most 4.4e-4 without), 8 % to
-    #: 48 % less time (at (t, sigma) = (100, 1), delta 1e-6: 165 ms against 224 ms). Not below sigma
-    #: 0.75: at sigma 0.6 two of three rows took 2.8 and 3.5 times as long (larger windows).
+    #: COARSE_COUNT times at COARSE_SIGMA <= sigma < COARSE_SIGMA_MAX, when the width asked is at least
+    #: COARSE_WIDTH: its gap is second order in the lattice step, added up over the compositions.
+    #: Measured (2026-12-07, one process, cold laws): on the allocation grid and two fresh grids of 40
+    #: rows (seeds 20261209, 20261213) the brackets of one or two epochs were 1.3 to 3.5 times wider on
+    #: the coarse lattice, in 8 % to 74 % less time (at (t, sigma) = (100, 1), delta 1e-6: 165 ms against
+    #: 224 ms). Not below sigma 0.75: at sigma 0.6 two of three rows took 2.8 and 3.5 times as long
+    #: (larger windows). Not from sigma 4: there the fine lattice's own gap is already 3e-4 to 5e-4 of
+    #: a small epsilon, and at (5767, 8.13, 1 epoch, 5.6e-4) the coarse start left 4.4e-3.
     COARSE_COUNT = 2
     COARSE_SIGMA = 0.75
+    COARSE_SIGMA_MAX = 4.0
     COARSE_WIDTH = 1e-3
 
     def __init__(self, steps, sigma, direction, refinement=1):
@@ -838,7 +841,7 @@ class AllocationPair:
         """The refinement the accountant starts from for this law composed ``count`` times with a
         bracket ``relative_width`` wide asked: 1/2 (a coarser lattice) or 1; any lattice is valid, and
         the accountant refines it when a bracket stops narrowing."""
-        coarse = (count <= self.COARSE_COUNT and self.sigma >= self.COARSE_SIGMA
+        coarse = (count <= self.COARSE_COUNT and self.COARSE_SIGMA <= self.sigma < self.COARSE_SIGMA_MAX
                   and relative_width >= self.COARSE_WIDTH)
         return 0.5 if coarse else 1.0
 
