@@ -480,6 +480,20 @@ def test_a_pass_that_only_stops_narrowing_is_followed_by_a_finer_lattice(monkeyp
     assert refinements[:3] == [1, 1, 2]
 
 
+def test_a_bracket_narrowing_far_slower_than_any_grid_error_gets_a_finer_lattice(monkeypatch):
+    # [0.5, 1] then [0.56, 1] at a grid ten times finer: more than a tenth narrower, but at order 0.06 in h
+    refinements, _ = _refinements_after(monkeypatch, (0.56, 1.0))
+    assert refinements[:3] == [1, 1, 2]
+
+
+def test_the_mutant_that_ignores_the_fitted_order_refines_only_once_the_bracket_stops(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    monkeypatch.setattr(pld_accountant, "LATTICE_ORDER", -math.inf)
+    refinements, _ = _refinements_after(monkeypatch, (0.56, 1.0))
+    assert refinements[:4] == [1, 1, 1, 2]
+
+
 def test_a_bracket_whose_finer_grids_are_over_budget_gets_finer_lattices_at_the_last_grid_step(monkeypatch):
     # every pass narrows the bracket by more than a tenth (so none reads as stuck) and every grid finer
     # than the second pass's is over the cell budget: the lattice is refined at that step, up to 4x

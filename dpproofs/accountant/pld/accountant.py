@@ -68,6 +68,12 @@ RDP_CHECK_WIDTH = 0.1
 #: each doubling about doubles the law's cost; measured at 4x (120 cells a standard deviation of one
 #: Y), five 100-epoch rows of the allocation grid went from 1.1e-3..2.8e-3 wide to 2e-4..6.5e-4.
 MAX_LATTICE_REFINEMENT = 4
+#: Fitted order of convergence in the grid step below which a computed law's bracket is taken to be
+#: held by the law's lattice (PLDAccountant._search: its lattice is refined at the same grid step). The
+#: grid's own errors shrink with order 1 to 2. At (t, sigma, E, delta) = (437, 15.6, 50, 3.9e-5) the
+#: widths went 5.2e-3, 4.4e-3, 2.4e-3, 2.1e-3 over steps 2.7, 6.3 and 3.4 times finer (orders 0.17,
+#: 0.34, 0.10) and the search ended 2.1e-3 wide; on a lattice twice and four times finer, 7.5e-4.
+LATTICE_ORDER = 0.5
 #: The grid width model of the first step (PLDAccountant._search): relative width ~ WIDTH_MODEL z T h^2 /
 #: (sd epsilon). Fitted on four rows of the peer grid (0.097..0.138: the Abadi points, (1e-3, 10, 1e5,
 #: 1e-6), (5e-4, 2, 1e5, 1e-8)); 1/8 is the spread's h^2/4 variance in a Gaussian-like sum.
@@ -162,6 +168,18 @@ def _tail_z(tail):
     """Standard deviations beyond which a normal tail is below ``tail`` (clamped to [6, 38])."""
     tail = min(max(tail, 1e-320), 1e-9)
     return float(min(38.0, max(6.0, -special.ndtri(tail))))
+
+
+def _fitted_order(seen, step, width):
+    """The order of convergence of a bracket's relative width in the grid step, from the last finished
+    pass in ``seen`` ((step, width) pairs) to this one (``step``, ``width``); inf when it cannot be
+    fitted (no earlier pass, the same or a coarser step, a width not finite or not positive)."""
+    if not seen or not (math.isfinite(width) and width > 0):
+        return math.inf
+    last_step, last_width = seen[-1]
+    if not (last_step > step and math.isfinite(last_width) and last_width > 0):
+        return math.inf
+    return math.log(last_width / width) / math.log(last_step / step)
 
 
 class PLDAccountant(PrivacyAccountant):
@@ -713,7 +731,11 @@ class PLDAccountant(PrivacyAccountant):
                 tail_z = _tail_z(TAIL_SHARE * lower / total)
                 resized = True
                 continue
-            if not (after_resize or after_refine) and upper - lower > 0.9 * previous_width:
+            stopped = upper - lower > 0.9 * previous_width
+            # a computed law's bracket that narrows far slower than any grid error (width ~ h^order,
+            # order below LATTICE_ORDER from the last two passes) is held by the law's lattice too
+            slow = refinable and _fitted_order(seen, step, width) < LATTICE_ORDER
+            if not (after_resize or after_refine) and (stopped or slow):
                 # a finer grid no longer narrows the bracket (its ends are limited elsewhere); a pass
                 # that only resized the tails refined nothing: at (5.73e-2, 1.3, 78324), epsilon = 163,
                 # stopping there left [6.8e-8, 4.4e-6] where the next step gives [3.39e-6, 3.41e-6]
@@ -728,7 +750,8 @@ class PLDAccountant(PrivacyAccountant):
                     self._lattice_refinement *= 2
                     refined = True
                     continue
-                break
+                if stopped:
+                    break
             if not self._pairwise and math.isfinite(previous) and previous - upper <= target * upper / 4:
                 break  # the upper end has converged (replace-one: the rest of the gap is the analysis')
             # plan the next step from the width's order of convergence in h: 2 (the connect-the-dots
