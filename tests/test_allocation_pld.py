@@ -504,13 +504,57 @@ def test_a_bracket_whose_finer_grids_are_over_budget_gets_finer_lattices_at_the_
         return 0.4 + 0.1 * len(calls), 1.0
 
     def cells(self, active, step, tail_z):
-        return math.inf if len(calls) >= 2 and step < calls[1][0] else 1.0
+        return 2.0**40 if len(calls) >= 2 and step < calls[1][0] else 1.0  # finite: the grid, not the law
 
     monkeypatch.setattr(dp.PLDAccountant, "_attempt", attempt)
     monkeypatch.setattr(dp.PLDAccountant, "_cells", cells)
     dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), 3).epsilon_bounds(1e-6)
     second = calls[1][0]
     assert calls[1:] == [(second, 1), (second, 2), (second, 4)]
+
+
+def _widening_search(monkeypatch):
+    """The passes (step, lattice refinement, windows) and the bracket of a search whose first pass gives
+    [0.5, 1], whose finer grids give an upper end of 10, whose refined lattice is over budget, and
+    whose widened windows give [0.9, 0.9005]."""
+    calls = []
+
+    def attempt(self, active, step, tail_z, **kwargs):
+        calls.append((step, self._lattice_refinement, self._law_windows))
+        if self._law_windows > 1:
+            return 0.9, 0.9005
+        return (0.5, 1.0) if len(calls) == 1 else (0.5, 10.0)
+
+    def cells(self, active, step, tail_z):
+        return math.inf if self._lattice_refinement > 1 and self._law_windows == 1 else 1.0
+
+    monkeypatch.setattr(dp.PLDAccountant, "_attempt", attempt)
+    monkeypatch.setattr(dp.PLDAccountant, "_cells", cells)
+    bracket = dp.PLDAccountant().compose(dp.RandomAllocationGaussian(10, 2.0), 3).epsilon_bounds(1e-6)
+    return calls, bracket
+
+
+def test_a_refined_law_over_budget_is_widened_at_the_grid_step_of_the_best_upper_end(monkeypatch):
+    calls, bracket = _widening_search(monkeypatch)
+    first, second = calls[0][0], calls[1][0]
+    assert second < first and calls == [(first, 1, 1), (second, 1, 1), (first, 1, 2)]
+    assert (bracket.lower, bracket.upper) == (0.9, 0.9005)
+
+
+def test_the_mutant_without_wider_windows_keeps_the_first_bracket(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    monkeypatch.setattr(pld_accountant, "MAX_LAW_WINDOWS", 1)
+    calls, bracket = _widening_search(monkeypatch)
+    assert len(calls) == 2 and (bracket.lower, bracket.upper) == (0.5, 1.0)
+
+
+def test_a_widened_law_is_one_more_pair_for_the_caches():
+    from dpproofs.math.pairs import AllocationPair
+
+    pair = AllocationPair(100, 1.0, "add")
+    assert pair.refined(1, 2) != pair and pair.refined(1, 1) == pair and hash(pair.refined(1, 1)) == hash(pair)
+    assert pair.refined(2, 2).windows == 2 and pair.refined(2, 2).refinement == 2
 
 
 def test_one_epoch_starts_on_a_twice_coarser_lattice_and_refines_it_like_any_other(monkeypatch):

@@ -830,10 +830,12 @@ class AllocationPair:
     COARSE_SIGMA_MAX = 4.0
     COARSE_WIDTH = 1e-3
 
-    def __init__(self, steps, sigma, direction, refinement=1):
+    def __init__(self, steps, sigma, direction, refinement=1, windows=1):
         self.steps, self.sigma, self.direction = int(steps), float(sigma), direction
         # the resolver's lattice is this many times finer than its default (a power of two, from 1/2)
         self.refinement = float(refinement)
+        # the resolver's largest composition window is this many times its default (1 or 2)
+        self.windows = int(windows)
         self.atoms = ()
         self.min_loss, self.max_loss = -math.inf, math.inf
 
@@ -845,10 +847,12 @@ class AllocationPair:
                   and relative_width >= self.COARSE_WIDTH)
         return 0.5 if coarse else 1.0
 
-    def refined(self, factor):
+    def refined(self, factor, windows=1):
         """The same pair, resolved on a lattice ``factor`` times finer than the default (the accountant
-        asks for it when a bracket stops narrowing: the lattice law's own gap adds up over epochs)."""
-        return type(self)(self.steps, self.sigma, self.direction, factor)
+        asks for it when a bracket stops narrowing: the lattice law's own gap adds up over epochs),
+        with composition windows up to ``windows`` times the default (asked for when a finer lattice
+        is over budget)."""
+        return type(self)(self.steps, self.sigma, self.direction, factor, windows)
 
     def resolved(self, bound, tail_z):
         """The concrete pair for ``bound`` ("upper"/"lower") at the tail ``Phi(-tail_z)``; None when
@@ -864,8 +868,10 @@ class AllocationPair:
         return (-math.inf, math.inf) if pair is None else pair.loss_range(tail_z)
 
     def __eq__(self, other):
-        return type(other) is type(self) and (self.steps, self.sigma, self.direction, self.refinement) == (
-            other.steps, other.sigma, other.direction, other.refinement)
+        return type(other) is type(self) and self._key() == other._key()
 
     def __hash__(self):
-        return hash((type(self).__name__, self.steps, self.sigma, self.direction, self.refinement))
+        return hash((type(self).__name__,) + self._key())
+
+    def _key(self):
+        return self.steps, self.sigma, self.direction, self.refinement, self.windows

@@ -68,6 +68,13 @@ RDP_CHECK_WIDTH = 0.1
 #: each doubling about doubles the law's cost; measured at 4x (120 cells a standard deviation of one
 #: Y), five 100-epoch rows of the allocation grid went from 1.1e-3..2.8e-3 wide to 2e-4..6.5e-4.
 MAX_LATTICE_REFINEMENT = 4
+#: Largest factor by which a computed law's composition windows (random allocation: MAX_LATTICE cells
+#: a window) grow, asked for when a finer lattice is over that budget. At (t, sigma, E, delta) =
+#: (10^4, 0.6, 100, 1e-12) the default windows leave the untilted bulk's round-off over the one-epoch
+#: losses 1 to 3.3 (P-mass bounds 4.6e-7 above loss 1 where the lower law has 2.2e-11), and over 100
+#: epochs the upper end was 6.9 (the RDP bound 5.71 answered); windows of 2^23 cells fit the bulk's
+#: tilted sums, and the bracket is [4.98986, 4.99289] (15 s a pass, 8.4 GB at the peak).
+MAX_LAW_WINDOWS = 2
 #: Fitted order of convergence in the grid step below which a computed law's bracket is taken to be
 #: held by the law's lattice (PLDAccountant._search: its lattice is refined at the same grid step). The
 #: grid's own errors shrink with order 1 to 2. At (t, sigma, E, delta) = (437, 15.6, 50, 3.9e-5) the
@@ -220,6 +227,7 @@ class PLDAccountant(PrivacyAccountant):
         self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
         self._tilt_epsilon = None  # the last pass's epsilon, at which the next pass centres its tilt
         self._lattice_refinement = 1  # computed laws (random allocation) on lattices this many times finer
+        self._law_windows = 1  # ... with composition windows up to this many times their default
         self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
         self._first_pass = True  # the search's first pass: the split is tried there only when wide
         self._pairwise = self._relation == "add_remove"  # set per query by _active()
@@ -384,7 +392,7 @@ class PLDAccountant(PrivacyAccountant):
         """The discretised pair of ``mechanism``: add/remove: ``direction`` of :func:`_pairs`;
         replace-one: ``direction`` of ``realisation`` ("R0"/"R1"), or the symmetrised dominating
         pair (``direction="sym"``, upper only; None if it cannot be symmetrised)."""
-        key = (mechanism, direction, bound, step, tail_z, realisation, self._lattice_refinement)
+        key = (mechanism, direction, bound, step, tail_z, realisation, self._lattice_refinement, self._law_windows)
         if key in self._cache:
             return self._cache[key]
         if len(self._cache) > 64:
@@ -408,9 +416,10 @@ class PLDAccountant(PrivacyAccountant):
         return one
 
     def _refined(self, pair):
-        """``pair`` on the search's current lattice (a computed law's :meth:`refined`), else itself."""
-        if self._lattice_refinement != 1 and hasattr(pair, "refined"):
-            return pair.refined(self._lattice_refinement)
+        """``pair`` on the search's current lattice and windows (a computed law's :meth:`refined`), else
+        itself."""
+        if (self._lattice_refinement != 1 or self._law_windows != 1) and hasattr(pair, "refined"):
+            return pair.refined(self._lattice_refinement, self._law_windows)
         return pair
 
     def _all_pairs(self, mechanism):
@@ -625,12 +634,12 @@ class PLDAccountant(PrivacyAccountant):
         # epsilon by about TAIL_SHARE / (theta epsilon) relative, theta epsilon >= ~1 here
         tail_z = _tail_z(TAIL_SHARE * scale / total)
         target = self._relative_width if delta is not None else self._delta_relative_width
-        lower, upper, used = 0.0, math.inf, None
+        lower, upper, used, upper_step = 0.0, math.inf, None, None
         seen = []  # (step, relative width) of the finished passes
         # the computed laws' first lattice (every probe below reads the same laws): the finest any of
         # them asks for its count and the width asked (random allocation: twice coarser for one or two
         # epochs, AllocationPair.first_refinement)
-        self._lattice_refinement = 1.0
+        self._lattice_refinement, self._law_windows = 1.0, 1
         self._lattice_refinement = max(
             (pair.first_refinement(n, target) for m, n in active for pair in self._all_pairs(m)
              if self._pairwise and hasattr(pair, "first_refinement")), default=1.0)
@@ -679,9 +688,20 @@ class PLDAccountant(PrivacyAccountant):
         for index in range(passes):
             self._first_pass = index == 0
             step = self._align(active, step)
-            if self._cells(active, step, tail_z) > self._max_cells:
-                if (refinable and used is not None and lower > 0
-                        and self._lattice_refinement < MAX_LATTICE_REFINEMENT):
+            cells = self._cells(active, step, tail_z)
+            if cells > self._max_cells:
+                if math.isinf(cells) and refined and self._law_windows < MAX_LAW_WINDOWS:
+                    # the refined computed law is itself over its window budget: the lattice before the
+                    # refinement, with windows twice larger (see MAX_LAW_WINDOWS), at the grid step of
+                    # the best upper end so far (a finer grid's own composition may be what is wide:
+                    # at (10^4, 0.6, 100, 1e-12) the upper end was 6.9 at the first step and 76.8 at
+                    # a ten times finer one, with either windows)
+                    self._lattice_refinement /= 2
+                    self._law_windows *= 2
+                    step = upper_step
+                    continue
+                if (refinable and used is not None and lower > 0 and math.isfinite(cells)
+                        and self._law_windows == 1 and self._lattice_refinement < MAX_LATTICE_REFINEMENT):
                     # no finer grid fits the budget, and a computed law's lattice may be what holds the
                     # bracket: its lattice twice finer at the last grid step. At (t, sigma, E, delta) =
                     # (5767, 8.13, 1, 5.6e-4) three passes on the coarse first lattice each narrowed the
@@ -705,6 +725,8 @@ class PLDAccountant(PrivacyAccountant):
             if found is None:
                 break
             previous, previous_width = upper, (upper - lower if math.isfinite(upper) else math.inf)
+            if found[1] <= upper:
+                upper_step = step  # the grid step of the best upper end so far
             lower, upper, used = max(lower, found[0]), min(upper, found[1]), step
             if delta is not None and 0 < upper < math.inf and (lower > 0 or upper < rdp_value):
                 # an upper end alone (no lower yet) only when it is below the RDP bound: at (1e-2, 1,
@@ -739,7 +761,8 @@ class PLDAccountant(PrivacyAccountant):
                 # a finer grid no longer narrows the bracket (its ends are limited elsewhere); a pass
                 # that only resized the tails refined nothing: at (5.73e-2, 1.3, 78324), epsilon = 163,
                 # stopping there left [6.8e-8, 4.4e-6] where the next step gives [3.39e-6, 3.41e-6]
-                if refinable and self._lattice_refinement < MAX_LATTICE_REFINEMENT and found[0] > 0:
+                if (refinable and self._law_windows == 1 and self._lattice_refinement < MAX_LATTICE_REFINEMENT
+                        and found[0] > 0):
                     # a computed law's own gap (random allocation's lattice: second order in its step,
                     # added up over the epochs) is what remains: its lattice twice finer, same grid step.
                     # (1000, 0.8, 100 epochs, 1e-6) stayed 1.2e-3 wide at every grid step. Not after a

@@ -1361,7 +1361,7 @@ def resolve(pair, bound, tail_z):
         kind = "upper"
     else:
         kind = "lower-add" if pair.direction == "add" else "lower-remove"
-    key = (pair.steps, pair.sigma, kind, pair.direction, getattr(pair, "refinement", 1))
+    key = (pair.steps, pair.sigma, kind, pair.direction, getattr(pair, "refinement", 1), getattr(pair, "windows", 1))
     kept = _STRICTEST.get(key)
     if kept is not None and kept[0] <= budget:
         return kept[1]  # a law with less mass set apart is valid for a looser budget too
@@ -1373,13 +1373,13 @@ def resolve(pair, bound, tail_z):
     return found
 
 
-#: (steps, sigma, kind, direction, refinement) -> (budget, LatticePair) of the strictest budget so far.
+#: (steps, sigma, kind, direction, refinement, windows) -> (budget, LatticePair) of the strictest budget so far.
 _STRICTEST = {}
 
 
 @functools.lru_cache(maxsize=32)
-def _lattice_pair(steps, sigma, kind, direction, refinement, budget):
-    law = sum_law(steps, sigma, kind, budget, refinement=refinement)
+def _lattice_pair(steps, sigma, kind, direction, refinement, windows, budget):
+    law = sum_law(steps, sigma, kind, budget, max_cells=MAX_LATTICE * windows, refinement=refinement)
     return None if law is None else LatticePair(law, direction)
 
 
