@@ -815,6 +815,9 @@ class AllocationPair:
 
     #: ``resolver(pair, bound, tail_z)``: set by :mod:`dpproofs.accountant.pld.allocation`.
     resolver = None
+    #: ``forget()``: drops the resolver's memoised laws (set by the same module; the accountant calls it
+    #: before it asks for wider windows, whose laws take several GB).
+    forget = None
 
     #: A lattice twice coarser than the default (refinement 1/2) is enough for a law composed at most
     #: COARSE_COUNT times at COARSE_SIGMA <= sigma < COARSE_SIGMA_MAX, when the width asked is at least

@@ -699,6 +699,12 @@ class PLDAccountant(PrivacyAccountant):
                     self._lattice_refinement /= 2
                     self._law_windows *= 2
                     step = upper_step
+                    # the laws on the default windows are not read again: their memory goes first (at
+                    # (10^4, 0.6, 100, 1e-12) the peak is 8.4 GB instead of 12.4 GB)
+                    self._cache.clear()
+                    for kind in {type(pair) for m, _ in active for pair in self._directions(m).values()}:
+                        if getattr(kind, "forget", None) is not None:
+                            kind.forget()
                     continue
                 if (refinable and used is not None and lower > 0 and math.isfinite(cells)
                         and self._law_windows == 1 and self._lattice_refinement < MAX_LATTICE_REFINEMENT):

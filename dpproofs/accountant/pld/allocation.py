@@ -47,7 +47,7 @@ from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld.discretise import OneStep
 from dpproofs.math.pairs import SUBNORMAL_ERROR, UNIT, AllocationPair, _vec_normal_mass_edges
 
-__all__ = ["LatticePair", "resolve", "sum_law", "LATTICE_CELLS_PER_SD", "MAX_LATTICE", "TILT_SPREADS"]
+__all__ = ["LatticePair", "resolve", "forget", "sum_law", "LATTICE_CELLS_PER_SD", "MAX_LATTICE", "TILT_SPREADS"]
 
 #: The lattice step of one ``Y`` is its standard deviation divided by this: the spread adds at most
 #: ``G^2 / 4`` to Y's variance (a relative 2.5e-5 here), the contraction removes at most ``G^2/12``;
@@ -1383,4 +1383,12 @@ def _lattice_pair(steps, sigma, kind, direction, refinement, windows, budget):
     return None if law is None else LatticePair(law, direction)
 
 
+def forget():
+    """Drops every memoised law and lattice pair (each may hold millions of atoms)."""
+    sum_law.cache_clear()
+    _lattice_pair.cache_clear()
+    _STRICTEST.clear()
+
+
 AllocationPair.resolver = staticmethod(resolve)
+AllocationPair.forget = staticmethod(forget)
