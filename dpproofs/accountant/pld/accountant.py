@@ -788,10 +788,9 @@ class PLDAccountant(PrivacyAccountant):
             # h = 4e-4 to 2e-4) but as low as 1 (the lower end's downward moves are O(h) per step
             # when the tilt is small): fitted from the last two passes once there are two
             order = PLANNING_ORDER
-            if math.isfinite(width) and seen:
-                last_step, last_width = seen[-1]
-                if last_width > width > 0 and last_step > step:
-                    order = min(max(math.log(last_width / width) / math.log(last_step / step), 1.0), 2.0)
+            fitted = _fitted_order(seen, step, width)
+            if 0 < fitted < math.inf:  # the bracket narrowed from the last pass to this one
+                order = min(max(fitted, 1.0), 2.0)
             if math.isfinite(width):
                 seen.append((step, width))
             factor = (PLANNING_MARGIN * target / width) ** (1 / order) if math.isfinite(width) else 0.25
