@@ -826,8 +826,9 @@ class AllocationPair:
     #: rows (seeds 20261209, 20261213) the brackets of one or two epochs were 1.3 to 3.5 times wider on
     #: the coarse lattice, in 8 % to 74 % less time (at (t, sigma) = (100, 1), delta 1e-6: 165 ms against
     #: 224 ms). Not below sigma 0.75: at sigma 0.6 two of three rows took 2.8 and 3.5 times as long
-    #: (larger windows). Not from sigma 4: there the fine lattice's own gap is already 3e-4 to 5e-4 of
-    #: a small epsilon, and at (5767, 8.13, 1 epoch, 5.6e-4) the coarse start left 4.4e-3.
+    #: (larger windows). Not from sigma 4: epsilon is small there, the fine lattice's brackets of one or two
+    #: epochs were already 7e-5 to 6.8e-4 wide (median 2.5e-4, 26 rows of the grids), the coarse ones up
+    #: to 1.0e-3, and at (5767, 8.13, 1 epoch, 5.6e-4) the coarse start left 4.4e-3.
     COARSE_COUNT = 2
     COARSE_SIGMA = 0.75
     COARSE_SIGMA_MAX = 4.0
