@@ -42,9 +42,7 @@ def timed(function):
 
 def fresh_bracket(t, sigma, epochs, delta):
     """Our bracket with every cache of the allocation laws emptied first (a cold call)."""
-    _allocation.sum_law.cache_clear()
-    _allocation._lattice_pair.cache_clear()
-    _allocation._STRICTEST.clear()
+    _allocation.forget()
     _allocation._best_edges.cache_clear()
     return dp.PLDAccountant().compose(dp.RandomAllocationGaussian(t, sigma), epochs).epsilon_bounds(delta)
 

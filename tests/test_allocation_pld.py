@@ -138,9 +138,7 @@ def test_the_lattice_pairs_loss_range_leaves_at_most_its_tail_above_even_below_f
 
 
 def _fresh_bracket(t, sigma, epochs, delta):
-    al.sum_law.cache_clear()
-    al._lattice_pair.cache_clear()
-    al._STRICTEST.clear()
+    al.forget()
     return dp.PLDAccountant().compose(dp.RandomAllocationGaussian(t, sigma), epochs).epsilon_bounds(delta)
 
 
@@ -159,9 +157,7 @@ def early_bands(monkeypatch):
     monkeypatch.setattr(al, "BAND_CELLS", 1 << 11)
     monkeypatch.setattr(al, "_band_terms", counted)
     yield calls
-    al.sum_law.cache_clear()
-    al._lattice_pair.cache_clear()
-    al._STRICTEST.clear()
+    al.forget()
 
 
 #: (t, sigma, epochs, delta) where the bands carry ~6e-10 of P-mass (E[Y; Y > 2^14 steps]) at delta 1e-9.
