@@ -54,15 +54,16 @@ def _mpmath_precision_is_restored_after_each_test():
 @pytest.fixture
 def rdp_calls(monkeypatch):
     """A list that gets one item each time a PLD accountant computes its ledger's own RDP bound
-    (``PLDAccountant._rdp``), which is then computed as before."""
+    (``PLDAccountant._rdp``), which is then computed as before: the orders asked (None for the
+    default grid)."""
     import dpproofs as dp
 
     calls = []
     own_rdp = dp.PLDAccountant._rdp
 
-    def counted(self):
-        calls.append(1)
-        return own_rdp(self)
+    def counted(self, orders=None):
+        calls.append(orders)
+        return own_rdp(self, orders)
 
     monkeypatch.setattr(dp.PLDAccountant, "_rdp", counted)
     return calls

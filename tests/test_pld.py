@@ -442,3 +442,32 @@ def test_later_passes_centre_their_tilt_at_the_previous_epsilon_and_meet_the_wid
                         lambda self, items, delta, epsilon: pld_compose.choose_tilt(items, delta=delta, epsilon=epsilon))
     wide = sampled(1.09e-5, 19.3, 414417).epsilon_bounds(1.9e-11)
     assert wide.upper - wide.lower > 1e-3 * wide.upper
+
+
+def test_a_tight_bracket_reads_the_rdp_bound_at_the_planning_orders_alone(rdp_calls):
+    # the default grid's orders above 64 are most of a sampled Gaussian's RDP time (PLANNING_ORDERS)
+    from dpproofs.accountant.pld.accountant import PLANNING_ORDERS
+
+    bracket = sampled(0.01, 4.0, 10_000).epsilon_bounds(1e-5)
+    assert bracket.source == "pld" and bracket.target_met
+    assert rdp_calls == [PLANNING_ORDERS]
+
+
+def test_where_the_best_planning_order_is_the_largest_the_search_starts_from_the_whole_default_grid(rdp_calls):
+    # RDP's best order here is 291 (a small epsilon): the planning orders' bound, at 64, is looser.
+    # Without the rule the search would start from that looser bound and never compute the whole grid
+    from dpproofs.accountant.pld.accountant import PLANNING_ORDERS
+
+    bracket = sampled(1e-4, 4.0, 1000).epsilon_bounds(1e-5)
+    rdp = dp.Accountant().compose(dp.SampledGaussian(1e-4, 4.0), 1000).epsilon(1e-5)
+    assert rdp_calls == [PLANNING_ORDERS, None]
+    assert bracket.source == "pld" and bracket.upper <= rdp
+
+
+def test_a_fallback_after_the_planning_orders_answers_the_whole_default_grids_rdp_bound(rdp_calls):
+    from dpproofs.accountant.pld.accountant import PLANNING_ORDERS
+
+    bounds = sampled(0.01, 4.0, 10**9, max_cells=1 << 12).epsilon_bounds(1e-5)
+    rdp = dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 10**9).epsilon(1e-5)
+    assert rdp_calls == [PLANNING_ORDERS, None]
+    assert bounds.source == "rdp" and bounds.upper == rdp
