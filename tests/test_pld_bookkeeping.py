@@ -188,3 +188,28 @@ def test_power_by_squaring_is_within_its_bound_of_the_exact_power(n):
             assert error <= rel * abs(exact) + underflow
             mutant_refuted |= error > underflow
     assert mutant_refuted or n == 1
+
+
+@pytest.mark.parametrize("log_wrapped", [-702.3, -800.0, -1e13])
+def test_the_mass_below_a_far_window_is_bounded_in_log_space(log_wrapped):
+    # 16 cells from loss 1000 with true P-mass 1e-300 each (e^{K - theta l_0} = 1), and a tilted mass
+    # outside the window of e^{log_wrapped}: below the window it may weigh e^{K - theta eps} = e^1000
+    # at eps = 0. With that factor capped at e^700 (as until 2026-12-07) the upper end's delta(0) came
+    # out as e^{700} x e^{-702} = 0.14, or 0 once the wrapped mass underflowed
+    import mpmath
+
+    wrapped = math.exp(log_wrapped)
+    composed = pld_compose.Composed(np.full(16, 1e-300), 1000.0, 1.0, 1.0, 1000.0, 0.0, wrapped, 0.0, 0.0,
+                                    "upper", log_wrapped)
+    for epsilon in (0.0, 100.0, 299.0, 600.0):
+        exact = mpmath.e ** (mpmath.mpf(1000) - epsilon + log_wrapped)
+        assert composed.delta(epsilon) >= min(1, exact)
+
+
+def test_a_replace_one_run_whose_finest_pass_tilts_to_2e6_keeps_a_valid_upper_end():
+    # found by a seeded fuzz (seed 20261207, case 93): the last pass's bulk/jump split, tilted to
+    # theta = 2e6, put its windows at loss 6.9e6 and answered an upper end of 0 (the mass below the
+    # windows, e^{1.4e13} x e^{-1.4e13}, came out as 0), below the lower end 22.67
+    mechanism = dp.SampledGaussian(0.00035589684985578093, 0.6169755526332621)
+    bounds = dp.PLDAccountant(relation="replace_one").compose(mechanism, 4487193).epsilon_bounds(2.374795817617205e-05)
+    assert 22.6 < bounds.lower <= bounds.upper < 22.9

@@ -667,18 +667,20 @@ class _Accumulator:
             error += term_lin
             l2.append((term_l2, term_piece))
         # mass beyond [lo, hi]: per term, the tightest Chernoff bound of its tilts (true <= wrapped
-        # e^{K - theta l}, for l < lo if theta <= 0, for l > hi if theta >= 0); P-weighted above
+        # e^{K - theta l}, for l < lo if theta <= 0, for l > hi if theta >= 0); P-weighted above.
+        # In log space: with the exponent capped at 700, as until 2026-12-07, a strongly tilted
+        # piece's product could come out below the true bound and be the minimum
         below = above = above_x = 0.0
         for term, top in self.terms:
-            b = min((c.wrapped * math.exp(min(c.log_scale - c.theta * lo, 700.0)) for c in term if c.theta <= 0),
+            b = min((c.wrapped_times_exp(c.log_scale - c.theta * lo) for c in term if c.theta <= 0),
                     default=math.inf)
-            a = min((c.wrapped * math.exp(min(c.log_scale - c.theta * hi, 700.0)) for c in term if c.theta >= 0),
+            a = min((c.wrapped_times_exp(c.log_scale - c.theta * hi) for c in term if c.theta >= 0),
                     default=math.inf)
             ax = a * max(top, 0.0)  # positions are at most the support's top
             for c in term:
                 if c.theta > 0:  # x e^{-theta x} is largest at 1/theta
                     peak = hi if hi * c.theta >= 1 else 1 / c.theta
-                    ax = min(ax, c.wrapped * peak * math.exp(min(c.log_scale - c.theta * peak, 700.0)))
+                    ax = min(ax, peak * c.wrapped_times_exp(c.log_scale - c.theta * peak))
             below, above, above_x = below + b, above + a, above_x + ax
         return grid, value, error, l2, below, above, above_x
 

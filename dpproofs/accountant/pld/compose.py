@@ -144,12 +144,18 @@ class Composed:
     """The tilted composed PLD on the window: cell ``k`` has loss ``losses[k]`` and true P-mass
     ``z_k exp(K - theta losses[k])`` where ``|zhat_k - z_k| <= error``. ``wrapped`` bounds the tilted
     mass outside the window (it may have wrapped into cells), ``above`` bounds the true P-mass above
-    the window, ``infinity`` the P-mass at +inf. ``bound`` 'upper' or 'lower'."""
+    the window, ``infinity`` the P-mass at +inf. ``bound`` 'upper' or 'lower'. ``log_wrapped``: the
+    logarithm of the ``wrapped`` bound (default ``log(wrapped)``), for products with factors beyond
+    float range: ``wrapped`` itself underflows to 0 where it is below 1e-308."""
 
-    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, above, infinity, bound):
+    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, above, infinity, bound,
+                 log_wrapped=None):
         self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
         self.theta, self.log_scale, self.error = float(theta), float(log_scale), float(error)
         self.wrapped, self.above, self.infinity, self.bound = float(wrapped), float(above), float(infinity), bound
+        if log_wrapped is None:
+            log_wrapped = math.log(self.wrapped) if self.wrapped > 0 else -math.inf
+        self.log_wrapped = float(log_wrapped)
         # ``error`` bounds the EUCLIDEAN norm of zhat - z (the FFT bounds are normwise), so a
         # weighted sum of the errors is bounded by Cauchy-Schwarz, ||w||_2 error, instead of
         # ||w||_1 error: far tighter when the damping theta h is small. With z+ = max(zhat, 0):
@@ -239,8 +245,12 @@ class Composed:
                 # delta is non-increasing: delta(l_0) is a lower bound too
                 return max(0.0, min(1.0, cells * (1 - 1e-12)), self.delta(lam0))
             # plus the true mass in [eps, l_0), whose tilted mass is at most ``wrapped`` and whose
-            # cells weigh at most e^{K - theta eps}, and the constant
-            below = math.exp(min(self.log_scale - self.theta * epsilon, 700.0)) * self.wrapped
+            # cells weigh at most e^{K - theta eps}, and the constant. The product in log space:
+            # with the exponent capped at 700 (as until 2026-12-07) it was an UNDERESTIMATE wherever
+            # the window lies far above eps (a tilt of 2e6 put it at loss 6.9e6, eps = 0: e^{1.4e13}
+            # times a wrapped mass of e^{-1.4e13} came out as 0, and the upper end as 0 where the
+            # tight epsilon is 22.7: SampledGaussian(3.56e-4, 0.617) x 4 487 193 under replace-one)
+            below = _exp_up(self.log_scale - self.theta * epsilon + self.log_wrapped)
             return min(1.0, (cells + below) * (1 + 1e-12) + self._constant())
         c = self._constant()
         if j >= len(self.z) - 1:
@@ -455,9 +465,26 @@ class Convolved:
     ``z_k exp(log_scale - theta l_k)`` with ``|zhat_k - z_k| <= error + wrapped`` (the wrapped tilted
     mass only adds), and the tilted mass outside the window is at most ``wrapped``. Any real theta."""
 
-    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped):
+    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, log_wrapped=None):
         self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
         self.theta, self.log_scale, self.error, self.wrapped = float(theta), float(log_scale), float(error), float(wrapped)
+        if log_wrapped is None:
+            log_wrapped = math.log(self.wrapped) if self.wrapped > 0 else -math.inf
+        self.log_wrapped = float(log_wrapped)  # as in Composed
+
+    def wrapped_times_exp(self, exponent):
+        """An upper bound on ``wrapped * e^exponent``, computed in log space (inf beyond float range)."""
+        return _exp_up(self.log_wrapped + exponent)
+
+
+def _exp_up(exponent):
+    """``e^exponent`` for an upper bound: inf from 709 on, and for nan (inf - inf)."""
+    return math.exp(exponent) if exponent < 709.0 else math.inf
+
+
+def _capped(log_mass):
+    """A logarithmic mass bound at most 700 (a tilted mass bound above e^700 says nothing); nan -> 700."""
+    return 700.0 if not log_mass <= 700.0 else log_mass
 
 
 def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=False, chernoff=None):
@@ -509,8 +536,14 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
     hi_loss = lo_loss + (size - 1) * step
     # tilted tail masses outside the window (Chernoff with the best of the candidate s), with a
     # relative margin for the float evaluation of K
-    w_hi = float(np.min(np.exp(np.minimum(k_plus - k0 - s * hi_loss, 700.0)))) * 1.001
-    w_lo = float(np.min(np.exp(np.minimum(k_minus - k0 + s * lo_loss, 700.0)))) * 1.001
+    # (their logarithms are kept too: the bounds underflow to 0 far out, where they may still be
+    # multiplied by e^{K - theta eps} beyond float range, Composed.delta)
+    # (capped at e^700, far above the tilted total mass, about 1; nan, from inf - inf, is the cap)
+    with np.errstate(invalid="ignore"):
+        log_w_hi = _capped(float(np.min(k_plus - k0 - s * hi_loss)) + math.log(1.001))
+        log_w_lo = _capped(float(np.min(k_minus - k0 + s * lo_loss)) + math.log(1.001))
+    w_hi, w_lo = math.exp(log_w_hi), math.exp(log_w_lo)
+    log_wrapped = float(np.logaddexp(log_w_lo, log_w_hi))
     from scipy import fft as sfft
     a = _fft_constant(size)
     spectrum = None
@@ -560,9 +593,9 @@ def compose_fourier(items, theta, *, max_cells=1 << 22, log_factor=0.0, raw=Fals
     z = np.roll(z, -shift_idx)
     error = (spec_err / math.sqrt(size) + a * _norm(z) / (1 - a)) * (1 + 8 * UNIT) + 1e-320
     if raw:
-        return Convolved(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi)
-    above = math.exp(min(log_scale - theta * hi_loss, 700.0)) * w_hi if bound == "upper" else 0.0
-    return Composed(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi, above, infinity, bound)
+        return Convolved(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi, log_wrapped)
+    above = _exp_up(log_scale - theta * hi_loss + log_w_hi) if bound == "upper" else 0.0
+    return Composed(z, lo_loss, step, theta, log_scale, error, w_lo + w_hi, above, infinity, bound, log_wrapped)
 
 
 # --- bulk / jump split of a self-composition -------------------------------------------------
