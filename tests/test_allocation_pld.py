@@ -650,3 +650,44 @@ def test_a_heavy_tailed_law_keeps_a_union_of_windows_twice_the_largest_window(mo
     monkeypatch.setattr(al._Accumulator, "collect", collect)
     al.sum_law.__wrapped__(20, sigma, "upper", 1e-12)
     assert budgets[0] == factor * al.MAX_LATTICE
+
+
+@pytest.mark.parametrize("ledger, delta", [
+    ([(dp.SampledGaussian(0.01, 4.0), 10_000)], 1e-5),
+    ([(dp.SampledGaussian(1e-4, 50.0), 1000)], 1e-5),  # best order beyond 64
+    ([(dp.Laplace(2.0), 10), (dp.SampledGaussian(0.1, 1.0), 100)], 1e-6),
+    ([(dp.RandomizedResponse(0.5), 3)], 1e-3),  # pure DP
+    ([(dp.RandomAllocationGaussian(100, 8.0), 1)], 1e-8),
+])
+def test_the_own_rdp_bound_by_chunks_is_the_whole_grids(ledger, delta):
+    accountant = dp.PLDAccountant()
+    whole = dp.Accountant()
+    for mechanism, count in ledger:
+        accountant, whole = accountant.compose(mechanism, count), whole.compose(mechanism, count)
+    assert accountant._own_rdp_epsilon(delta) == whole.epsilon(delta)
+
+
+def _chunks_visited(rdp_calls, ledger, delta):
+    accountant = dp.PLDAccountant()
+    for mechanism, count in ledger:
+        accountant = accountant.compose(mechanism, count)
+    accountant._active()
+    rdp_calls.clear()
+    value = accountant._own_rdp_epsilon(delta)
+    return value, len(rdp_calls)
+
+
+def test_the_own_rdp_bound_stops_where_no_larger_order_can_win(rdp_calls, monkeypatch):
+    # random allocation's own curve is a quadrature per order: at (t, sigma, k, E) = (100, 0.33, 3, 16)
+    # the whole grid took 80 s; epsilon is 285 at a small order and two chunks settle it
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    value, chunks = _chunks_visited(rdp_calls, [(dp.RandomAllocationGaussian(100, 0.33, 3), 16)], 2e-6)
+    assert chunks <= 2 and 250 < value < 300
+    # on a cheap curve the mutant that never stops visits every chunk, and the same minimum
+    ledger = [(dp.SampledGaussian(0.01, 4.0), 10_000)]
+    value, chunks = _chunks_visited(rdp_calls, ledger, 1e-5)
+    all_chunks = -(-len(dp.DEFAULT_ORDERS) // pld_accountant.OWN_RDP_CHUNK)
+    assert chunks < all_chunks
+    monkeypatch.setattr(pld_accountant, "OWN_RDP_STOP_MARGIN", math.inf)
+    assert _chunks_visited(rdp_calls, ledger, 1e-5) == (value, all_chunks)

@@ -48,7 +48,7 @@ from dpproofs.accountant.pld import allocation as _allocation  # noqa: F401 (reg
 from dpproofs.accountant.pld import compose as _compose
 from dpproofs.accountant.pld import discretise as _pld
 from dpproofs.accountant.pld import gaussian_closed_form as _gaussian
-from dpproofs.math import total_variation
+from dpproofs.math import conversions, total_variation
 from dpproofs.mechanisms import Mechanism
 
 __all__ = ["PLDAccountant", "Bounds", "DEFAULT_RELATIVE_WIDTH", "DEFAULT_DELTA_RELATIVE_WIDTH"]
@@ -139,6 +139,14 @@ MAX_ONE_STEP_LOSS = 1e15
 #: otherwise the whole grid is computed only where the answer is read from RDP or the bracket is
 #: wide (as for a dominating stand-in, :meth:`PLDAccountant._rdp_quick`).
 PLANNING_ORDERS = tuple(order for order in DEFAULT_ORDERS if order <= 64)
+#: The own RDP bound of a ledger whose curves are costly (one with a dominating stand-in,
+#: :meth:`PLDAccountant._rdp_quick`) is computed on the default orders in increasing chunks of this
+#: many, and stops where no larger order can give a smaller epsilon (:meth:`PLDAccountant._own_rdp_epsilon`).
+#: Random allocation's remove-direction curve is a quadrature per order: at (t, sigma, k, E) =
+#: (100, 0.33, 3, 16) the whole grid took 80 s of a 100 s call.
+OWN_RDP_CHUNK = 16
+#: Relative margin of that stop (the float curves' monotonicity in the order holds to about 1e-10).
+OWN_RDP_STOP_MARGIN = 1e-6
 
 
 def _exact_zero():
@@ -290,6 +298,30 @@ class PLDAccountant(PrivacyAccountant):
             acc.compose(mechanism, steps)
         return acc
 
+    def _own_rdp_epsilon(self, delta):
+        """The ledger's own RDP epsilon at ``delta``: the minimum over the default orders, visited in
+        increasing chunks of :data:`OWN_RDP_CHUNK`. Rényi divergences are non-decreasing in the order
+        (van Erven & Harremoës 2014, arXiv 1206.2459v2, Theorem 3), so after a chunk whose last order
+        is beta, every larger order's epsilon is at least the composed RDP at beta plus the smallest
+        conversion term of a zero curve over those orders; once that exceeds the best epsilon found
+        (by a relative margin, :data:`OWN_RDP_STOP_MARGIN`), the remaining orders are not computed.
+        Any subset of orders gives a valid bound; this one gives the whole grid's minimum."""
+        orders = sorted(DEFAULT_ORDERS)
+        log_delta = math.log(delta)
+        best = math.inf
+        for start in range(0, len(orders), OWN_RDP_CHUNK):
+            chunk, rest = orders[start:start + OWN_RDP_CHUNK], orders[start + OWN_RDP_CHUNK:]
+            accountant = self._rdp(tuple(chunk))
+            best = min(best, accountant.epsilon(delta))
+            if not rest:
+                break
+            rest = np.array(rest)
+            zero_curve = conversions.epsilon_at("improved", np.zeros(len(rest)), conversions.order_terms(rest), log_delta)
+            floor = float(accountant.rdp[-1]) + float(np.min(zero_curve))
+            if floor > best * (1 + OWN_RDP_STOP_MARGIN) + OWN_RDP_STOP_MARGIN:
+                break
+        return best
+
     def _rdp_quick(self):
         """The RDP accountant of the ledger with each mechanism whose own RDP curve is costly
         (``rdp_dominating(relation)`` not None: random allocation's remove direction is a quadrature per
@@ -338,6 +370,7 @@ class PLDAccountant(PrivacyAccountant):
         exact_rdp = lambda: self._rdp().epsilon(delta)  # noqa: E731 (the whole default grid, when asked)
         if quick is not None:
             rdp_eps = quick.epsilon(delta)
+            exact_rdp = lambda: self._own_rdp_epsilon(delta)  # noqa: E731 (costly curves: by chunks)
         else:
             rdp_eps, order = self._rdp(PLANNING_ORDERS).epsilon_and_order(delta)
             if not order < PLANNING_ORDERS[-1]:  # its best order is its largest (or pure DP's infinity)
