@@ -659,12 +659,14 @@ def test_a_heavy_tailed_law_keeps_a_union_of_windows_twice_the_largest_window(mo
     ([(dp.RandomizedResponse(0.5), 3)], 1e-3),  # pure DP
     ([(dp.RandomAllocationGaussian(100, 8.0), 1)], 1e-8),
 ])
-def test_the_own_rdp_bound_by_chunks_is_the_whole_grids(ledger, delta):
+def test_the_own_rdp_bounds_by_chunks_are_the_whole_grids(ledger, delta):
     accountant = dp.PLDAccountant()
     whole = dp.Accountant()
     for mechanism, count in ledger:
         accountant, whole = accountant.compose(mechanism, count), whole.compose(mechanism, count)
     assert accountant._own_rdp_epsilon(delta) == whole.epsilon(delta)
+    epsilon = whole.epsilon(delta) / 2
+    assert accountant._own_rdp_delta(epsilon) == whole.delta(epsilon)
 
 
 def _chunks_visited(rdp_calls, ledger, delta):

@@ -302,22 +302,36 @@ class PLDAccountant(PrivacyAccountant):
         """The ledger's own RDP epsilon at ``delta``: the minimum over the default orders, visited in
         increasing chunks of :data:`OWN_RDP_CHUNK`. Rényi divergences are non-decreasing in the order
         (van Erven & Harremoës 2014, arXiv 1206.2459v2, Theorem 3), so after a chunk whose last order
-        is beta, every larger order's epsilon is at least the composed RDP at beta plus the smallest
-        conversion term of a zero curve over those orders; once that exceeds the best epsilon found
-        (by a relative margin, :data:`OWN_RDP_STOP_MARGIN`), the remaining orders are not computed.
-        Any subset of orders gives a valid bound; this one gives the whole grid's minimum."""
-        orders = sorted(DEFAULT_ORDERS)
+        is beta, every larger order's epsilon is at least the conversion of the constant curve at the
+        composed RDP of beta (the conversion grows with the RDP value); once the smallest of those
+        exceeds the best epsilon found (by a relative margin, :data:`OWN_RDP_STOP_MARGIN`), the
+        remaining orders are not computed. Any subset of orders gives a valid bound; this one gives
+        the whole grid's minimum."""
         log_delta = math.log(delta)
+        return self._own_rdp_bound(
+            lambda accountant: accountant.epsilon(delta),
+            lambda level, terms: conversions.epsilon_at("improved", level, terms, log_delta))
+
+    def _own_rdp_delta(self, epsilon):
+        """The ledger's own RDP delta at ``epsilon``, by chunks as :meth:`_own_rdp_epsilon` (the log
+        delta conversion grows with the RDP value too)."""
+        return self._own_rdp_bound(
+            lambda accountant: accountant.delta(epsilon),
+            lambda level, terms: np.exp(conversions.log_delta_at("improved", level, terms, epsilon)))
+
+    def _own_rdp_bound(self, bound_of, floor_of):
+        orders = sorted(DEFAULT_ORDERS)
         best = math.inf
         for start in range(0, len(orders), OWN_RDP_CHUNK):
             chunk, rest = orders[start:start + OWN_RDP_CHUNK], orders[start + OWN_RDP_CHUNK:]
             accountant = self._rdp(tuple(chunk))
-            best = min(best, accountant.epsilon(delta))
+            best = min(best, bound_of(accountant))
             if not rest:
                 break
             rest = np.array(rest)
-            zero_curve = conversions.epsilon_at("improved", np.zeros(len(rest)), conversions.order_terms(rest), log_delta)
-            floor = float(accountant.rdp[-1]) + float(np.min(zero_curve))
+            level = np.full(len(rest), float(accountant.rdp[-1]))
+            with np.errstate(over="ignore", invalid="ignore"):
+                floor = float(np.min(floor_of(level, conversions.order_terms(rest))))
             if floor > best * (1 + OWN_RDP_STOP_MARGIN) + OWN_RDP_STOP_MARGIN:
                 break
         return best
@@ -413,7 +427,7 @@ class PLDAccountant(PrivacyAccountant):
             return closed
         quick = self._rdp_quick()
         rdp_delta = (quick or self._rdp()).delta(epsilon)
-        exact_rdp = None if quick is None else (lambda: self._rdp().delta(epsilon))
+        exact_rdp = None if quick is None else (lambda: self._own_rdp_delta(epsilon))
         return self._search(active, epsilon=epsilon, rdp_value=rdp_delta, exact_rdp=exact_rdp)
 
     def _gaussian_closed_form(self, active, *, delta=None, epsilon=None):
