@@ -305,8 +305,9 @@ class PLDAccountant(PrivacyAccountant):
         is beta, every larger order's epsilon is at least the conversion of the constant curve at the
         composed RDP of beta (the conversion grows with the RDP value); once the smallest of those
         exceeds the best epsilon found (by a relative margin, :data:`OWN_RDP_STOP_MARGIN`), the
-        remaining orders are not computed. Any subset of orders gives a valid bound; this one gives
-        the whole grid's minimum."""
+        remaining orders are not computed. Any subset of orders gives a valid bound; this one is the
+        whole grid's minimum wherever the computed curves are non-decreasing in the order like the
+        divergences they bound (tests compare the two)."""
         log_delta = math.log(delta)
         return self._own_rdp_bound(
             lambda accountant: accountant.epsilon(delta),
