@@ -11,9 +11,12 @@ configuration, flagged:
   BAD      an exception from outside the library, nan, a lower end above the upper, a timeout;
   UNSOUND? the PLD lower end above the RDP upper bound of the same ledger (both cannot be right);
   wide     an epsilon bracket over 1e-3 relative; SLOW over 10 s.
+  CROSS    (with CROSS=1 in the environment) a bracket of the same ledger from a second, coarser
+           accountant (relative_width 0.05, max_cells 2^18: other grid steps, other tilts) that
+           does not overlap the default one: the exact value lies in both, so one is wrong.
 Not a unit test; the counterexamples it finds are pinned in tests/.
 """
-import json, math, random, sys, time, multiprocessing as mp, traceback
+import json, math, os, random, sys, time, multiprocessing as mp, traceback
 
 def logu(r, lo, hi):
     return 10 ** r.uniform(math.log10(lo), math.log10(hi))
@@ -57,6 +60,12 @@ def run(cfg):
         b = pld.epsilon_bounds(v) if q == "epsilon" else pld.delta_bounds(v)
         out["pld"] = [b.lower, b.upper, b.source]
         out["pld_s"] = time.perf_counter() - t
+        if os.environ.get("CROSS"):
+            other = dp.PLDAccountant(relation=cfg["relation"], relative_width=0.05, max_cells=1 << 18)
+            for (name, args), count in cfg["mechs"]:
+                other = other.compose(getattr(dp, name)(*args), count)
+            c = other.epsilon_bounds(v) if q == "epsilon" else other.delta_bounds(v)
+            out["cross"] = [c.lower, c.upper, c.source]
         try:
             out["rdp"] = rdp.epsilon(v) if q == "epsilon" else rdp.delta(v)
         except dp.DPProofsError as e:
@@ -96,6 +105,8 @@ if __name__ == "__main__":
             lo, up, src = res["pld"]
             if any(isinstance(x, float) and math.isnan(x) for x in (lo, up)) or lo > up or lo < 0: flags.append("BAD")
             if "rdp" in res and lo > res["rdp"] * (1 + 1e-9): flags.append("UNSOUND?")
+            if "cross" in res and (res["cross"][0] > up * (1 + 1e-12) or lo > res["cross"][1] * (1 + 1e-12)):
+                flags.append("CROSS")
             if up > 0 and (up - lo) / up > 1e-3 and cfg["query"][0] == "epsilon": flags.append("wide")
         if res["wall"] > 10: flags.append("SLOW")
         print(json.dumps({"i": i, "cfg": cfg, "res": {k: v for k, v in res.items() if k != "tb"}, "flags": flags}), flush=True)
