@@ -471,3 +471,23 @@ def test_a_fallback_after_the_planning_orders_answers_the_whole_default_grids_rd
     rdp = dp.Accountant().compose(dp.SampledGaussian(0.01, 4.0), 10**9).epsilon(1e-5)
     assert rdp_calls == [PLANNING_ORDERS, None]
     assert bounds.source == "rdp" and bounds.upper == rdp
+
+
+@pytest.mark.parametrize("scale, count, delta", [(0.5693, 5, 0.00188), (116.3415, 7, 0.00094)])
+def test_a_ledger_whose_top_loss_carries_more_than_delta_gets_its_bracket_from_the_pld(scale, count, delta):
+    # found by benchmarks/pld_fuzz.py (seeds 20261208, 20261209): the Chernoff order for delta ran to
+    # 1.4e4 and more, the windows held the top cells alone, and the answer was [0, RDP bound]
+    accountant = dp.PLDAccountant().compose(dp.Laplace(scale), count)
+    bracket = accountant.epsilon_bounds(delta)
+    rdp = dp.Accountant().compose(dp.Laplace(scale), count).epsilon(delta)
+    assert bracket.source == "pld" and bracket.target_met and bracket.upper <= rdp
+    other = dp.PLDAccountant(grid_step=1e-4).compose(dp.Laplace(scale), count).epsilon_bounds(delta)
+    assert other.lower <= bracket.upper and bracket.lower <= other.upper
+
+
+def test_the_mutant_that_keeps_the_overshooting_chernoff_order_answers_from_rdp(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    monkeypatch.setattr(pld_accountant, "TILT_OVERSHOOT", math.inf)
+    bracket = dp.PLDAccountant().compose(dp.Laplace(0.5693), 5).epsilon_bounds(0.00188)
+    assert bracket.source == "rdp" and bracket.lower == 0.0
