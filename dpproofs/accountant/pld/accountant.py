@@ -545,8 +545,9 @@ class PLDAccountant(PrivacyAccountant):
         the round-off allowance, weighted by e^{K - theta l}, is least there); else the Chernoff
         order for ``delta`` (or ``epsilon``). The Chernoff order for delta overshoots where the
         Chernoff epsilon is far above the true one: at (q, sigma, T, delta) = (1e-4, 50, 1e6, 1e-5)
-        theta 2423 against 1002 left the bracket 2.0e-3 wide after four passes. Any theta >= 0 is
-        valid."""
+        theta 2423 against 1002 left the bracket 2.0e-3 wide after four passes. A first Chernoff
+        order above :data:`TILT_CHECK` that is more than :data:`TILT_OVERSHOOT` times the order whose
+        tilted mean is the RDP epsilon is replaced by the latter. Any theta >= 0 is valid."""
         if delta is not None and self._tilt_epsilon is not None:
             return _compose.choose_tilt(items, epsilon=self._tilt_epsilon)
         theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
