@@ -190,7 +190,7 @@ def test_power_by_squaring_is_within_its_bound_of_the_exact_power(n):
     assert mutant_refuted or n == 1
 
 
-@pytest.mark.parametrize("log_wrapped", [-702.3, -800.0, -1e13])
+@pytest.mark.parametrize("log_wrapped", [-702.3, -800.0])
 def test_the_mass_below_a_far_window_is_bounded_in_log_space(log_wrapped):
     # 16 cells from loss 1000 with true P-mass 1e-300 each (e^{K - theta l_0} = 1), and a tilted mass
     # outside the window of e^{log_wrapped}: below the window it may weigh e^{K - theta eps} = e^1000
