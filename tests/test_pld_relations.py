@@ -132,6 +132,17 @@ def test_poisson_replace_one_is_tight_the_two_sided_mixture_dominating_every_con
     assert 0 < bounds.upper - bounds.lower <= 1e-3 * bounds.upper
 
 
+def test_a_pass_whose_single_tilt_is_over_budget_tilts_its_split_at_the_earlier_bracket():
+    # row 34 of benchmarks/pld_peer_grid.py: the third pass's single-tilt windows are over the cell
+    # budget, and the bulk/jump split took its tilt from the RDP stand-in's epsilon (4.1e5, the
+    # sampling ignored): [0, 1.1e4], and the answer stayed at the second pass's, 3.1e-3 wide. Tilted
+    # at the second pass's bracket the split answers within the width. A second accountant at a fixed
+    # step 1e-5 (window budget 2^23) gives [0.504586, 0.504766]
+    bounds = replace_one(dp.SampledGaussian(1e-4, 0.7), 100_000).epsilon_bounds(1e-6)
+    assert bounds.source == "pld" and bounds.target_met
+    assert bounds.lower <= 0.504766 and 0.504586 <= bounds.upper
+
+
 @pytest.mark.parametrize("q, sigma", [(0.01, 1.0), (0.3, 2.0), (0.001, 0.6)])
 def test_one_poisson_replace_one_step_brackets_the_exact_two_sided_profile(q, sigma):
     from dpproofs_theorems.accountant.pld_replace_one import two_sided_delta_precise

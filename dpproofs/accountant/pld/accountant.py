@@ -625,6 +625,12 @@ class PLDAccountant(PrivacyAccountant):
         mechanism, count = entry
         if low is not None and up is not None and math.isfinite(up) and up > 0:
             hint = (low + up) / 2
+        elif self._tilt_epsilon is not None:
+            # this pass's single tilt gave no bracket (over budget): the earlier passes' epsilon. The
+            # RDP bound can be far off: Poisson replace-one's provisional one is its stand-in's, which
+            # ignores the sampling (4.1e5 at (1e-4, 0.7, 1e5, 1e-6), where epsilon is 0.505): a split
+            # tilted there answered [0, 1.1e4], one tilted at the earlier bracket [0.50465, 0.50476]
+            hint = self._tilt_epsilon
         else:
             hint = self._hint if self._hint is not None else 1.0
         found = []
