@@ -143,6 +143,34 @@ def test_a_pass_whose_single_tilt_is_over_budget_tilts_its_split_at_the_earlier_
     assert bounds.lower <= 0.504766 and 0.504586 <= bounds.upper
 
 
+@pytest.mark.parametrize("rdp_half, answers, tried, expected", [
+    (2.0, {2.0: (0.0, 100.0), 0.5: (0.4, 0.6)}, [2.0, 0.5], (0.4, 0.6)),
+    (2.0, {2.0: (0.0, 100.0), 0.5: None}, [2.0, 0.5], (0.0, 100.0)),
+    (2.0, {2.0: (0.3, 0.7)}, [2.0], (0.3, 0.7)),
+    (2.0, {2.0: None, 0.5: (0.45, 0.55)}, [2.0, 0.5], (0.45, 0.55)),
+    (10.0, {0.5: (0.45, 0.55)}, [0.5], (0.45, 0.55)),
+    (10.0, {0.5: None, 10.0: (0.0, 9.0)}, [0.5, 10.0], (0.0, 9.0))])
+def test_a_split_without_a_single_tilt_bracket_tries_the_rdp_hint_and_the_earlier_bracket(
+        monkeypatch, rdp_half, answers, tried, expected):
+    # the RDP bound's half first (at (1e-4, 0.6, 1e6, 1e-12) the earlier bracket's tilt is over budget
+    # there and the RDP one gives [4.99958, 4.99984]), the earlier bracket where it gives no lower end;
+    # the earlier bracket first where the RDP half is more than SPLIT_HINT_FAR (10) times it
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    accountant = dp.PLDAccountant()
+    accountant._hint, accountant._tilt_epsilon = rdp_half, 0.5
+    seen = []
+
+    def split_at(self, mechanism, count, direction, step, tail_z, delta, hint):
+        seen.append(hint)
+        return answers[hint]
+
+    monkeypatch.setattr(pld_accountant.PLDAccountant, "_split_at", split_at)
+    entry = (dp.SampledGaussian(1e-4, 0.7), 100)
+    assert accountant._attempt_split(entry, "add", 1e-4, 8.0, 1e-6, None, None) == expected
+    assert seen == tried
+
+
 @pytest.mark.parametrize("q, sigma", [(0.01, 1.0), (0.3, 2.0), (0.001, 0.6)])
 def test_one_poisson_replace_one_step_brackets_the_exact_two_sided_profile(q, sigma):
     from dpproofs_theorems.accountant.pld_replace_one import two_sided_delta_precise

@@ -138,6 +138,12 @@ MAX_ONE_STEP_LOSS = 1e15
 #: Abadi point. Legitimately large orders (tiny epsilon) have both orders large.
 TILT_CHECK = 2000.0
 TILT_OVERSHOOT = 10.0
+#: A pass whose single tilt gives no bracket tilts its bulk/jump split at the RDP bound's half, then
+#: at the earlier passes' epsilon (:meth:`PLDAccountant._attempt_split`); in the other order where
+#: the RDP half is more than SPLIT_HINT_FAR times that epsilon (a stand-in's RDP bound, far above the
+#: answer: a split tilted there costs 0.7 s at (1e-4, 0.7, 1e5, 1e-6) under replace-one and answers
+#: [0, 1.1e4]). Any tilt is valid; only the time and the width change.
+SPLIT_HINT_FAR = 10.0
 #: The Rényi orders of the provisional RDP bound an epsilon search starts from (its planning input
 #: and the answer's cap): the default orders up to 64. The default grid's orders above 64 are
 #: integers costing O(alpha) each for a sampled Gaussian: 2.1 of the 3.4 ms of its RDP curve, out
@@ -624,15 +630,31 @@ class PLDAccountant(PrivacyAccountant):
         :func:`dpproofs.accountant.pld.compose.compose_split`; None if it does not apply."""
         mechanism, count = entry
         if low is not None and up is not None and math.isfinite(up) and up > 0:
-            hint = (low + up) / 2
-        elif self._tilt_epsilon is not None:
-            # this pass's single tilt gave no bracket (over budget): the earlier passes' epsilon. The
-            # RDP bound can be far off: Poisson replace-one's provisional one is its stand-in's, which
-            # ignores the sampling (4.1e5 at (1e-4, 0.7, 1e5, 1e-6), where epsilon is 0.505): a split
-            # tilted there answered [0, 1.1e4], one tilted at the earlier bracket [0.50465, 0.50476]
-            hint = self._tilt_epsilon
+            hints = [(low + up) / 2]
         else:
-            hint = self._hint if self._hint is not None else 1.0
+            # this pass's single tilt gave no bracket (over budget): the RDP bound's half, then, where
+            # that split gives no lower end, the earlier passes' epsilon; that one first where the RDP
+            # half is far above it (SPLIT_HINT_FAR). Poisson replace-one's provisional RDP bound is its
+            # stand-in's, which ignores the sampling (4.1e5 at (1e-4, 0.7, 1e5, 1e-6), epsilon 0.505):
+            # a split tilted there answered [0, 1.1e4], one at the earlier bracket [0.50465, 0.50476].
+            # At (1e-4, 0.6, 1e6, 1e-12) the split at the earlier bracket is over budget, and the one
+            # at the RDP bound's half gives [4.99958, 4.99984]
+            hints = [self._hint if self._hint is not None else 1.0]
+            if self._tilt_epsilon is not None:
+                far = hints[0] > SPLIT_HINT_FAR * self._tilt_epsilon
+                hints.insert(0 if far else 1, self._tilt_epsilon)
+        result = None
+        for hint in hints:
+            found = self._split_at(mechanism, count, direction, step, tail_z, delta, hint)
+            if found is not None:  # (both brackets are valid: so is their intersection)
+                result = found if result is None else (max(result[0], found[0]), min(result[1], found[1]))
+            if result is not None and result[0] > 0:
+                break
+        return result
+
+    def _split_at(self, mechanism, count, direction, step, tail_z, delta, hint):
+        """(lower, upper) of :meth:`_attempt_split` with its tilts at ``epsilon_hint``; None if it does
+        not apply."""
         found = []
         for bound in ("upper", "lower"):
             one = self._one_step(mechanism, direction, bound, step, tail_z)

@@ -1147,12 +1147,16 @@ class LatticePair:
         keep = (q > 0) | (e > 0)
         for coef in coefs:
             keep |= coef > 0
-        s, q, e = s[keep], q[keep], e[keep]
-        l2 = [(coef[keep], piece[keep]) for coef, piece in law.l2]
+        l2 = law.l2
+        if not keep.all():  # (the copies below cost seconds at millions of atoms: only where needed)
+            s, q, e = s[keep], q[keep], e[keep]
+            l2 = [(coef[keep], piece[keep]) for coef, piece in l2]
         positive = s > 0
         with np.errstate(divide="ignore"):
             loss = np.log(np.where(positive, s, 1.0))
         order = slice(None) if direction == "add" else slice(None, None, -1)
+        if positive.all():
+            positive = slice(None)  # every atom: views, not copies
         sp = s[positive][order]
         if direction == "add":
             self.loss = loss[positive]
@@ -1180,7 +1184,8 @@ class LatticePair:
             self.ep_own, self.eq_own = np.zeros(len(self.p)), 2 * UNIT * self.q
             self.l2_p = [(coef[positive][order], piece[positive][order]) for coef, piece in l2]
             self.l2_q = [(coef[positive][order] * sp * (1 + 2 * UNIT), piece[positive][order]) for coef, piece in l2]
-            zero_mass = float(np.sum(q[~positive] + e[~positive]) + sum(np.sum(c[~positive]) for c, _ in l2))
+            zero = s <= 0
+            zero_mass = float(np.sum(q[zero] + e[zero]) + sum(np.sum(c[zero]) for c, _ in l2))
             self.extra_above = law.jump_q + law.below + zero_mass  # S -> 0: loss +inf
             self.extra_below = law.above                              # S large: loss very negative
         self.pieces = 1 + max((int(piece.max()) for _, piece in l2 if len(piece)), default=0)
