@@ -189,6 +189,52 @@ def test_calibrate_sigma_pld_counts_its_evaluations_not_one_per_tolerance_step()
     assert len(checks) <= 16, checks  # 10 on x86_64; a margin for other float libraries
 
 
+def test_calibrate_sigma_pld_below_a_zero_epsilon_sigma_finds_the_crossing():
+    # found by benchmarks/calibrate_fuzz.py (seed 20261207): epsilon is 0 from sigma ~1.57 on (the
+    # total variation is below delta), the RDP sigma is 2.178, and the calibration returned it: an
+    # upper end of 0 counted as not certified, the coarse grid (from the RDP sigma) read the RDP bound
+    # below sigma 0.93, and the search down from there stopped below sigma 1e-3
+    q, delta, target = 3.023850443444953e-4, 5.348263461461326e-4, 0.07859991360132099
+    lines = []
+    sigma = dp.calibrate_sigma(epsilon=target, delta=delta, q=q, steps=5, relation="replace_one", accountant="pld",
+                               progress=lines.append)
+    # the coarse search ends near the crossing: 2 full evaluations after it (8, and 50 s, when the
+    # coarse grid's RDP readings stand and the search down does the rest)
+    assert len([line for line in lines if "check sigma" in line]) <= 4, lines
+
+    def certified(s):
+        return dp.PLDAccountant(relation="replace_one").compose(dp.SampledGaussian(q, s), 5).epsilon(delta)
+
+    assert certified(sigma) <= target < certified(sigma * (1 - 1e-3))
+    assert 0.30 < sigma < 0.31  # (2.178 before)
+
+
+def test_the_calibration_searches_read_an_upper_end_of_0_as_certified():
+    from dpproofs.accountant import calibrate
+
+    assert calibrate._log_excess(0.0, 0.1) < 0
+    assert calibrate._log_excess(math.inf, 0.1) > 0 and calibrate._log_excess(math.nan, 0.1) > 0
+    assert calibrate._log_excess(0.2, 0.1) == pytest.approx(math.log(2))
+
+
+def test_the_search_down_from_a_certified_sigma_steps_by_at_most_a_factor_4_to_a_steep_crossing():
+    # an epsilon falling like sigma^-5 (steeper than the secant's elasticity 1): its first step from
+    # 0.93 went below sigma 1e-3, and the search stopped at 0.93 (13x above the crossing)
+    from dpproofs.accountant import calibrate
+    from dpproofs.accountant.base import Bounds
+
+    evaluated = []
+
+    def bounds(sigma, width):
+        evaluated.append(sigma)
+        return Bounds(0.0, 8.4e-5 * (0.93 / sigma) ** 5, "pld")
+
+    sigma = calibrate._smallest_certified(0.93, bounds, 0.0786, None, 1e-6)
+    crossing = 0.93 / (0.0786 / 8.4e-5) ** 0.2
+    assert crossing <= sigma <= crossing * (1 + 1e-6)
+    assert len(evaluated) <= calibrate.MAX_DOWNWARD_EVALUATIONS + 1
+
+
 def test_the_exact_reference_inverts_the_gaussian_composition_to_its_closed_form():
     value = precise_pld.delta_sampled_gaussian_composed(4.379, 1, 10.0, 100)
     assert abs(value - precise.delta_gaussian(4.379, 1.0, dps=30)) <= 1e-12 * value

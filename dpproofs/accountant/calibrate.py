@@ -366,6 +366,15 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
             # one pass at the fixed grid step, upper end only (the lower end is not needed here)
             found = _pld.PLDAccountant(grid_step=grid, relation=relation).compose(step(sigma), count)._epsilon_search(
                 delta, upper_only=True)
+            if found.source != "pld":
+                # no pass at that grid (over its budget at this sigma: the grid comes from the RDP
+                # sigma, whose composed loss can be far narrower): the accountant's own first pass.
+                # At (0.0786, 5.3e-4, 3.0e-4, 5) under replace-one the RDP sigma is 2.18, where
+                # epsilon is 0, and every sigma below 0.93 read the RDP bound (1.1 at 0.8, where the
+                # PLD gives 2.9e-4)
+                own = _pld.PLDAccountant(relation=relation).compose(step(sigma), count)._epsilon_search(
+                    delta, upper_only=True)
+                found = own if own.upper < found.upper else found
             seen[sigma] = found.upper
             report(f"sigma = {sigma:.6g}: epsilon <= {found.upper:.6g}")
         return seen[sigma]
@@ -399,7 +408,7 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
         # [low, high] always has g(low) > 0 >= g(high)
         def g(sigma):
             value = upper(sigma)
-            return math.log(value) - math.log(aim) if 0 < value < math.inf else 50.0
+            return _log_excess(value, aim)
 
         _, x_hi = illinois(lambda x: g(math.exp(x)), math.log(low), math.log(high), g(low), g(high),
                            converged=lambda lo, hi: hi - lo <= max(tolerance, COARSE_TOLERANCE) / 4, clamp=0.05)
@@ -408,6 +417,18 @@ def _pld_sigma(*, epsilon, delta, q, steps, relative_width=None, tolerance=1e-3,
             high = max(s for s, v in seen.items() if v <= aim)
     bounds = _bounds_factory(step, count, delta, relation, report)
     return _smallest_certified(high, bounds, epsilon, relative_width, tolerance)
+
+
+def _log_excess(value, target):
+    """``log value - log target``, the searches' function of log sigma (> 0: not certified); an
+    upper end of 0 meets every target (-50), an infinite or nan one none (+50). It was +50 for 0
+    too: at (epsilon, delta, q, T) = (0.0786, 5.3e-4, 3.0e-4, 5) under replace-one, where epsilon
+    is 0 from sigma ~1.57 on, the search climbed to sigma = 2.178, the RDP one."""
+    if value <= 0:
+        return -50.0
+    if not value < math.inf:
+        return 50.0
+    return math.log(value) - math.log(target)
 
 
 def _bounds_factory(step, steps, delta, relation, report=None):
@@ -433,6 +454,9 @@ COARSE_TOLERANCE = 1e-4
 #: Most evaluations of the user's accountant spent looking for the smallest certified sigma below a
 #: certified one (each is a full ``epsilon_bounds``).
 MAX_DOWNWARD_EVALUATIONS = 40
+#: The largest factor one step of :func:`_smallest_certified` takes sigma down before it has a point
+#: above the target (the secant step assumes an elasticity of 1; a steeper epsilon overshoots it).
+FIRST_STEP_DOWN = 4.0
 
 
 def _smallest_certified(sigma, bounds, epsilon, relative_width, tolerance):
@@ -449,7 +473,7 @@ def _smallest_certified(sigma, bounds, epsilon, relative_width, tolerance):
 
     def g(x):  # > 0: not certified
         upper = bounds(math.exp(x), relative_width).upper
-        return math.log(upper) - math.log(epsilon) if 0 < upper < math.inf else 50.0
+        return _log_excess(upper, epsilon)
 
     width = -math.log1p(-tolerance)  # the tolerance in x = log sigma
     high = math.log(sigma)
@@ -461,9 +485,13 @@ def _smallest_certified(sigma, bounds, epsilon, relative_width, tolerance):
         if low is None:
             # the slack over an elasticity |d log epsilon / d log sigma| of 1 (the Gaussian's epsilon
             # falls like 1/sigma; a steeper one makes the step overshoot, as the bracket needs)
-            x = high - max(width, -1.5 * g_high)
-            if x < math.log(1e-3):
+            # (at most a factor FIRST_STEP_DOWN per step: an upper end of 0 has g = -50; and down to
+            # sigma = 1e-3 at the least, where it stopped: at (0.0786, 5.3e-4, 3.0e-4, 5) under
+            # replace-one the step from 0.93, epsilon 8.4e-5, went below it and the search ended there,
+            # 13x above the crossing)
+            if high <= math.log(1e-3):
                 break
+            x = max(high - max(width, -1.5 * g_high), high - math.log(FIRST_STEP_DOWN), math.log(1e-3))
         elif g_low - g_high > 0:
             root = high - (high - low) * (-g_high) / (g_low - g_high)
             x = min(max(root + width / 4, low + 0.05 * (high - low)), high - 0.05 * (high - low))
