@@ -490,6 +490,14 @@ def test_later_passes_centre_their_tilt_at_the_previous_epsilon_and_meet_the_wid
     assert wide.upper - wide.lower > 1e-3 * wide.upper
 
 
+def test_a_wide_split_bracket_is_tilted_again_at_its_lower_end():
+    # found by benchmarks/calibrate_fuzz.py (seed 20261207), inside a calibration: the first pass's
+    # single tilt is over budget, the split tilted at the RDP bound's half (0.80, nine times the
+    # answer) gave [0.0505, 0.636], the next pass was over budget, and the answer was [0.078, 0.636]
+    bracket = sampled(1.2719713404650438e-05, 0.790914, 351810).epsilon_bounds(1.2275753569381279e-10)
+    assert bracket.source == "pld" and 0.0880 <= bracket.lower and bracket.upper <= 0.0883
+
+
 def test_a_tight_bracket_reads_the_rdp_bound_at_the_planning_orders_alone(rdp_calls):
     # the default grid's orders above 64 are most of a sampled Gaussian's RDP time (PLANNING_ORDERS)
     from dpproofs.accountant.pld.accountant import PLANNING_ORDERS

@@ -144,17 +144,20 @@ def test_a_pass_whose_single_tilt_is_over_budget_tilts_its_split_at_the_earlier_
 
 
 @pytest.mark.parametrize("rdp_half, answers, tried, expected", [
-    (2.0, {2.0: (0.0, 100.0), 0.5: (0.4, 0.6)}, [2.0, 0.5], (0.4, 0.6)),
-    (2.0, {2.0: (0.0, 100.0), 0.5: None}, [2.0, 0.5], (0.0, 100.0)),
-    (2.0, {2.0: (0.3, 0.7)}, [2.0], (0.3, 0.7)),
-    (2.0, {2.0: None, 0.5: (0.45, 0.55)}, [2.0, 0.5], (0.45, 0.55)),
+    (0.8, {0.8: (0.0, 100.0), 0.5: (0.4, 0.6)}, [0.8, 0.5], (0.4, 0.6)),
+    (0.8, {0.8: (0.0, 100.0), 0.5: None}, [0.8, 0.5], (0.0, 100.0)),
+    (0.8, {0.8: (0.3, 0.5)}, [0.8], (0.3, 0.5)),
+    (0.8, {0.8: None, 0.5: (0.45, 0.55)}, [0.8, 0.5], (0.45, 0.55)),
     (10.0, {0.5: (0.45, 0.55)}, [0.5], (0.45, 0.55)),
-    (10.0, {0.5: None, 10.0: (0.0, 9.0)}, [0.5, 10.0], (0.0, 9.0))])
+    (10.0, {0.5: None, 10.0: (0.3, 0.5)}, [0.5, 10.0], (0.3, 0.5)),
+    # a bracket more than SPLIT_REHINT (2) times its lower end, from a guess above it: once more there
+    (0.8, {0.8: (0.1, 0.6), 0.1: (0.15, 0.2)}, [0.8, 0.1], (0.15, 0.2)),
+    (0.8, {0.8: (0.1, 0.6), 0.1: None}, [0.8, 0.1], (0.1, 0.6))])
 def test_a_split_without_a_single_tilt_bracket_tries_the_rdp_hint_and_the_earlier_bracket(
         monkeypatch, rdp_half, answers, tried, expected):
     # the RDP bound's half first (at (1e-4, 0.6, 1e6, 1e-12) the earlier bracket's tilt is over budget
     # there and the RDP one gives [4.99958, 4.99984]), the earlier bracket where it gives no lower end;
-    # the earlier bracket first where the RDP half is more than SPLIT_HINT_FAR (10) times it
+    # the earlier bracket first where the RDP half is more than SPLIT_HINT_FAR (2) times it
     from dpproofs.accountant.pld import accountant as pld_accountant
 
     accountant = dp.PLDAccountant()

@@ -140,10 +140,16 @@ TILT_CHECK = 2000.0
 TILT_OVERSHOOT = 10.0
 #: A pass whose single tilt gives no bracket tilts its bulk/jump split at the RDP bound's half, then
 #: at the earlier passes' epsilon (:meth:`PLDAccountant._attempt_split`); in the other order where
-#: the RDP half is more than SPLIT_HINT_FAR times that epsilon (a stand-in's RDP bound, far above the
-#: answer: a split tilted there costs 0.7 s at (1e-4, 0.7, 1e5, 1e-6) under replace-one and answers
-#: [0, 1.1e4]). Any tilt is valid; only the time and the width change.
-SPLIT_HINT_FAR = 10.0
+#: the RDP half is more than SPLIT_HINT_FAR times that epsilon (an RDP bound far above the answer: a
+#: stand-in's, 4.1e5 at (1e-4, 0.7, 1e5, 1e-6) under replace-one, where a split tilted at its half
+#: costs 0.7 s and answers [0, 1.1e4]; or RDP's own at tiny q and delta, 18 times the answer 0.088 at
+#: (1.27e-5, 0.7909, 351810, 1.2e-10)). At (1e-4, 0.6, 1e6, 1e-12) the RDP half is 0.58 times the
+#: earlier epsilon and goes first (the split tilted at the latter is over budget there). Any tilt is
+#: valid; only the time and the width change.
+SPLIT_HINT_FAR = 2.0
+#: A split bracket wider than this ratio (upper / lower), from a guess above its lower end, is
+#: computed once more with its tilts at that lower end (:meth:`PLDAccountant._attempt_split`).
+SPLIT_REHINT = 2.0
 #: The Rényi orders of the provisional RDP bound an epsilon search starts from (its planning input
 #: and the answer's cap): the default orders up to 64. The default grid's orders above 64 are
 #: integers costing O(alpha) each for a sampled Gaussian: 2.1 of the 3.4 ms of its RDP curve, out
@@ -260,6 +266,9 @@ class PLDAccountant(PrivacyAccountant):
         self._law_windows = 1  # ... with composition windows up to this many times their default
         self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
         self._first_pass = True  # the search's first pass: the split is tried there only when wide
+        # the last search met a grid over its budget (a one-step grid, or a single tilt's window): a
+        # fixed grid_step that does not serve this ledger (calibrate_sigma's coarse search reads it)
+        self._over_budget = False
         self._pairwise = self._relation == "add_remove"  # set per query by _active()
 
     # --- composition -------------------------------------------------------------------------
@@ -567,10 +576,18 @@ class PLDAccountant(PrivacyAccountant):
                 return capped
         return theta
 
+    def _compose_fourier(self, items, theta):
+        """:func:`dpproofs.accountant.pld.compose.compose_fourier` within the window budget; a None
+        (over budget, or a useless round-off bound) is recorded in ``_over_budget``."""
+        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
+        if composed is None:
+            self._over_budget = True
+        return composed
+
     def _value(self, items, delta, epsilon):
         """The composed bound's epsilon at ``delta`` (or delta at ``epsilon``); None if over budget."""
         theta = self._tilt(items, delta, epsilon)
-        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
+        composed = self._compose_fourier(items, theta)
         if composed is None:
             return None
         return composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
@@ -597,10 +614,11 @@ class PLDAccountant(PrivacyAccountant):
                     break
                 items = [(self._one_step(m, direction, bound, step, tail_z), n) for m, n in active]
                 if any(one is None for one, _ in items):
+                    self._over_budget = True
                     return None  # a one-step grid over its budget: the previous pass stands
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
                     theta = self._tilt(items, delta, epsilon)
-                composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
+                composed = self._compose_fourier(items, theta)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
                 if epsilon is not None and bound == "upper":
@@ -650,6 +668,15 @@ class PLDAccountant(PrivacyAccountant):
                 result = found if result is None else (max(result[0], found[0]), min(result[1], found[1]))
             if result is not None and result[0] > 0:
                 break
+        if result is not None and 0 < result[0] < hint and result[1] > SPLIT_REHINT * result[0]:
+            # a wide split bracket from a guess above its lower end: once more, tilted at that lower
+            # end. At (q, sigma, T, delta) = (1.27e-5, 0.7909, 351810, 1.2e-10) the RDP bound's half
+            # (0.80, nine times the answer) gave [0.0505, 0.636], and the accountant's answer stayed
+            # [0.078, 0.636] (its next pass over budget); tilted at 0.0505 the split gives
+            # [0.08797, 0.08823] at the same step
+            found = self._split_at(mechanism, count, direction, step, tail_z, delta, result[0])
+            if found is not None:
+                result = (max(result[0], found[0]), min(result[1], found[1]))
         return result
 
     def _split_at(self, mechanism, count, direction, step, tail_z, delta, hint):
@@ -674,7 +701,7 @@ class PLDAccountant(PrivacyAccountant):
         if any(one is None for one, _ in items):
             return None
         theta = self._tilt(items, delta, epsilon)
-        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
+        composed = self._compose_fourier(items, theta)
         if composed is None:
             return None
         upper = composed.epsilon(delta) if delta is not None else composed.delta(epsilon)
@@ -749,6 +776,7 @@ class PLDAccountant(PrivacyAccountant):
         tail_z = _tail_z(TAIL_SHARE * scale / total)
         target = self._relative_width if delta is not None else self._delta_relative_width
         lower, upper, used, upper_step = 0.0, math.inf, None, None
+        self._over_budget = False
         seen = []  # (step, relative width) of the finished passes
         # the computed laws' first lattice (every probe below reads the same laws): the finest any of
         # them asks for its count and the width asked (random allocation: twice coarser for one or two
@@ -805,6 +833,7 @@ class PLDAccountant(PrivacyAccountant):
             step = self._align(active, step)
             cells = self._cells(active, step, tail_z)
             if cells > self._max_cells:
+                self._over_budget = True
                 if math.isinf(cells) and refined and self._law_windows < MAX_LAW_WINDOWS:
                     # the refined computed law is itself over its window budget: the lattice before the
                     # refinement, with windows twice larger (see MAX_LAW_WINDOWS), at the grid step of
