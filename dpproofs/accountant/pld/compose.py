@@ -140,22 +140,36 @@ def _suffix_weight_norm(n, rate):
     return out
 
 
-class Composed:
-    """The tilted composed PLD on the window: cell ``k`` has loss ``losses[k]`` and true P-mass
-    ``z_k exp(K - theta losses[k])`` where ``|zhat_k - z_k| <= error``. ``wrapped`` bounds the tilted
-    mass outside the window (it may have wrapped into cells), ``above`` bounds the true P-mass above
-    the window, ``infinity`` the P-mass at +inf. ``bound`` 'upper' or 'lower'. ``log_wrapped``: the
-    logarithm of the ``wrapped`` bound (default ``log(wrapped)``), for products with factors beyond
-    float range: ``wrapped`` itself underflows to 0 where it is below 1e-308."""
+class _TiltedWindow:
+    """What :class:`Composed` and :class:`Convolved` share: the tilted masses ``zhat`` of the window's
+    cells from ``first_loss`` on, ``step`` apart, tilted by ``theta`` with log-scale ``log_scale``,
+    their error bound ``error``, and ``wrapped``, a bound on the tilted mass outside the window, with
+    its logarithm ``log_wrapped`` (default ``log(wrapped)``) for products with factors beyond float
+    range: ``wrapped`` itself underflows to 0 where it is below 1e-308."""
 
-    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, above, infinity, bound,
-                 log_wrapped=None):
+    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, log_wrapped=None):
         self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
-        self.theta, self.log_scale, self.error = float(theta), float(log_scale), float(error)
-        self.wrapped, self.above, self.infinity, self.bound = float(wrapped), float(above), float(infinity), bound
+        self.theta, self.log_scale, self.error, self.wrapped = float(theta), float(log_scale), float(error), float(wrapped)
         if log_wrapped is None:
             log_wrapped = math.log(self.wrapped) if self.wrapped > 0 else -math.inf
         self.log_wrapped = float(log_wrapped)
+
+    def wrapped_times_exp(self, exponent):
+        """An upper bound on ``wrapped * e^exponent``, computed in log space (inf beyond float range)."""
+        return _exp_up(self.log_wrapped + exponent)
+
+
+class Composed(_TiltedWindow):
+    """The tilted composed PLD on the window: cell ``k`` has loss ``losses[k]`` and true P-mass
+    ``z_k exp(K - theta losses[k])`` where ``|zhat_k - z_k| <= error``. ``wrapped`` bounds the tilted
+    mass outside the window (it may have wrapped into cells; its logarithm as in
+    :class:`_TiltedWindow`), ``above`` bounds the true P-mass above the window, ``infinity`` the P-mass
+    at +inf. ``bound`` 'upper' or 'lower'."""
+
+    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, above, infinity, bound,
+                 log_wrapped=None):
+        super().__init__(zhat, first_loss, step, theta, log_scale, error, wrapped, log_wrapped)
+        self.above, self.infinity, self.bound = float(above), float(infinity), bound
         # ``error`` bounds the EUCLIDEAN norm of zhat - z (the FFT bounds are normwise), so a
         # weighted sum of the errors is bounded by Cauchy-Schwarz, ||w||_2 error, instead of
         # ||w||_1 error: far tighter when the damping theta h is small. With z+ = max(zhat, 0):
@@ -250,7 +264,7 @@ class Composed:
             # the window lies far above eps (a tilt of 2e6 put it at loss 6.9e6, eps = 0: e^{1.4e13}
             # times a wrapped mass of e^{-1.4e13} came out as 0, and the upper end as 0 where the
             # tight epsilon is 22.7: SampledGaussian(3.56e-4, 0.617) x 4 487 193 under replace-one)
-            below = _exp_up(self.log_scale - self.theta * epsilon + self.log_wrapped)
+            below = self.wrapped_times_exp(self.log_scale - self.theta * epsilon)
             return min(1.0, (cells + below) * (1 + 1e-12) + self._constant())
         c = self._constant()
         if j >= len(self.z) - 1:
@@ -459,22 +473,11 @@ def _componentwise_power_error(moduli):
     return value if math.isfinite(value) else math.inf
 
 
-class Convolved:
+class Convolved(_TiltedWindow):
     """The tilted composed masses on the window, without the hockey-stick machinery of
     :class:`Composed` (which needs ``theta >= 0``): cell ``k`` at ``first_loss + k step`` has true mass
     ``z_k exp(log_scale - theta l_k)`` with ``|zhat_k - z_k| <= error + wrapped`` (the wrapped tilted
     mass only adds), and the tilted mass outside the window is at most ``wrapped``. Any real theta."""
-
-    def __init__(self, zhat, first_loss, step, theta, log_scale, error, wrapped, log_wrapped=None):
-        self.zhat, self.first_loss, self.step = zhat, float(first_loss), float(step)
-        self.theta, self.log_scale, self.error, self.wrapped = float(theta), float(log_scale), float(error), float(wrapped)
-        if log_wrapped is None:
-            log_wrapped = math.log(self.wrapped) if self.wrapped > 0 else -math.inf
-        self.log_wrapped = float(log_wrapped)  # as in Composed
-
-    def wrapped_times_exp(self, exponent):
-        """An upper bound on ``wrapped * e^exponent``, computed in log space (inf beyond float range)."""
-        return _exp_up(self.log_wrapped + exponent)
 
 
 def _exp_up(exponent):
