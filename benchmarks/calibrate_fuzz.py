@@ -15,7 +15,9 @@ bound) and at sigma (1 - tolerance) (1e-6 for "rdp"). One JSON line per target, 
   SLOW       over 10 s.
 Not a unit test; the counterexamples it finds are pinned in tests/.
 """
-import json, math, random, sys, time, multiprocessing as mp, traceback
+import json, math, random, sys, time, traceback
+
+from forked import run_forked
 
 
 def logu(r, lo, hi):
@@ -59,26 +61,13 @@ def run(cfg):
     return out
 
 
-def worker(cfg, conn):
-    conn.send(run(cfg))
-
-
 if __name__ == "__main__":
     seed, n, timeout = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     r = random.Random(seed)
     cfgs = [gen(r) for _ in range(n)]
-    ctx = mp.get_context("fork")
     import dpproofs  # noqa: F401 (preloaded once, forked)
     for i, cfg in enumerate(cfgs):
-        a, b = ctx.Pipe(False)
-        p = ctx.Process(target=worker, args=(cfg, b))
-        t = time.perf_counter()
-        p.start()
-        res = a.recv() if a.poll(timeout) else {"err": "TIMEOUT"}
-        p.join(1)
-        if p.is_alive():
-            p.kill()
-        res["wall"] = time.perf_counter() - t
+        res = run_forked(run, cfg, timeout)
         flags = []
         if "err" in res and not res["err"].startswith("LIB"):
             flags.append("BAD")

@@ -16,7 +16,9 @@ configuration, flagged:
            does not overlap the default one: the exact value lies in both, so one is wrong.
 Not a unit test; the counterexamples it finds are pinned in tests/.
 """
-import json, math, os, random, sys, time, multiprocessing as mp, traceback
+import json, math, os, random, sys, time, traceback
+
+from forked import run_forked
 
 def logu(r, lo, hi):
     return 10 ** r.uniform(math.log10(lo), math.log10(hi))
@@ -78,27 +80,15 @@ def run(cfg):
         out["pld_s"] = time.perf_counter() - t
     return out
 
-def worker(cfg, conn):
-    conn.send(run(cfg))
-
 if __name__ == "__main__":
     seed, n, timeout = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     part, parts = int(sys.argv[4]), int(sys.argv[5])
     r = random.Random(seed)
     cfgs = [gen(r) for _ in range(n)]
-    ctx = mp.get_context("fork")
     import dpproofs  # preload
     for i, cfg in enumerate(cfgs):
         if i % parts != part: continue
-        a, b = ctx.Pipe(False)
-        p = ctx.Process(target=worker, args=(cfg, b)); t = time.perf_counter(); p.start()
-        if a.poll(timeout):
-            res = a.recv()
-        else:
-            res = {"err": "TIMEOUT"}
-        p.join(1); 
-        if p.is_alive(): p.kill()
-        res["wall"] = time.perf_counter() - t
+        res = run_forked(run, cfg, timeout)
         flags = []
         if "err" in res and not res["err"].startswith("LIB"): flags.append("BAD")
         if "pld" in res:
