@@ -498,6 +498,18 @@ def test_a_wide_split_bracket_is_tilted_again_at_its_lower_end():
     assert bracket.source == "pld" and 0.0880 <= bracket.lower and bracket.upper <= 0.0883
 
 
+def test_a_sampled_laplaces_lower_end_has_its_atoms_at_cell_middles():
+    # found by benchmarks/pld_fuzz.py (seed 20261212): on the plain grid each atom shared its cell
+    # with continuous mass on one side and the cell moved down by up to a step, 3.1e6 times: the lower
+    # end was 1.140 where the upper end is 1.826. A second accountant three times finer brackets it
+    mechanism, count, delta = dp.SampledLaplace(1.6318361505399858e-4, 0.8124666393072303), 3142136, 2.5044182404293997e-9
+    bracket = dp.PLDAccountant().compose(mechanism, count).epsilon_bounds(delta)
+    assert bracket.source == "pld" and bracket.lower >= 1.75 and bracket.upper <= 1.8264
+    finer = dp.PLDAccountant(grid_step=bracket.grid_step / 3, max_cells=1 << 23).compose(mechanism, count)
+    other = finer.epsilon_bounds(delta)
+    assert bracket.lower <= other.upper and other.lower <= bracket.upper
+
+
 def test_a_tight_bracket_reads_the_rdp_bound_at_the_planning_orders_alone(rdp_calls):
     # the default grid's orders above 64 are most of a sampled Gaussian's RDP time (PLANNING_ORDERS)
     from dpproofs.accountant.pld.accountant import PLANNING_ORDERS
