@@ -219,7 +219,7 @@ def test_the_calibration_searches_read_an_upper_end_of_0_as_certified():
 
 def test_the_search_down_from_a_certified_sigma_steps_by_at_most_a_factor_4_to_a_steep_crossing():
     # an epsilon falling like sigma^-5 (steeper than the secant's elasticity 1): its first step from
-    # 0.93 went below sigma 1e-3, and the search stopped at 0.93 (13x above the crossing)
+    # 0.93 went below sigma 1e-3, and the search stopped at 0.93 (3x above the crossing)
     from dpproofs.accountant import calibrate
     from dpproofs.accountant.base import Bounds
 

@@ -491,7 +491,7 @@ def _smallest_certified(sigma, bounds, epsilon, relative_width, tolerance):
             # (at most a factor FIRST_STEP_DOWN per step: an upper end of 0 has g = -50; and down to
             # sigma = 1e-3 at the least, where it stopped: at (0.0786, 5.3e-4, 3.0e-4, 5) under
             # replace-one the step from 0.93, epsilon 8.4e-5, went below it and the search ended there,
-            # 13x above the crossing)
+            # 3x above the crossing, 0.307)
             if high <= math.log(1e-3):
                 break
             x = max(high - max(width, -1.5 * g_high), high - math.log(FIRST_STEP_DOWN), math.log(1e-3))

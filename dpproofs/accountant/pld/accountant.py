@@ -673,15 +673,15 @@ class PLDAccountant(PrivacyAccountant):
             # end. At (q, sigma, T, delta) = (1.27e-5, 0.7909, 351810, 1.2e-10) the RDP bound's half
             # (0.80, nine times the answer) gave [0.0505, 0.636], and the accountant's answer stayed
             # [0.078, 0.636] (its next pass over budget); tilted at 0.0505 the split gives
-            # [0.08797, 0.08823] at the same step
+            # [0.0878, 0.0885] at the same step
             found = self._split_at(mechanism, count, direction, step, tail_z, delta, result[0])
             if found is not None:
                 result = (max(result[0], found[0]), min(result[1], found[1]))
         return result
 
     def _split_at(self, mechanism, count, direction, step, tail_z, delta, hint):
-        """(lower, upper) of :meth:`_attempt_split` with its tilts at ``epsilon_hint``; None if it does
-        not apply."""
+        """(lower, upper) of :meth:`_attempt_split` with its tilts at ``hint``; None if it does not
+        apply."""
         found = []
         for bound in ("upper", "lower"):
             one = self._one_step(mechanism, direction, bound, step, tail_z)

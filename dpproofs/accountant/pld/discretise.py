@@ -511,7 +511,8 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     # only, and the cell moved down by up to a step: SampledLaplace(1.63e-4, 0.81) x 3.1e6 at delta
     # 2.5e-9 had its lower end at 1.140 where the upper end is 1.826 (1.771 centred). Centred alone
     # was worse where a second mechanism's atoms are not a whole number of steps apart (_align serves
-    # the first one): RandomizedResponse + Laplace went from [1977.18, 1979.26] to [1972.71, 1979.26]
+    # the first one): RandomizedResponse + Laplace went from [1977.18, 1979.26] to [1972.71, 1979.25]
+    # ([1976.15, 1979.28] with the choice of the two)
     found = _lower_one_step(pair, grid, (p, q, ep, eq), step, k0, 0.0)
     if pair.atoms:
         heaviest = max(pair.atoms, key=lambda atom: atom[1])[0]
