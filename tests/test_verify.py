@@ -216,7 +216,11 @@ def test_arguments_of_the_wrong_type_are_clear_type_errors(claim, where, integer
     assert "must be a str" in str(error.value)
 
 
-def test_a_user_claim_verdict_has_no_expectation_and_a_counterexample_of_values_only():
+def test_a_user_claim_verdict_has_no_expectation_and_a_counterexample_of_values_only(monkeypatch):
+    # the clock stands still: the search stops at its first violation, not at a busy machine's seconds
+    import time as clock
+
+    monkeypatch.setattr(clock, "perf_counter", WorkClock(0.0))
     verdict = dp.verify("rdp_randomized_response(alpha, eps) <= alpha*eps**2/4", ["1 < alpha <= 64", "0 < eps <= 5"],
                         time_budget=QUICK)
     assert verdict.expected is None and verdict.matches_expectation is None
@@ -356,7 +360,11 @@ def test_an_identity_at_q_one_holds_with_the_tie_named():
     assert "equal to" in verdict["evidence"]
 
 
-def test_an_identity_under_a_strict_relation_is_refuted_by_an_exact_tie():
+def test_an_identity_under_a_strict_relation_is_refuted_by_an_exact_tie(monkeypatch):
+    # the clock stands still: 50 samples bound the work, not a busy machine's seconds
+    import time as clock
+
+    monkeypatch.setattr(clock, "perf_counter", WorkClock(0.0))
     verdict = dp.verify("rdp_gaussian(alpha, sigma) < alpha/(2*sigma**2)", ["1 < alpha <= 8", "1 <= sigma <= 4"],
                         samples=50, time_budget=QUICK)
     assert verdict.status == "refuted", verdict.evidence
