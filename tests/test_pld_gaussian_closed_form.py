@@ -50,9 +50,41 @@ def test_a_gaussian_beside_another_mechanism_goes_to_the_grid():
 
 
 def test_beyond_the_closed_forms_range_the_accountant_keeps_its_other_paths():
-    assert gcf.gaussian_mu([(dp.Gaussian(1e-5), 1)], "add_remove") is None  # mu = 1e5 > MAX_MU
-    bounds = dp.PLDAccountant().compose(dp.Gaussian(1e-5)).epsilon_bounds(1e-5)
+    assert gcf.gaussian_mu([(dp.Gaussian(1e-151), 1)], "add_remove") is None  # mu = 1e151 > MAX_MU
+    bounds = dp.PLDAccountant().compose(dp.Gaussian(1e-151)).epsilon_bounds(1e-5)
     assert bounds.upper > 0 and bounds.lower <= bounds.upper
+
+
+@pytest.mark.parametrize("sigma, steps, relation, delta", [
+    (0.0557, 510181, "replace_one", 1e-6),  # the fuzz's case (seed 20261211): mu 25 650, was [0, 3.3e8] from RDP
+    (1e-6, 100, "add_remove", 1e-6),  # mu = 1e7: arb's own erfc lost all accuracy here
+    (1e-30, 1, "add_remove", 1e-10),  # mu = 1e30, epsilon 5e59
+])
+def test_a_gaussian_ledger_of_huge_mu_is_answered_from_the_closed_form(sigma, steps, relation, delta):
+    bounds = dp.PLDAccountant(relation=relation).compose(dp.Gaussian(sigma), steps).epsilon_bounds(delta)
+    assert bounds.source == "pld" and bounds.grid_step is None
+    assert bounds.upper - bounds.lower <= 1e-9 * bounds.upper
+    with precise.mp.workdps(120):  # epsilon = mu^2/2 + mu z: about 2 log10(mu) digits cancel
+        noise = precise.mp.mpf(sigma) / ((2 if relation == "replace_one" else 1) * precise.mp.sqrt(steps))
+        assert (precise.delta_gaussian(bounds.upper, noise, dps=120) <= delta
+                <= precise.delta_gaussian(bounds.lower, noise, dps=120))
+
+
+def test_the_arb_erfc_keeps_its_accuracy_far_out():
+    # arb's own erfc on this ball answered [+/- 3.4e-217149303769]; Mills-ratio bounds (A&S 7.1.13)
+    from flint import arb
+
+    from dpproofs.math import ball
+
+    with ball.precision(128):
+        x = arb(707107) + arb("0 +/- 1e-30")
+        value = ball.erfc(x)
+    with precise.mp.workdps(60):
+        exact = precise.mp.erfc(707107)
+        middle = precise.mp.mpf(value.mid().str(40, radius=False))
+        radius = precise.mp.mpf(value.rad().str(10, radius=False))
+        assert radius < 1e-9 * middle
+        assert abs(middle - exact) <= radius
 
 
 def test_a_delta_at_or_above_the_profile_at_zero_gives_zero():

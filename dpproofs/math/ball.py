@@ -102,6 +102,30 @@ def positive_part(x):
     return arb(0).union(arb(x.upper()))
 
 
+#: From this argument up, :func:`erfc` also encloses by the Mills-ratio bounds (relative width
+#: about 0.09 / x^2) and keeps the narrower ball: on a ball of radius 1e-32 at x = 7e5, arb's own
+#: ``erfc`` answered ``[+/- 3.4e-217149303769]`` (no relative accuracy left), which times ``e^eps``
+#: in the Gaussian profile at mu = 1e6 gave ``[+/- 4.7e1568]``.
+ERFC_MILLS_FROM = 32
+
+
+def erfc(x):
+    """Enclosure of ``erfc(x)``: arb's, or for ``x >= ERFC_MILLS_FROM`` the narrower of arb's and the
+    one from Abramowitz & Stegun (1964) 7.1.13,
+    ``1/(x + sqrt(x^2 + 2)) < e^{x^2} int_x^inf e^{-t^2} dt <= 1/(x + sqrt(x^2 + 4/pi))`` for x >= 0.
+    Both bounds decrease in x, so evaluated on the ball they enclose their values at each point of
+    it, and the hull of the two encloses ``erfc`` there."""
+    x = to_arb(x)
+    own = x.erfc()
+    if not x.lower() >= ERFC_MILLS_FROM:
+        return own
+    square = x * x
+    lower = 1 / (x + (square + 2).sqrt())
+    upper = 1 / (x + (square + 4 / arb.pi()).sqrt())
+    mills = 2 / arb.pi().sqrt() * (-square).exp() * lower.union(upper)
+    return mills if mills.rad() * abs(own.mid()) < own.rad() * abs(mills.mid()) else own
+
+
 class Arb:
     """The arb arithmetic context of :mod:`dpproofs.math.formulas`: enclosures at the current
     flint precision (``prec`` bits inside an entry point)."""
@@ -116,7 +140,7 @@ class Arb:
     log = staticmethod(lambda x: to_arb(x).log())
     log1p = staticmethod(lambda x: to_arb(x).log1p())
     expm1 = staticmethod(lambda x: to_arb(x).expm1())
-    erfc = staticmethod(lambda x: to_arb(x).erfc())
+    erfc = staticmethod(lambda x: erfc(x))
     sqrt = staticmethod(lambda x: to_arb(x).sqrt())
     tanh = staticmethod(lambda x: to_arb(x).tanh())
     log10 = staticmethod(lambda x: to_arb(x).log() / arb(10).log())

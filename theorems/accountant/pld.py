@@ -19,6 +19,9 @@ counterexamples are certified; the third is mpmath only (no arb version of the i
 Ids -> items:
 
 * ``accountant.pld.gaussian.upper`` / ``.lower``: Gaussian(sigma), T steps, random delta;
+* ``accountant.pld.gaussian_large_mu.upper`` / ``.lower``: the same at sigma 1e-8..1e-6 (mu 1e6
+  to 3e10, where arb's own erfc loses its accuracy), with mutants each end moved inward by 1e-9 relative
+  (``...nudged_inward``);
 * ``accountant.pld.one_step.upper`` / ``.lower``: one SampledGaussian(q, sigma) step (in
   ``SLOW_CLAIMS``: tested at pinned points);
 * ``accountant.pld.sampled_gaussian.upper`` / ``.lower``: T sampled-Gaussian steps (minutes per
@@ -263,8 +266,54 @@ uncentred = gaussian_upper.mutant(
     pinned=(MUTANT_PIN,),
 )
 
+# Large mu (sensitivity over noise 1e6..3e10, epsilons 5e11..5e20): the closed form's range where
+# the arb profile needs the Mills-ratio enclosure of erfc (dpproofs.math.ball.erfc)
+_LARGE_MU_VARS = (Variable("sigma", 1e-8, 1e-6), STEPS, DELTA)
+LARGE_MU_PIN = {"sigma": 1e-6, "steps": 100, "delta": 1e-6}  # mu = 1e7
+large_mu_upper = Claim(
+    id="accountant.pld.gaussian_large_mu.upper",
+    source=SOURCE,
+    statement=sympy.Le(tight_delta(pld_upper(sigma, steps, delta), sigma, steps), delta),
+    variables=_LARGE_MU_VARS,
+    kind="statement",
+    title="PLDAccountant upper end for T Gaussian steps at mu = sqrt(T)/sigma from 1e6 to 3e10",
+    sides=_gaussian_sides(_up),
+)
+large_mu_lower = Claim(
+    id="accountant.pld.gaussian_large_mu.lower",
+    source=SOURCE,
+    statement=sympy.Ge(tight_delta(pld_lower(sigma, steps, delta), sigma, steps)
+                       + delta * sympy.KroneckerDelta(pld_lower(sigma, steps, delta), 0), delta),
+    variables=_LARGE_MU_VARS,
+    kind="statement",
+    title="PLDAccountant lower end for T Gaussian steps at mu = sqrt(T)/sigma from 1e6 to 3e10",
+    sides=_gaussian_sides(_low, lower=True),
+)
+#: Relative move of the large-mu mutants: far above the closed form's width (1.8e-12 relative), far
+#: below the RDP bound's excess (1 % at the pin), so only a closed-form bracket refutes them.
+NUDGE = sympy.Rational(1, 10**9)
+large_mu_upper_nudged = large_mu_upper.mutant(
+    "nudged_inward",
+    statement=sympy.Le(tight_delta(pld_upper(sigma, steps, delta) * (1 - NUDGE), sigma, steps), delta),
+    sides=_gaussian_sides(lambda point: _end(point, "upper") * (1 - float(NUDGE))),
+    explanation="the upper end 1e-9 relative lower is below eps* at mu = 1e7 (epsilon 5e13): refuted only when "
+    "the accountant answers from the closed form and the arb profile keeps its accuracy there (the Mills-ratio "
+    "erfc); with arb's own erfc the accountant falls back to the RDP bound, 1 % above, and this mutant holds",
+    pinned=(LARGE_MU_PIN,),
+)
+large_mu_lower_nudged = large_mu_lower.mutant(
+    "nudged_inward",
+    statement=sympy.Ge(tight_delta(pld_lower(sigma, steps, delta) * (1 + NUDGE), sigma, steps)
+                       + delta * sympy.KroneckerDelta(pld_lower(sigma, steps, delta), 0), delta),
+    sides=_gaussian_sides(lambda point: _end(point, "lower") * (1 + float(NUDGE)), lower=True),
+    explanation="the lower end 1e-9 relative higher is above eps* at mu = 1e7: refuted only when the accountant "
+    "answers from the closed form (the RDP fallback's lower end is 0)",
+    pinned=(LARGE_MU_PIN,),
+)
+
 #: Checked by ``dpproofs check`` and the docs: each example costs about a second.
-CLAIMS = [gaussian_upper, gaussian_lower, upper_moved_inward, lower_moved_inward, tail_dropped, uncentred]
+CLAIMS = [gaussian_upper, gaussian_lower, upper_moved_inward, lower_moved_inward, tail_dropped, uncentred,
+          large_mu_upper, large_mu_lower, large_mu_upper_nudged, large_mu_lower_nudged]
 #: Slower: one_step.* (random tiny q, sigma and delta need fine grids: up to tens of seconds per
 #: example; tested at pinned points) and sampled_gaussian.* (minutes per example: two Bromwich
 #: inversions of tens of mpmath quadratures each; campaign test only).
