@@ -557,3 +557,41 @@ def test_the_mutant_that_keeps_the_overshooting_chernoff_order_answers_from_rdp(
     monkeypatch.setattr(pld_accountant, "TILT_OVERSHOOT", math.inf)
     bracket = dp.PLDAccountant().compose(dp.Laplace(0.5693), 5).epsilon_bounds(0.00188)
     assert bracket.source == "rdp" and bracket.lower == 0.0
+
+
+def _abadi_bracket(steps=10000):
+    return dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 4.0), steps).epsilon_bounds(1e-5)
+
+
+def test_a_dominated_direction_is_settled_on_a_coarser_grid_with_the_same_bracket(monkeypatch):
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    found = []
+    original = pld_accountant.PLDAccountant._dominated_coarsely
+
+    def counting(self, *args):
+        found.append(original(self, *args))
+        return found[-1]
+
+    monkeypatch.setattr(pld_accountant.PLDAccountant, "_dominated_coarsely", counting)
+    coarse = _abadi_bracket()
+    # at the Abadi point the remove direction's upper end two steps coarse (0.93836) is under the add
+    # direction's lower end (0.94670): one coarse composition instead of one at the pass's step
+    assert len(found) == 1 and found[0] is not None and found[0] < coarse.lower
+    monkeypatch.setattr(pld_accountant.PLDAccountant, "_dominated_coarsely", lambda self, *args: None)
+    assert _abadi_bracket() == coarse
+    assert coarse.lower <= 0.9468668 <= coarse.upper  # the exact value (Bromwich, precise_pld)
+
+
+def test_a_coarse_direction_above_the_other_lower_end_is_composed_at_the_passs_step(monkeypatch):
+    # (1e-3, 10, 1e5, 1e-6): the directions' Chernoff epsilons are 0.2 % apart, under the gate. Forced
+    # through the gate, the remove direction's coarse upper end (0.1163077) is above the add
+    # direction's lower end (0.1162904) and must not be taken: the bracket is the one without the check
+    from dpproofs.accountant.pld import accountant as pld_accountant
+
+    def bracket():
+        return dp.PLDAccountant().compose(dp.SampledGaussian(1e-3, 10.0), 100000).epsilon_bounds(1e-6)
+
+    reference = bracket()
+    monkeypatch.setattr(pld_accountant, "DOMINATED_GATE", -math.inf)  # every coarse check is tried
+    assert bracket() == reference
