@@ -151,8 +151,9 @@ SPLIT_HINT_FAR = 2.0
 #: computed once more with its tilts at that lower end (:meth:`PLDAccountant._attempt_split`).
 SPLIT_REHINT = 2.0
 #: A later direction of a sampled mechanism (``remove`` after ``add``) is first composed on a grid
-#: DOMINATED_COARSENING times coarser, where its Chernoff epsilon there is at least DOMINATED_GATE
-#: (relative) below the first direction's at the pass's step: its upper end at the coarse grid is
+#: DOMINATED_COARSENING times coarser, where its Chernoff epsilon there, at the first direction's
+#: tilt, is at least DOMINATED_GATE (relative) below the first direction's at the pass's step (two
+#: evaluations of K, not a search over orders): its upper end at the coarse grid is
 #: valid, and where it is at most the first direction's lower end it changes neither end of the
 #: maximum (:meth:`PLDAccountant._dominated_coarsely`); otherwise the direction is composed at the
 #: pass's step, as without the check. At the Abadi points the remove direction is 1.0 % and 0.5 %
@@ -615,12 +616,12 @@ class PLDAccountant(PrivacyAccountant):
             (lambda d: d["add"] is not d["remove"])(self._directions(m)) for m, _ in active) else ("add",)
         target = self._relative_width if delta is not None else self._delta_relative_width
         self._only_constant = epsilon is not None
-        first_upper = None  # the first direction's upper one-step items (the dominated check's reference)
+        first_upper = None  # the first direction's (upper one-step items, tilt): the dominated check's reference
         for direction in directions:
             values = {}
             theta = None
             if lows and first_upper is not None and delta is not None and not upper_only:
-                coarse = self._dominated_coarsely(active, direction, step, tail_z, delta, first_upper, max(lows))
+                coarse = self._dominated_coarsely(active, direction, step, tail_z, delta, *first_upper, max(lows))
                 if coarse is not None:
                     # its upper end on a coarser grid is at most another direction's lower end: it
                     # changes neither end of the maximum
@@ -637,10 +638,10 @@ class PLDAccountant(PrivacyAccountant):
                 if any(one is None for one, _ in items):
                     self._over_budget = True
                     return None  # a one-step grid over its budget: the previous pass stands
-                if bound == "upper" and first_upper is None:
-                    first_upper = items
                 if theta is None:  # one tilt per direction (any theta >= 0 is valid)
                     theta = self._tilt(items, delta, epsilon)
+                if bound == "upper" and first_upper is None:
+                    first_upper = (items, theta)
                 composed = self._compose_fourier(items, theta)
                 values[bound] = None if composed is None else (
                     composed.epsilon(delta) if delta is not None else composed.delta(epsilon))
@@ -666,20 +667,23 @@ class PLDAccountant(PrivacyAccountant):
             ups.append(up)
         return max(lows), max(ups)
 
-    def _dominated_coarsely(self, active, direction, step, tail_z, delta, reference, ceiling):
+    def _dominated_coarsely(self, active, direction, step, tail_z, delta, reference, theta, ceiling):
         """The upper end of ``direction`` at ``delta`` on a grid DOMINATED_COARSENING times coarser
-        than ``step``, when it is at most ``ceiling`` (another direction's lower end); None when the
-        Chernoff gate (DOMINATED_GATE against the ``reference`` items, that direction's upper
-        one-step PLDs at ``step``) says it is not worth trying, or the coarse upper end is above
-        ``ceiling``, or anything is over budget. Any grid step gives a valid upper end."""
+        than ``step``, tilted by ``theta``, when it is at most ``ceiling`` (another direction's lower
+        end); None when the Chernoff gate at ``theta`` (DOMINATED_GATE against the ``reference``
+        items, that direction's upper one-step PLDs at ``step``, composed at ``theta``) says it is
+        not worth trying, or the coarse upper end is above ``ceiling``, or anything is over budget.
+        Any grid step and any tilt give a valid upper end."""
+        if not theta > 0:
+            return None
         coarse = self._align(active, DOMINATED_COARSENING * step)
         items = [(self._one_step(m, direction, "upper", coarse, tail_z), n) for m, n in active]
         if any(one is None for one, _ in items):
             return None
-        own, other = _compose.chernoff_epsilon(items, delta), _compose.chernoff_epsilon(reference, delta)
+        own, other = _compose.chernoff_epsilon(items, delta, theta), _compose.chernoff_epsilon(reference, delta, theta)
         if not (math.isfinite(own) and math.isfinite(other) and own <= (1 - DOMINATED_GATE) * other):
             return None
-        composed = _compose.compose_fourier(items, self._tilt(items, delta, None), max_cells=self._max_cells)
+        composed = _compose.compose_fourier(items, theta, max_cells=self._max_cells)
         if composed is None:
             return None
         value = composed.epsilon(delta)

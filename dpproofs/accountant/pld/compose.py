@@ -384,8 +384,14 @@ MAX_TILT = 2e6
 MAX_TILT_RATE = 100.0
 
 
-def _chernoff_scores(items, delta, epsilon):
-    """(candidate tilts, their Chernoff scores) for :func:`choose_tilt` (inf where not finite)."""
+def choose_tilt(items, *, delta=None, epsilon=None):
+    """A tilt theta >= 0: the Chernoff-optimal order of the discrete composed PLD for ``delta``
+    (minimising (K(theta) + log(1/delta)) / theta) or for ``epsilon`` (minimising
+    K(theta) - theta epsilon). Any theta >= 0 gives correct bounds; this one makes them tight.
+    Candidates: 0 and a geometric grid up to :data:`MAX_TILT`, and up to ``MAX_TILT_RATE / step``
+    beyond 2000 (the damped suffix sums of :class:`Composed` run block by block, and a block is
+    ``300 / (theta step)`` cells: the cap keeps blocks of at least 3 cells, as with theta <= 2000 and
+    steps <= 0.05 before)."""
     step = items[0][0].step
     thetas = np.concatenate(([0.0], np.geomspace(1e-3, 2e3, 85), np.geomspace(2e3, MAX_TILT, 37)[1:]))
     thetas = thetas[thetas <= max(2e3, MAX_TILT_RATE / step)]
@@ -395,26 +401,16 @@ def _chernoff_scores(items, delta, epsilon):
             score = np.where(thetas > 0, (k - math.log(delta)) / thetas, np.inf)
     else:
         score = k - thetas * epsilon
-    return thetas, np.where(np.isfinite(score), score, np.inf)
-
-
-def choose_tilt(items, *, delta=None, epsilon=None):
-    """A tilt theta >= 0: the Chernoff-optimal order of the discrete composed PLD for ``delta``
-    (minimising (K(theta) + log(1/delta)) / theta) or for ``epsilon`` (minimising
-    K(theta) - theta epsilon). Any theta >= 0 gives correct bounds; this one makes them tight.
-    Candidates: 0 and a geometric grid up to :data:`MAX_TILT`, and up to ``MAX_TILT_RATE / step``
-    beyond 2000 (the damped suffix sums of :class:`Composed` run block by block, and a block is
-    ``300 / (theta step)`` cells: the cap keeps blocks of at least 3 cells, as with theta <= 2000 and
-    steps <= 0.05 before)."""
-    thetas, score = _chernoff_scores(items, delta, epsilon)
+    score = np.where(np.isfinite(score), score, np.inf)
     return float(thetas[int(np.argmin(score))])
 
 
-def chernoff_epsilon(items, delta):
-    """The Chernoff bound on the composed epsilon at ``delta``, ``min_theta (K(theta) + log(1/delta)) /
-    theta`` over :func:`choose_tilt`'s candidates (inf if none is finite): an upper bound on the
-    tight epsilon of the discrete composition, used as a cheap comparison between compositions."""
-    return float(np.min(_chernoff_scores(items, delta, None)[1]))
+def chernoff_epsilon(items, delta, theta):
+    """The Chernoff bound on the composed epsilon at ``delta`` at the order ``theta > 0``,
+    ``(K(theta) + log(1/delta)) / theta`` (an upper bound on the tight epsilon of the discrete
+    composition at every theta > 0; inf if not finite): a cheap comparison between compositions."""
+    value = (float(_log_mgf_total(items, [theta])[0]) - math.log(delta)) / theta
+    return value if math.isfinite(value) else math.inf
 
 
 #: Relative error of one complex float product: ``sqrt(2) gamma_2``, ``gamma_2 = 2u / (1 - 2u)``
