@@ -82,6 +82,39 @@ def test_symmetrising_refuses_a_positive_part_too_heavy_for_a_symmetric_pair():
     assert pld_eval.symmetrised(heavy) is None
 
 
+def test_an_atom_just_too_heavy_to_mirror_is_moved_up_a_few_cells_and_stays_an_upper_bound():
+    # RandomizedResponse(9.55): its atom at +eps carries 0.99993 of the mass, and U's rounding
+    # margins put sum w (1 + e^{-l}) 9e-16 above 1: symmetrised() returned None, and a replace-one
+    # ledger with a fixed-size batch beside it fell back to [0, RDP] (pld_fuzz seed 20261213, i = 41)
+    from dpproofs.accountant.pld.accountant import _replace_one_plan
+
+    epsilon, step = 9.551305253991067, 0.006154191529633419
+    dominating, _ = _replace_one_plan(dp.RandomizedResponse(epsilon))
+    upper = pld_eval.discretise(dominating, step, "upper", 8.16647915654664)
+    sym = pld_eval.symmetrised(upper)
+    assert sym is not None
+    losses, w = sym.losses(), sym.masses
+    assert np.all(w >= 0) and w.sum() + sym.infinity <= 1 + 1e-15
+    positive = losses > 0
+    # the positive part is U's, moved up by a whole number of cells
+    kept, moved = upper.masses[upper.losses() > 0], w[positive]
+    assert np.array_equal(kept[kept > 0], moved[moved > 0])
+    shift = round((losses[positive][moved > 0][0] - upper.losses()[upper.losses() > 0][kept > 0][0]) / step)
+    assert shift >= 1
+    # the mirror is at most e^{-l} w, and the profile at eps >= 0 is at least U's
+    middle = len(w) // 2
+    assert np.all(w[:middle][::-1] <= w[middle + 1:] * np.exp(-losses[middle + 1:]))
+    for eps in (0.0, 5.0, epsilon - 2 * step, epsilon - step / 2, epsilon):
+        profile = lambda l, m, inf: inf + float(np.sum(m * np.clip(1 - np.exp(eps - l), 0, None)))
+        assert profile(losses, w, sym.infinity) >= profile(upper.losses(), upper.masses, upper.infinity)
+    acc = dp.PLDAccountant(relation="replace_one").compose(dp.FixedBatchGaussian(3071, 423170, 3.1569689174346385), 3208342)
+    acc.compose(dp.RandomizedResponse(epsilon), 50).compose(dp.SampledGaussian(6.683623518528568e-05, 1.4358667134921854), 82010)
+    bounds = acc.epsilon_bounds(1.741282010659465e-05)
+    rdp = dp.Accountant(relation="replace_one").compose(dp.FixedBatchGaussian(3071, 423170, 3.1569689174346385), 3208342)
+    rdp.compose(dp.RandomizedResponse(epsilon), 50).compose(dp.SampledGaussian(6.683623518528568e-05, 1.4358667134921854), 82010)
+    assert bounds.source == "pld" and 0 < bounds.lower <= bounds.upper <= rdp.epsilon(1.741282010659465e-05)
+
+
 def test_fixed_batches_under_add_remove_are_refused_naming_the_pair_and_nothing_changes():
     acc = dp.PLDAccountant().compose(dp.SampledGaussian(0.01, 1.0), 10)
     before = acc.to_dict()

@@ -154,11 +154,19 @@ def blocked_log_mgf(w, base, step, thetas):
     return out
 
 
+#: Largest number of cells :func:`symmetrised` moves a one-step PLD's positive part up to make room.
+SYMMETRISE_MAX_SHIFT = 64
+
+
 def symmetrised(one):
     """The symmetrised pair of an upper one-step PLD ``U`` (replace-one; docs/math.md, "Replace-one
     neighbours"): U's P-masses on losses ``l > 0`` and at ``+inf``; at ``-l`` the mirrored mass
-    ``e^{-l} w`` (rounded down); the rest of the unit mass at loss 0 (rounded up). Returns None
-    when U's positive part is too heavy for a symmetric pair (``sum w (1 + e^{-l}) + inf > 1``).
+    ``e^{-l} w`` (rounded down); the rest of the unit mass at loss 0 (rounded up). When U's positive
+    part is too heavy for a symmetric pair (``sum w (1 + e^{-l}) + inf > 1``: an atom carrying
+    nearly all the mass, as randomized response's, with U's rounding margins on it), that part is
+    first moved up by 1, 2, 4, ... cells (at most :data:`SYMMETRISE_MAX_SHIFT`), the first shift that
+    makes room (each cell lowers every mirrored mass by ``e^{-h}``); the moved U is again an upper bound at every
+    ``eps >= 0`` (mass moved to larger losses). None when no such shift makes room.
 
     Why it is an upper bound: a symmetric pair ``S`` (``S ~ swap(S)``) has P-mass ``e^{-l} w`` at
     ``-l`` whenever it has ``w`` at ``l``, so its hockey stick at ``eps >= 0`` uses only the losses
@@ -171,14 +179,19 @@ def symmetrised(one):
     k = one.offset + np.arange(len(one.masses))
     positive = (k > 0) & (one.masses > 0)
     kp, wp = k[positive], one.masses[positive]
+    total = math.fsum(wp)
+    for shift in (0, *(1 << i for i in range(SYMMETRISE_MAX_SHIFT.bit_length()))):
+        mirror = wp * np.exp(-(kp + shift) * one.step) * (1 - 4 * UNIT)
+        rest = 1.0 - one.infinity - (total + math.fsum(mirror))
+        if rest >= 0:
+            break
+    else:
+        return None
+    kp = kp + shift
     top = int(kp.max()) if len(kp) else 1
     masses = np.zeros(2 * top + 1)  # index j <-> loss (j - top) h
     masses[kp + top] = wp
-    mirror = wp * np.exp(-kp * one.step) * (1 - 4 * UNIT)
     masses[top - kp] = mirror
-    rest = 1.0 - one.infinity - (math.fsum(wp) + math.fsum(mirror))
-    if rest < 0:
-        return None
     # 1 - (sums) is exact up to three roundings of numbers <= 1: an absolute 4 ulp covers them
     masses[top] = rest + 4 * UNIT
     return OneStep(one.step, -top, 0.0, masses, one.infinity, "upper")
