@@ -273,7 +273,7 @@ LARGE_MU_PIN = {"sigma": 1e-6, "steps": 100, "delta": 1e-6}  # mu = 1e7
 large_mu_upper = Claim(
     id="accountant.pld.gaussian_large_mu.upper",
     source=SOURCE,
-    statement=sympy.Le(tight_delta(pld_upper(sigma, steps, delta), sigma, steps), delta),
+    statement=gaussian_upper.statement,
     variables=_LARGE_MU_VARS,
     kind="statement",
     title="PLDAccountant upper end for T Gaussian steps at mu = sqrt(T)/sigma from 1e6 to 3e10",
@@ -282,8 +282,7 @@ large_mu_upper = Claim(
 large_mu_lower = Claim(
     id="accountant.pld.gaussian_large_mu.lower",
     source=SOURCE,
-    statement=sympy.Ge(tight_delta(pld_lower(sigma, steps, delta), sigma, steps)
-                       + delta * sympy.KroneckerDelta(pld_lower(sigma, steps, delta), 0), delta),
+    statement=gaussian_lower.statement,
     variables=_LARGE_MU_VARS,
     kind="statement",
     title="PLDAccountant lower end for T Gaussian steps at mu = sqrt(T)/sigma from 1e6 to 3e10",
