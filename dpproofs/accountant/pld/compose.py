@@ -87,8 +87,8 @@ def suffix_sum_error(count, rate):
 
 #: Arrays of at most this many cells that depend only on (rate, length), :func:`_decay_ramp` and
 #: :func:`_suffix_weight_norm`, are kept (read-only, a few per function): the upper and lower
-#: compositions of one pass share their tilt, step and window, so the second reuses them (at the
-#: Abadi point 0.4 of its 2.7 ms).
+#: compositions of one pass share their tilt, step and window, so the second reuses the first's two
+#: ramps and two norm arrays.
 MEMO_CELLS = 1 << 18
 
 

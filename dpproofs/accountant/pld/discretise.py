@@ -164,9 +164,9 @@ def symmetrised(one):
     ``e^{-l} w`` (rounded down); the rest of the unit mass at loss 0 (rounded up). When U's positive
     part is too heavy for a symmetric pair (``sum w (1 + e^{-l}) + inf > 1``: an atom carrying
     nearly all the mass, as randomized response's, with U's rounding margins on it), that part is
-    first moved up by 1, 2, 4, ... cells (at most :data:`SYMMETRISE_MAX_SHIFT`), the first shift that
-    makes room (each cell lowers every mirrored mass by ``e^{-h}``); the moved U is again an upper bound at every
-    ``eps >= 0`` (mass moved to larger losses). None when no such shift makes room.
+    first moved up by 1, 2, 4, ... cells (at most :data:`SYMMETRISE_MAX_SHIFT`), the first shift
+    that makes room (each cell lowers every mirrored mass by ``e^{-h}``); the moved U is again an
+    upper bound at every ``eps >= 0`` (mass moved to larger losses). None when no shift makes room.
 
     Why it is an upper bound: a symmetric pair ``S`` (``S ~ swap(S)``) has P-mass ``e^{-l} w`` at
     ``-l`` whenever it has ``w`` at ``l``, so its hockey stick at ``eps >= 0`` uses only the losses

@@ -20,11 +20,11 @@ from dpproofs.math import precise
 
 __all__ = ["gaussian_mu", "epsilon_bracket", "delta_bracket", "MAX_MU"]
 
-#: Largest mu answered here (epsilons up to about 5e299, within float range). The arb checks hold to
-#: it: at mu = 1e100 and 1e150, delta 1e-15..0.5, each bracket certified 1.8e-12 wide in at most
-#: 3.7 s (the mpmath root, then 2048 bits). Up to mu = 1e5 arb's own erfc suffices; at mu = 1e6 it lost
-#: all accuracy, and the Mills-ratio enclosure (:func:`dpproofs.math.ball.erfc`) carries them. Beyond it the accountant keeps its
-#: other paths (the RDP bound).
+#: Largest mu answered here (epsilons up to about 5e299, within float range). The arb checks hold
+#: to it: at mu = 1e100 and 1e150, delta 1e-15..0.5, each bracket certified 1.8e-12 wide in at most
+#: 3.7 s (the mpmath root, then 2048 bits). Up to mu = 1e5 arb's own erfc suffices; at mu = 1e6 it
+#: lost all accuracy, and the Mills-ratio enclosure (:func:`dpproofs.math.ball.erfc`) carries the
+#: checks. Beyond it the accountant keeps its other paths (the RDP bound).
 MAX_MU = 1e150
 #: Working precisions (bits) of the arb checks, tried in turn.
 PRECISIONS = (128, 512, 2048)
