@@ -398,18 +398,23 @@ def choose_tilt(items, *, delta=None, epsilon=None):
     k = _log_mgf_total(items, thetas)
     if delta is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
-            score = np.where(thetas > 0, (k - math.log(delta)) / thetas, np.inf)
+            score = np.where(thetas > 0, _chernoff_score(k, thetas, delta), np.inf)
     else:
         score = k - thetas * epsilon
     score = np.where(np.isfinite(score), score, np.inf)
     return float(thetas[int(np.argmin(score))])
 
 
+def _chernoff_score(k, theta, delta):
+    """The Chernoff bound on epsilon at ``delta`` from ``k = K(theta)``: ``(K(theta) + log(1/delta)) / theta``."""
+    return (k - math.log(delta)) / theta
+
+
 def chernoff_epsilon(items, delta, theta):
     """The Chernoff bound on the composed epsilon at ``delta`` at the order ``theta > 0``,
     ``(K(theta) + log(1/delta)) / theta`` (an upper bound on the tight epsilon of the discrete
     composition at every theta > 0; inf if not finite): a cheap comparison between compositions."""
-    value = (float(_log_mgf_total(items, [theta])[0]) - math.log(delta)) / theta
+    value = _chernoff_score(float(_log_mgf_total(items, [theta])[0]), theta, delta)
     return value if math.isfinite(value) else math.inf
 
 
