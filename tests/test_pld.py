@@ -595,3 +595,18 @@ def test_a_coarse_direction_above_the_other_lower_end_is_composed_at_the_passs_s
     reference = bracket()
     monkeypatch.setattr(pld_accountant, "DOMINATED_GATE", -math.inf)  # every coarse check is tried
     assert bracket() == reference
+
+
+def test_a_bulk_inside_one_cell_gets_a_centred_lower_grid_and_one_pass(monkeypatch):
+    # (1e-5, 0.5, 1e5, 1e-10): the loss range makes the first grid step 2.7e-4, wider than the bulk
+    # (losses within ~1e-4 of 0). On the plain grid that cell moved down 6.3e-6 a step on average and the
+    # first pass's lower end was 2.1914 (upper 2.8242); centred on the cell, one pass meets the width
+    def bracket():
+        return dp.PLDAccountant().compose(dp.SampledGaussian(1e-5, 0.5), 100000).epsilon_bounds(1e-10)
+
+    centred = bracket()
+    assert centred.source == "pld" and centred.upper - centred.lower <= 1e-3 * centred.upper
+    assert centred.grid_step > 2e-4  # the first pass's step
+    monkeypatch.setattr(pld_eval, "HEAVY_CELL_SHARE", math.inf)  # never centred
+    plain = dp.PLDAccountant(grid_step=centred.grid_step).compose(dp.SampledGaussian(1e-5, 0.5), 100000)
+    assert plain.epsilon_bounds(1e-10).lower < 0.9 * centred.lower
