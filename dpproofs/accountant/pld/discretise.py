@@ -38,7 +38,10 @@ One step (a neighbouring pair P, Q written on a line u along which L(u) = log dP
     {k h + sum_j n_j rho_j}; since own losses sit near the cell middle, the moves are O(h^2).
     Near a finite loss limit (log(1 - q) for a sampled Gaussian's add direction) the density is
     steep and the averaged cells' own losses are not at their middles: those cells are re-cut one
-    by one (:func:`_align_boundary`).
+    by one (:func:`_align_boundary`). Then a share of each grid point's atoms joins the next grid
+    point's group where that group's excess P - e^g Q pays for it (a merge: the group's own loss
+    stays at least its grid point), which cancels the moves' drift to first order
+    (:func:`_lifted_masses`).
 """
 
 import math
@@ -575,8 +578,8 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
 
 def _lower_one_step(pair, grid, masses, step, k0, offset):
     """The lower one-step PLD on the cells of ``grid`` (``k0`` steps from 0, plus ``offset``), from
-    their masses ``(p, q, ep, eq)`` with the atoms in; and its mean downward move (P-weighted; a
-    dropped cell counts a step). Cells whose own loss sits near the middle of [l_i, l_{i+1}): one
+    their masses ``(p, q, ep, eq)`` with the atoms in; and the size of its mean move (P-weighted,
+    signed: down less the lifted shares' step up; a dropped cell counts a step). Cells whose own loss sits near the middle of [l_i, l_{i+1}): one
     correction pass moves each inner edge by the mean deviation (own loss - cell middle) of its two
     neighbours, which leaves deviations of second order; any edges give a valid lower bound (only the
     size of the downward moves depends on them)."""
@@ -618,13 +621,48 @@ def _lower_one_step(pair, grid, masses, step, k0, offset):
     # atom i goes to the largest grid point l_j + rho <= own loss: j = i + floor((rel - rho)/step)
     index = idx + np.floor(np.where(ok, rel - rho, 0.0) / step).astype(np.int64)
     keep = ok & (index >= 0)
-    masses = np.zeros(len(grid) + 2)
-    np.add.at(masses, index[keep] + 1, p_low[keep])
     moved = np.where(keep, rel - ((index - idx) * step + rho), 0.0)
+    slots = len(grid) + 2
+    masses, lifted = _lifted_masses(index[keep] + 1, moved[keep], p_low[keep], (p + ep)[keep], step, slots,
+                                    UNIT * (np.abs(own) + np.abs(grid[:-1]) + 1)[keep])
     total = float(np.sum(np.where(ok, p_low, 0.0)))
-    move = (float(np.sum(np.where(keep, p_low * moved, 0.0))) + float(np.sum(np.where(ok & ~keep, p_low, 0.0))) * step
-            ) / total if total > 0 else math.inf
-    return OneStep(step, k0 - 1, rho + offset, masses, 0.0, "lower"), move
+    move = (float(np.sum(np.where(keep, p_low * moved, 0.0))) - lifted * step
+            + float(np.sum(np.where(ok & ~keep, p_low, 0.0))) * step) / total if total > 0 else math.inf
+    return OneStep(step, k0 - 1, rho + offset, masses, 0.0, "lower"), abs(move)
+
+
+#: Relative margins of the lifted shares' float sums and quotients (:func:`_lifted_masses`): a slot's
+#: sum of n terms errs by at most (n - 1) u relative, far below 1e-12 for n < 4000.
+LIFT_SUM_MARGIN = 1e-12
+LIFT_SHARE_MARGIN = 1e-9
+
+
+def _lifted_masses(slot, moved, p_low, p_high, step, slots, scale):
+    """The lower one-step masses from atoms at slots ``slot`` (each at a grid point at most its own
+    loss, ``moved`` above it; true P-mass in [p_low, p_high]), with a share of each slot's atoms
+    merged into the next slot's group: a merge (a post-processing) whose own loss is still at least
+    the next grid point, because the next slot's atoms' excess ``P - e^g Q`` pays for the lifted
+    atoms' deficit. ``scale``: the float error scale of each ``moved`` (units of u). Returns
+    ``(masses, lifted P-mass)``."""
+    # a lower bound of each atom's true height above its grid point (its float error: a few u of the
+    # operands of rel and of the subtraction)
+    above = np.maximum(moved - 8 * (scale + 3 * UNIT * step), 0.0)
+    excess = p_low * -np.expm1(-above) * (1 - 4 * UNIT)
+    deficit = p_high * np.expm1((step - above) * (1 + 2 * UNIT)) * (1 + 4 * UNIT)
+    ex = np.bincount(slot, weights=excess, minlength=slots + 1) * (1 - LIFT_SUM_MARGIN)
+    de = np.bincount(slot, weights=deficit, minlength=slots + 1) * (1 + LIFT_SUM_MARGIN)
+    mass = np.bincount(slot, weights=p_low, minlength=slots + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # c_j >= f_j: the share slot j can lift at most; f_j: slot j's lifted share, paid by what slot
+        # j + 1 keeps, (1 - f_{j+1}) ex_{j+1} >= (1 - c_{j+1}) ex_{j+1}
+        c = np.where(de[:-1] > 0, np.minimum(1.0, ex[1:] / de[:-1]), 0.0)
+        f = np.zeros(slots + 1)
+        f[:-2] = np.where(de[:-2] > 0, np.minimum(1.0, (1 - c[1:]) * ex[1:-1] / de[:-2]), 0.0) * (1 - LIFT_SHARE_MARGIN)
+    f = np.where(np.isfinite(f), np.clip(f, 0.0, 1.0), 0.0)
+    kept = (1 - f) * mass
+    masses = kept[:slots] * (1 - 4 * UNIT)
+    masses[1:] += (f * mass)[:slots - 1] * (1 - 4 * UNIT)
+    return masses, float(np.sum(f * mass))
 
 
 def _l2_tail_masses(tails, ratio, step):
