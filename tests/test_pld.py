@@ -610,3 +610,19 @@ def test_a_bulk_inside_one_cell_gets_a_centred_lower_grid_and_one_pass(monkeypat
     monkeypatch.setattr(pld_eval, "HEAVY_CELL_SHARE", math.inf)  # never centred
     plain = dp.PLDAccountant(grid_step=centred.grid_step).compose(dp.SampledGaussian(1e-5, 0.5), 100000)
     assert plain.epsilon_bounds(1e-10).lower < 0.9 * centred.lower
+
+
+def test_lifted_shares_cancel_the_lower_ends_drift(monkeypatch):
+    # (1e-4, 50, 1e6, 1e-5) on its first pass's grid: the atoms' mean move down (1.7e-10 a step) put
+    # the lower end 2.5 % below the upper; lifted shares merged into the next grid point's group take
+    # the drift out to first order (0.6 % apart, the upper end's own 0.35 % included)
+    def bracket():
+        ledger = dp.PLDAccountant(grid_step=3.33e-7).compose(dp.SampledGaussian(1e-4, 50.0), 10**6)
+        return ledger.epsilon_bounds(1e-5)
+
+    lifted = bracket()
+    assert lifted.lower <= 0.0043857 <= lifted.upper  # inside every stored bracket: [0.0043857, 0.0043866]
+    assert lifted.upper - lifted.lower < 0.007 * lifted.upper
+    monkeypatch.setattr(pld_eval, "LIFT_SHARE_MARGIN", 1.0)  # every share 0: nothing lifted
+    plain = bracket()
+    assert plain.upper - plain.lower > 0.02 * plain.upper
