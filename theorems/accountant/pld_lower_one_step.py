@@ -6,8 +6,8 @@ replaces each cell of outputs by one atom at its own loss (merging outputs: a po
 puts the atoms on a grid of step ``h``, each at a grid point at most its own loss. Two of its rules
 are checked here, at the grid steps where they act:
 
-* ``.heavy_cell`` -- a cell with most of the P-mass gets the grid centred on its own loss as an
-  alternative (``HEAVY_CELL_SHARE``). At small sampling rates the sampled Gaussian's losses are within
+* ``.heavy_cell`` -- a cell, or two adjacent cells, with most of the P-mass get the grid centred on
+  their own loss as an alternative (``HEAVY_CELL_SHARE``). At small sampling rates the sampled Gaussian's losses are within
   about ``q e^{1/sigma^2}`` of 0 for nearly all of its P-mass, while its long loss range makes the
   grid coarse. Domain: ``q`` in [1e-6, 1e-4], sigma in [0.5, 1], steps 1e-3..1e-2, eps in [0, 0.01];
   the add direction keeps the centred grid there (the remove direction's plain grid often moves
@@ -83,12 +83,15 @@ def _one_step(q_value, sigma_value, step_value, remove_value, mutant):
     if mutant == "offset_dropped" and not 0.0 <= one.shift < one.step:
         # the centred grid's one-step PLD read without its offset (the plain grid is discretise's:
         # k0 = offset + 1, two cells fewer than the lower PLD's masses)
-        grid = (one.offset + 1 + np.arange(len(one.masses) - 2)) * step_value
+        k0 = one.offset + 1
+        grid = (k0 + np.arange(len(one.masses) - 2)) * step_value
         p, q_mass = pair.cell_masses(grid)[:2]
-        centre = pld_discretise._heavy_loss(pair, p, q_mass)
-        if centre is not None:
-            offset = pld_discretise._centring_offset(centre, step_value)
-            one = pld_discretise.OneStep(one.step, one.offset, one.shift - offset, one.masses, 0.0, "lower")
+        for centre in pld_discretise._heavy_losses(pair, p, q_mass):
+            # the candidate centre discretise kept: the one whose centred PLD it returned
+            centred = pld_discretise._centred_lower_one_step(pair, grid, step_value, k0, centre)[0]
+            if centred.shift == one.shift and np.array_equal(centred.masses, one.masses):
+                offset = pld_discretise._centring_offset(centre, step_value)
+                return pld_discretise.OneStep(one.step, one.offset, one.shift - offset, one.masses, 0.0, "lower")
     return one
 
 

@@ -450,28 +450,39 @@ def _align_boundary(pair, grid, edges, step):
             k, right = j - 1, bottom
 
 
-#: A cell carrying at least this share of the P-mass gets the grid centred on its own loss as an
-#: alternative lower grid (as an atom does; :func:`_heavy_loss`). Where a sampled Gaussian's bulk
-#: (q = 1e-5, sigma = 0.5: losses within ~1e-4 of 0) sits inside one cell of a grid made coarse by
-#: its long loss range, the plain grid moved that cell down by 6.3e-6 on average, and 10^5 steps
-#: moved the lower end from 2.8237 to 2.1914 (delta 1e-10); centred, the mean move is 6e-11.
+#: A cell, or two adjacent cells, carrying at least this share of the P-mass get the grid centred on
+#: their own loss as alternative lower grids (as an atom does; :func:`_heavy_losses`). Where a
+#: sampled Gaussian's bulk (q = 1e-5, sigma = 0.5: losses within ~1e-4 of 0) sits inside one cell
+#: of a grid made coarse by its long loss range, the plain grid moved that cell down by 6.3e-6 on
+#: average, and 10^5 steps moved the lower end from 2.8237 to 2.1914 (delta 1e-10); centred, the
+#: mean move is 6e-11. Two cells: SampledGaussian(1.9e-5, 2.71) at step 2.66e-5 has 57 % and 42 %
+#: of its mass in two cells; centred on the first, the add direction's mean move was 1.5e-6 (12.7
+#: over 8.3e6 steps), on both 4.5e-12 (the remove direction's: 6.5e-6 plain and on the first,
+#: 1.1e-7 on both).
 HEAVY_CELL_SHARE = 0.5
 
 
-def _heavy_loss(pair, p, q):
-    """The loss the lower grid is centred on as an alternative: the heaviest atom's, else the own
-    loss ``log(P_i / Q_i)`` of a cell with at least :data:`HEAVY_CELL_SHARE` of the P-mass (float
-    masses ``p``, ``q`` of the plain grid's cells: only a grid offset depends on it, and any offset
-    gives a valid lower bound); None when there is neither."""
+def _heavy_losses(pair, p, q):
+    """The losses the lower grid is centred on as alternatives: the heaviest atom's; else the own
+    loss ``log(P / Q)`` of the cell, and that of the two adjacent cells, that carry the most P-mass,
+    each when it carries at least :data:`HEAVY_CELL_SHARE` of it (float masses ``p``, ``q`` of the
+    plain grid's cells: only a grid offset depends on them, and any offset gives a valid lower bound).
+    Two cells: a bulk about a cell wide may straddle an edge."""
     if pair.atoms:
-        return max(pair.atoms, key=lambda atom: atom[1])[0]
-    if not len(p):
-        return None
-    i = int(np.argmax(p))
-    if not (p[i] > 0 and q[i] > 0 and p[i] >= HEAVY_CELL_SHARE * float(np.sum(p))):
-        return None
-    own = math.log(p[i] / q[i])
-    return own if math.isfinite(own) else None
+        return [max(pair.atoms, key=lambda atom: atom[1])[0]]
+    if len(p) < 2:
+        return []
+    total = float(np.sum(p))
+    both = p[:-1] + p[1:]
+    i, j = int(np.argmax(p)), int(np.argmax(both))
+    found = []
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        for mass, q_mass in ((p[i], q[i]), (both[j], q[j] + q[j + 1])):
+            if mass > 0 and q_mass > 0 and mass >= HEAVY_CELL_SHARE * total:
+                own = math.log(mass / q_mass)
+                if math.isfinite(own) and own not in found:
+                    found.append(own)
+    return found
 
 
 def _centring_offset(centre, step):
@@ -560,16 +571,16 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
         infinity = (above[0] + above[1]) * (1 + 4 * UNIT) + left_out
         return OneStep(step, k0, 0.0, masses, infinity, "upper")
     # lower (_lower_one_step). A pair with loss atoms also gets the grid whose cells are centred on
-    # its heaviest atom (a pair with a heavy cell: on that cell's own loss, _heavy_loss), and keeps whichever moves its P-mass down less on average (any grid gives a
-    # valid lower bound). On the plain grid an atom shares its cell with continuous mass on one side
-    # only, and the cell moved down by up to a step: SampledLaplace(1.63e-4, 0.81) x 3.1e6 at delta
+    # its heaviest atom (a pair with a heavy cell or pair of cells: on their own loss, _heavy_losses),
+    # and keeps whichever moves its P-mass down less on average (any grid gives a valid lower
+    # bound). On the plain grid an atom shares its cell with continuous mass on one side only, and
+    # the cell moved down by up to a step: SampledLaplace(1.63e-4, 0.81) x 3.1e6 at delta
     # 2.5e-9 had its lower end at 1.140 where the upper end is 1.826 (1.771 centred). Centred alone
     # was worse where a second mechanism's atoms are not a whole number of steps apart (_align serves
     # the first one): RandomizedResponse + Laplace went from [1977.18, 1979.26] to [1972.71, 1979.25]
     # ([1976.15, 1979.28] with the choice of the two)
     found = _lower_one_step(pair, grid, (p, q, ep, eq), step, k0, 0.0)
-    centre = _heavy_loss(pair, p, q)
-    if centre is not None:
+    for centre in _heavy_losses(pair, p, q):
         centred = _centred_lower_one_step(pair, grid, step, k0, centre)
         if centred[1] < found[1]:
             found = centred
@@ -579,10 +590,10 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
 def _lower_one_step(pair, grid, masses, step, k0, offset):
     """The lower one-step PLD on the cells of ``grid`` (``k0`` steps from 0, plus ``offset``), from
     their masses ``(p, q, ep, eq)`` with the atoms in; and the size of its mean move (P-weighted,
-    signed: down less the lifted shares' step up; a dropped cell counts a step). Cells whose own loss sits near the middle of [l_i, l_{i+1}): one
-    correction pass moves each inner edge by the mean deviation (own loss - cell middle) of its two
-    neighbours, which leaves deviations of second order; any edges give a valid lower bound (only the
-    size of the downward moves depends on them)."""
+    signed: down less the lifted shares' step up; a dropped cell counts a step). Cells whose own
+    loss sits near the middle of [l_i, l_{i+1}): one correction pass moves each inner edge by the
+    mean deviation (own loss - cell middle) of its two neighbours, which leaves deviations of second
+    order; any edges give a valid lower bound (only the size of the downward moves depends on them)."""
     p, q, ep, eq = masses
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         own0 = np.log(p / q)
@@ -657,7 +668,8 @@ def _lifted_masses(slot, moved, p_low, p_high, step, slots, scale):
         # j + 1 keeps, (1 - f_{j+1}) ex_{j+1} >= (1 - c_{j+1}) ex_{j+1}
         c = np.where(de[:-1] > 0, np.minimum(1.0, ex[1:] / de[:-1]), 0.0)
         f = np.zeros(slots + 1)
-        f[:-2] = np.where(de[:-2] > 0, np.minimum(1.0, (1 - c[1:]) * ex[1:-1] / de[:-2]), 0.0) * (1 - LIFT_SHARE_MARGIN)
+        share = np.where(de[:-2] > 0, np.minimum(1.0, (1 - c[1:]) * ex[1:-1] / de[:-2]), 0.0)
+        f[:-2] = share * (1 - LIFT_SHARE_MARGIN)
     f = np.where(np.isfinite(f), np.clip(f, 0.0, 1.0), 0.0)
     kept = (1 - f) * mass
     masses = kept[:slots] * (1 - 4 * UNIT)
