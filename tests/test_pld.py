@@ -626,3 +626,14 @@ def test_lifted_shares_cancel_the_lower_ends_drift(monkeypatch):
     monkeypatch.setattr(pld_eval, "LIFT_SHARE_MARGIN", 1.0)  # every share 0: nothing lifted
     plain = bracket()
     assert plain.upper - plain.lower > 0.02 * plain.upper
+
+
+def test_a_bulk_straddling_a_cell_edge_gets_the_grid_centred_on_both_cells():
+    # SampledGaussian(1.9e-5, 2.71) at step 2.66e-5: 57 % and 42 % of the mass in two adjacent cells.
+    # Centred on the heavier alone the add direction moved down 1.5e-6 a step, and 8.3e6 steps with
+    # RandomizedResponse(8.94) x 4 (fuzz seed 20261214, i = 56) had the lower end 23.07 (35.66 at a
+    # step 2.9 times coarser); centred on both cells it is within the upper end's 1e-2
+    ledger = dp.PLDAccountant(grid_step=2.66e-5).compose(dp.SampledGaussian(1.9068332515150073e-05, 2.7114168510809824),
+                                                         8255408).compose(dp.RandomizedResponse(8.942200960812189), 4)
+    bracket = ledger.epsilon_bounds(1.1182004291906139e-08)
+    assert bracket.lower > 0.99 * bracket.upper
