@@ -656,10 +656,11 @@ def _lifted_masses(slot, moved, p_low, p_high, step, slots, scale):
     atoms' deficit. ``scale``: the float error scale of each ``moved`` (units of u). Returns
     ``(masses, lifted P-mass)``."""
     # a lower bound of each atom's true height above its grid point (its float error: a few u of the
-    # operands of rel and of the subtraction)
+    # operands of rel and of the subtraction); the excess and deficit products (a sum, expm1 and a
+    # product: each a few u) rounded down and up by 8 u
     above = np.maximum(moved - 8 * (scale + 3 * UNIT * step), 0.0)
-    excess = p_low * -np.expm1(-above) * (1 - 4 * UNIT)
-    deficit = p_high * np.expm1((step - above) * (1 + 2 * UNIT)) * (1 + 4 * UNIT)
+    excess = p_low * -np.expm1(-above) * (1 - 8 * UNIT)
+    deficit = p_high * np.expm1((step - above) * (1 + 2 * UNIT)) * (1 + 8 * UNIT)
     ex = np.bincount(slot, weights=excess, minlength=slots + 1) * (1 - LIFT_SUM_MARGIN)
     de = np.bincount(slot, weights=deficit, minlength=slots + 1) * (1 + LIFT_SUM_MARGIN)
     mass = np.bincount(slot, weights=p_low, minlength=slots + 1)
