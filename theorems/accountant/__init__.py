@@ -32,6 +32,9 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
   form inside one quadrature, certified in arb; mutants: the bound of twice the steps, the remove
   direction alone); :mod:`.pld_allocation_error_tails` - its upper one-step PLD covers the worst error
   its lattice law allows on any tail (mutant: the tail masses dropped).
+* :mod:`.pld_lower_one_step` - ``PLDAccountant``'s lower one-step PLD of a sampled Gaussian stays below
+  the exact one-step profile on a grid centred on a heavy cell and with lifted shares merged into the
+  next grid point (mutants: the centring offset dropped, every lifted share doubled).
 * :mod:`.pld_trivial` - ``PLDAccountant``'s exact answer 0 where the composition's total variation
   bound ``1 - (1 - q)^T`` is at most delta, and the exact one-step profile at 0 is at most ``q``
   (mutants: the bound at half the rate, ``q/2``).
