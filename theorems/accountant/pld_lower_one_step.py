@@ -7,12 +7,13 @@ puts the atoms on a grid of step ``h``, each at a grid point at most its own los
 are checked here, at the grid steps where they act:
 
 * ``.heavy_cell`` -- a cell, or two adjacent cells, with most of the P-mass get the grid centred on
-  their own loss as an alternative (``HEAVY_CELL_SHARE``). At small sampling rates the sampled Gaussian's losses are within
-  about ``q e^{1/sigma^2}`` of 0 for nearly all of its P-mass, while its long loss range makes the
-  grid coarse. Domain: ``q`` in [1e-6, 1e-4], sigma in [0.5, 1], steps 1e-3..1e-2, eps in [0, 0.01];
-  the add direction keeps the centred grid there (the remove direction's plain grid often moves
-  less, and is kept). Mutant ``.mutant.offset_dropped``: the centred grid's offset forgotten when its
-  losses are read (each atom up to a step too high), refuted at :data:`OFFSET_DROPPED_PIN`.
+  their own loss as an alternative (``HEAVY_CELL_SHARE``). At small sampling rates the sampled
+  Gaussian's losses are within about ``q e^{1/sigma^2}`` of 0 for nearly all of its P-mass, while
+  its long loss range makes the grid coarse. Domain: ``q`` in [1e-6, 1e-4], sigma in [0.5, 1], steps
+  1e-3..1e-2, eps in [0, 0.01]; the add direction keeps the centred grid there (the remove
+  direction's plain grid often moves less, and is kept). Mutant ``.mutant.offset_dropped``: the
+  centred grid's offset forgotten when its losses are read (each atom up to a step too high),
+  refuted at :data:`OFFSET_DROPPED_PIN`.
 * ``.lifted`` -- a share of each grid point's atoms is merged into the next grid point's group, paid
   by that group's excess ``P - e^g Q`` (``_lifted_masses``): the merged group's own loss is still at
   least its grid point. Domain: ``q`` in [1e-3, 1], sigma in [0.5, 3], steps 2e-3..0.05, eps in
@@ -139,48 +140,49 @@ def _sides(mutant=None):
     return Sides(precise_side, ball_side)
 
 
-heavy_cell = Claim(
-    id="accountant.pld.lower_one_step.heavy_cell",
-    source=SOURCE,
-    statement=sympy.Le(lower_delta(q, sigma, step, eps, remove), exact_delta(q, sigma, eps, remove)),
-    variables=(Variable("q", 1e-6, 1e-4), Variable("sigma", 0.5, 1.0), Variable("step", 1e-3, 1e-2),
-               Variable("eps", 0.0, 0.01), Variable("remove", 0, 1, integer=True)),
-    title="the lower one-step PLD on a grid centred on a heavy cell stays below the exact one-step profile",
-    explanation="a sampled Gaussian at q <= 1e-4 on a grid of step >= 1e-3: nearly all its P-mass in one cell, "
-    "whose own loss the grid is centred on; every atom at or below its own loss",
-    sides=_sides(),
-    cost=1.0,
-)
+def _statement(lower):
+    """``lower(q, sigma, step, eps, remove)``, a lower one-step PLD's delta, at most the exact profile."""
+    return sympy.Le(lower(q, sigma, step, eps, remove), exact_delta(q, sigma, eps, remove))
+
+
+def _claim(name, domain, title, explanation):
+    """The claim ``accountant.pld.lower_one_step.<name>`` over ``domain``, the ranges of (q, sigma,
+    step, eps), in both directions."""
+    names = ("q", "sigma", "step", "eps")
+    variables = tuple(Variable(n, low, high) for n, (low, high) in zip(names, domain))
+    return Claim(id=f"accountant.pld.lower_one_step.{name}", source=SOURCE, statement=_statement(lower_delta),
+                 variables=variables + (Variable("remove", 0, 1, integer=True),), title=title,
+                 explanation=explanation, sides=_sides(), cost=1.0)
+
+
+heavy_cell = _claim(
+    "heavy_cell", ((1e-6, 1e-4), (0.5, 1.0), (1e-3, 1e-2), (0.0, 0.01)),
+    "the lower one-step PLD on a grid centred on a heavy cell stays below the exact one-step profile",
+    "a sampled Gaussian at q <= 1e-4 on a grid of step >= 1e-3: nearly all its P-mass in one cell, "
+    "whose own loss the grid is centred on; every atom at or below its own loss")
 
 #: q = 1e-4, sigma = 0.5, step 5e-3, the add direction, delta at eps = 0 (the total variation).
 OFFSET_DROPPED_PIN = {"q": 1e-4, "sigma": 0.5, "step": 5e-3, "eps": 0.0, "remove": 0}
 offset_dropped = heavy_cell.mutant(
     "offset_dropped",
-    statement=sympy.Le(lower_delta_offset_dropped(q, sigma, step, eps, remove), exact_delta(q, sigma, eps, remove)),
+    statement=_statement(lower_delta_offset_dropped),
     sides=_sides("offset_dropped"),
     explanation="the centred grid's losses read without its offset: the heavy cell's atom half a step above "
     "its own loss, and the hockey stick at 0 above the total variation",
     pinned=(OFFSET_DROPPED_PIN,),
 )
 
-lifted = Claim(
-    id="accountant.pld.lower_one_step.lifted",
-    source=SOURCE,
-    statement=sympy.Le(lower_delta(q, sigma, step, eps, remove), exact_delta(q, sigma, eps, remove)),
-    variables=(Variable("q", 1e-3, 1.0), Variable("sigma", 0.5, 3.0), Variable("step", 2e-3, 0.05),
-               Variable("eps", 0.0, 3.0), Variable("remove", 0, 1, integer=True)),
-    title="the lower one-step PLD with lifted shares merged into the next grid point stays below the exact profile",
-    explanation="each grid point's group keeps an own loss at least its grid point: the lifted atoms' deficit is "
-    "paid by the excess of the atoms it joins",
-    sides=_sides(),
-    cost=1.0,
-)
+lifted = _claim(
+    "lifted", ((1e-3, 1.0), (0.5, 3.0), (2e-3, 0.05), (0.0, 3.0)),
+    "the lower one-step PLD with lifted shares merged into the next grid point stays below the exact profile",
+    "each grid point's group keeps an own loss at least its grid point: the lifted atoms' deficit is "
+    "paid by the excess of the atoms it joins")
 
 #: q = 1e-3, sigma = 0.5, step 1e-2, the add direction, delta at eps = 1.55 (2.6e-4 relative above the exact).
 LIFT_DOUBLED_PIN = {"q": 1e-3, "sigma": 0.5, "step": 1e-2, "eps": 1.55, "remove": 0}
 lift_doubled = lifted.mutant(
     "lift_doubled",
-    statement=sympy.Le(lower_delta_lift_doubled(q, sigma, step, eps, remove), exact_delta(q, sigma, eps, remove)),
+    statement=_statement(lower_delta_lift_doubled),
     sides=_sides("lift_doubled"),
     explanation="every lifted share doubled: the merged groups' own losses fall below their grid points",
     pinned=(LIFT_DOUBLED_PIN,),
