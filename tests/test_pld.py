@@ -539,10 +539,13 @@ def test_a_fallback_after_the_planning_orders_answers_the_whole_default_grids_rd
     assert bounds.source == "rdp" and bounds.upper == rdp
 
 
-@pytest.mark.parametrize("scale, count, delta", [(0.5693, 5, 0.00188), (116.3415, 7, 0.00094)])
+@pytest.mark.parametrize("scale, count, delta", [(0.5693, 5, 0.00188), (116.3415, 7, 0.00094),
+                                                  (0.5, 10, 1e-3), (1.0, 10, 1e-3), (3.0, 10, 1e-3)])
 def test_a_ledger_whose_top_loss_carries_more_than_delta_gets_its_bracket_from_the_pld(scale, count, delta):
     # found by benchmarks/pld_fuzz.py (seeds 20261208, 20261209): the Chernoff order for delta ran to
-    # 1.4e4 and more, the windows held the top cells alone, and the answer was [0, RDP bound]
+    # 1.4e4 and more, the windows held the top cells alone, and the answer was [0, RDP bound]. The
+    # last three by /tmp/sweep_atoms.py (Laplace and randomized response, T 1..1000, delta 1e-2..1e-10):
+    # orders 126 and 423, below TILT_CHECK, and [0, RDP bound] until atoms always had the check
     accountant = dp.PLDAccountant().compose(dp.Laplace(scale), count)
     bracket = accountant.epsilon_bounds(delta)
     rdp = dp.Accountant().compose(dp.Laplace(scale), count).epsilon(delta)
@@ -551,12 +554,44 @@ def test_a_ledger_whose_top_loss_carries_more_than_delta_gets_its_bracket_from_t
     assert other.lower <= bracket.upper and bracket.lower <= other.upper
 
 
-def test_the_mutant_that_keeps_the_overshooting_chernoff_order_answers_from_rdp(monkeypatch):
+@pytest.mark.parametrize("scale, count, delta", [(0.5693, 5, 0.00188), (1.0, 10, 1e-3)])
+def test_the_mutant_that_keeps_the_overshooting_chernoff_order_answers_from_rdp(monkeypatch, scale, count, delta):
     from dpproofs.accountant.pld import accountant as pld_accountant
 
     monkeypatch.setattr(pld_accountant, "TILT_OVERSHOOT", math.inf)
-    bracket = dp.PLDAccountant().compose(dp.Laplace(0.5693), 5).epsilon_bounds(0.00188)
+    bracket = dp.PLDAccountant().compose(dp.Laplace(scale), count).epsilon_bounds(delta)
     assert bracket.source == "rdp" and bracket.lower == 0.0
+
+
+def test_a_pure_dp_ledger_near_its_cap_answers_from_the_pld_below_the_rdp_bound():
+    # row 43 of benchmarks/pld_peer_grid.py: on the plain upper grid the atoms at +-1 sat between two
+    # grid points, the top of ten at 10.0085, and the upper end 10.00009 was above the RDP bound 9.998981
+    bracket = dp.PLDAccountant().compose(dp.Laplace(1.0), 10).epsilon_bounds(1e-6)
+    rdp = dp.Accountant().compose(dp.Laplace(1.0), 10).epsilon(1e-6)
+    assert bracket.source == "pld" and bracket.upper < rdp and bracket.target_met
+
+
+def test_the_upper_grid_of_an_atom_pair_has_a_point_just_below_its_heaviest_atom():
+    from dpproofs.accountant.pld import discretise as pld_discretise
+
+    pair = dp.Laplace(0.5).pld_pairs("add_remove")["add"]
+    one = pld_discretise.discretise(pair, 2 / 375, "upper")
+    heaviest = one.losses()[np.argmax(one.masses)]
+    assert 2.0 - 2 * pld_discretise.ATOM_GAP * one.step <= heaviest < 2.0
+    assert np.max(one.masses) > 0.4999
+
+
+@pytest.mark.parametrize("gap", [0.0, 2.0**-20, -(2.0**-20)])
+def test_the_edge_margin_of_a_cell_at_the_end_of_laplaces_loss_range_leaves_its_atom_out(monkeypatch, gap):
+    # a grid point within rounding of the end of Laplace's continuous loss range makes a cell a few ulp
+    # wide, edge_ratio ~ 1; with the atom's mass in that cell's margin the one-step upper PLD had total
+    # mass 204 (ATOM_GAP = 0), and Laplace(0.5) x 30 at delta 1e-3 went [51.834, 54.766]
+    from dpproofs.accountant.pld import discretise as pld_discretise
+
+    monkeypatch.setattr(pld_discretise, "ATOM_GAP", gap)
+    pair = dp.Laplace(0.5).pld_pairs("add_remove")["add"]
+    assert abs(np.sum(pld_discretise.discretise(pair, 2 / 375, "upper").masses) - 1) < 1e-12
+    assert dp.PLDAccountant().compose(dp.Laplace(0.5), 30).epsilon_bounds(1e-3).upper < 51.8339
 
 
 def _abadi_bracket(steps=10000):

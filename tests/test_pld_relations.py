@@ -90,7 +90,7 @@ def test_an_atom_just_too_heavy_to_mirror_is_moved_up_a_few_cells_and_stays_an_u
 
     epsilon, step = 9.551305253991067, 0.006154191529633419
     dominating, _ = _replace_one_plan(dp.RandomizedResponse(epsilon))
-    upper = pld_eval.discretise(dominating, step, "upper", 8.16647915654664)
+    upper = pld_eval.discretise(dominating, step, "upper", 8.16647915654664, plain_grid=True)
     sym = pld_eval.symmetrised(upper)
     assert sym is not None
     losses, w = sym.losses(), sym.masses
@@ -229,8 +229,8 @@ def test_a_replace_one_one_step_grid_stays_within_its_cell_budget(monkeypatch):
 
     sizes, real = [], discretise.discretise
 
-    def recording(pair, step, bound, tail_z=38.0, max_cells=None):
-        one = real(pair, step, bound, tail_z, max_cells)
+    def recording(pair, step, bound, tail_z=38.0, max_cells=None, **options):
+        one = real(pair, step, bound, tail_z, max_cells, **options)
         if one is not None:
             sizes.append(len(one.masses))
         return one

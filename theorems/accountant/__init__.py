@@ -32,6 +32,10 @@ exactly as a user calls them, held against exact privacy profiles and exact Rén
   form inside one quadrature, certified in arb; mutants: the bound of twice the steps, the remove
   direction alone); :mod:`.pld_allocation_error_tails` - its upper one-step PLD covers the worst error
   its lattice law allows on any tail (mutant: the tail masses dropped).
+* :mod:`.pld_atom_grid` - ``PLDAccountant``'s bracket for ledgers with loss atoms, whose upper grid has
+  a point just below the heaviest atom: T randomized-response steps against the optimal composition
+  of eps-DP mechanisms, one Laplace step against its closed form (mutant: the grid's shift recorded
+  twice).
 * :mod:`.pld_lower_one_step` - ``PLDAccountant``'s lower one-step PLD of a sampled Gaussian stays below
   the exact one-step profile on a grid centred on a heavy cell and with lifted shares merged into the
   next grid point (mutants: the centring offset dropped, every lifted share doubled).

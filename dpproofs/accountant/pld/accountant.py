@@ -134,8 +134,12 @@ MAX_ONE_STEP_LOSS = 1e15
 #: A first pass's Chernoff order for delta above TILT_CHECK is compared with the order whose tilted
 #: mean is the RDP epsilon (an upper bound on the answer), and replaced by it where it is more than
 #: TILT_OVERSHOOT times larger (:meth:`PLDAccountant._tilt`; any theta >= 0 is valid). Below 2000
-#: (the former largest tilt) no comparison is made: it costs a second tilt choice, 0.6 ms at the
-#: Abadi point. Legitimately large orders (tiny epsilon) have both orders large.
+#: (the former largest tilt) no comparison is made where no mechanism has loss atoms: it costs a
+#: second tilt choice, 0.6 ms at the Abadi point. Legitimately large orders (tiny epsilon) have both
+#: orders large. With atoms the comparison is always made: at Laplace(1) x 10, delta = 1e-3, the top
+#: atom (P-mass 2^-10 at loss 10) draws the Chernoff order to 126 and then 423, where the lower
+#: composition underflows below the top cells: [0, 9.627] (the RDP bound) after two passes; the
+#: order whose tilted mean is the RDP epsilon is 2.8.
 TILT_CHECK = 2000.0
 TILT_OVERSHOOT = 10.0
 #: A pass whose single tilt gives no bracket tilts its bulk/jump split at the RDP bound's half, then
@@ -275,6 +279,7 @@ class PLDAccountant(PrivacyAccountant):
         self._hint = None  # a rough epsilon (the RDP bound's half) for tilts of the bulk/jump split
         self._tilt_epsilon = None  # the last pass's epsilon, at which the next pass centres its tilt
         self._tilt_cap_epsilon = None  # the RDP epsilon of an epsilon search (see _tilt)
+        self._atom_ledger = False  # a mechanism of the search has loss atoms (see _tilt)
         self._lattice_refinement = 1  # computed laws (random allocation) on lattices this many times finer
         self._law_windows = 1  # ... with composition windows up to this many times their default
         self._only_constant = False  # the last pass's upper delta was its grid-free constant alone
@@ -505,7 +510,7 @@ class PLDAccountant(PrivacyAccountant):
             one = _pld.discretise(pair, step, bound, tail_z)
         elif direction == "sym":
             dominating, _ = _replace_one_plan(mechanism)
-            one = _pld.discretise(dominating, step, "upper", tail_z, cells)
+            one = _pld.discretise(dominating, step, "upper", tail_z, cells, plain_grid=True)
             one = None if one is None else _pld.symmetrised(one)
         else:
             _, realised = _replace_one_plan(mechanism)
@@ -574,12 +579,14 @@ class PLDAccountant(PrivacyAccountant):
         order for ``delta`` (or ``epsilon``). The Chernoff order for delta overshoots where the
         Chernoff epsilon is far above the true one: at (q, sigma, T, delta) = (1e-4, 50, 1e6, 1e-5)
         theta 2423 against 1002 left the bracket 2.0e-3 wide after four passes. A first Chernoff
-        order above :data:`TILT_CHECK` that is more than :data:`TILT_OVERSHOOT` times the order whose
-        tilted mean is the RDP epsilon is replaced by the latter. Any theta >= 0 is valid."""
+        order above :data:`TILT_CHECK` (any order where a mechanism has loss atoms) that is more than
+        :data:`TILT_OVERSHOOT` times the order whose tilted mean is the RDP epsilon is replaced by the
+        latter. Any theta >= 0 is valid."""
         if delta is not None and self._tilt_epsilon is not None:
             return _compose.choose_tilt(items, epsilon=self._tilt_epsilon)
         theta = _compose.choose_tilt(items, delta=delta, epsilon=epsilon)
-        if delta is not None and theta > TILT_CHECK and self._tilt_cap_epsilon is not None:
+        if (delta is not None and (theta > TILT_CHECK or self._atom_ledger)
+                and self._tilt_cap_epsilon is not None):
             # bounded losses whose top carries more than delta (pure-DP-like ledgers) draw the
             # Chernoff order far up: at Laplace(0.5693) x 5, delta = 0.00188 (top atom 1/32), theta
             # 1.4e4 and 5.2e4 put the windows on the top 15 cells and gave [0, 8.779], where the
@@ -873,6 +880,7 @@ class PLDAccountant(PrivacyAccountant):
         refined = False  # the last pass refined the computed laws' lattices (see below)
         self._tilt_epsilon = None
         self._tilt_cap_epsilon = rdp_value if delta is not None and 0 < rdp_value < math.inf else None
+        self._atom_ledger = any(pair.atoms for m, _ in active for pair in self._all_pairs(m))
         refinable = self._pairwise and any(hasattr(pair, "refined") for m, _ in active for pair in self._all_pairs(m))
         for index in range(passes):
             self._first_pass = index == 0

@@ -485,6 +485,24 @@ def _heavy_losses(pair, p, q):
     return found
 
 
+#: The upper grid of a pair with loss atoms has a point ATOM_GAP steps below its heaviest atom
+#: (:func:`_atom_shift`): the atom's cell keeps all but about ATOM_GAP of it on that point (the
+#: connect-the-dots split). A point exactly on the atom would leave to float rounding which of two
+#: cells the atom falls in; measured, 0 and +-2^-20 steps give the same brackets to 1e-9 relative
+#: (Laplace(0.5) x 30 at 1e-3, Laplace(1) x 10 at 1e-6, SampledLaplace(1.6e-4, 0.81) x 3.1e6).
+ATOM_GAP = 2.0**-20
+
+
+def _atom_shift(pair, step):
+    """The shift in (-step, 0] of the grid ``{k step + shift}`` that has a point :data:`ATOM_GAP`
+    steps below ``pair``'s heaviest loss atom (up to float rounding); 0 for a pair without atoms."""
+    if not pair.atoms:
+        return 0.0
+    heaviest = max(pair.atoms, key=lambda atom: atom[1])[0]
+    shift = math.fmod(heaviest - ATOM_GAP * step, step)  # that point less k steps, in (-step, step)
+    return shift - step if shift > 0 else shift
+
+
 def _centring_offset(centre, step):
     """The offset in [-step, 0) of the grid whose cells are centred on the loss ``centre``."""
     return (centre - step / 2) % step - step
@@ -499,9 +517,10 @@ def _centred_lower_one_step(pair, grid, step, k0, centre):
     return _lower_one_step(pair, shifted, masses, step, k0, offset)
 
 
-def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
+def discretise(pair, step, bound, tail_z=38.0, max_cells=None, plain_grid=False):
     """The one-step discrete PLD of ``pair`` on the grid ``{k step}`` bounding it from ``bound``'s
-    side (module docstring). Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
+    side (module docstring); an upper one with loss atoms on that grid moved by :func:`_atom_shift`
+    unless ``plain_grid`` (:func:`symmetrised` mirrors about 0 on ``{k step}``). Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
     the grid rounded up to its bottom, mass above sent to +inf; lower: dropped. None when the grid
     would have more than ``max_cells`` cells (nothing is allocated: a one-step grid costs about
     2 KB a cell in temporaries, 1.7 GB at 771 621 cells)."""
@@ -519,13 +538,20 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
     if max_cells is not None and k1 - k0 + 1 > max_cells:
         return None
     ks = np.arange(k0, k1 + 1)
-    grid = ks * step
+    # upper, with loss atoms: the grid moved by shift in (-step, 0] so that a grid point sits just
+    # below the heaviest atom (_atom_shift; any grid gives a valid upper bound). On the plain grid an
+    # atom between two points is split between them: Laplace(1) x 10 (atoms at +-1, a step 2 / 1171)
+    # had its top at 10.0085, and the bracket at delta 1e-6 ended at 10.00009 where the tight epsilon
+    # is 9.99898
+    shift = _atom_shift(pair, step) if bound == "upper" and not plain_grid else 0.0
+    grid = ks * step + shift
     split = getattr(pair, "upper_cell_masses", None) if bound == "upper" else None
     if split is not None:  # tied atom errors, bounded per tail (random allocation's lattice laws)
         p, q, ep, eq, below, above, l2_cells, l2_tails = split(grid)
     else:
         p, q, ep, eq, below, above = pair.cell_masses(grid)
         l2_cells = l2_tails = None
+    continuous = (p, q, ep, eq)  # the cells' masses without the atoms (read only)
     p, q, ep, eq = p.copy(), q.copy(), ep.copy(), eq.copy()
     left_out = _atoms_into_cells(pair, grid, p, q, ep, eq)
     # 1 - e^{-h}: the split below is written with e^{-h} (e^h / (e^h - 1) = 1 / (1 - e^{-h})), so
@@ -541,20 +567,35 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
         # here), so Q_i >= e^{-l_{i+1} - 2 sqrt(ratio) h} P_i and Q'_i >= e^{-h (1 + 2 sqrt(ratio))} P_i
         with np.errstate(over="ignore", invalid="ignore"):
             x = np.exp(np.minimum(grid[:-1], 700.0))
-            finite = grid[:-1] <= 700.0
-            qx = np.where(finite, x * q, 0.0)
-            eqx = np.where(finite, x * eq * (1 + 4 * UNIT) + 4 * UNIT * x * q, 0.0)
+        finite = grid[:-1] <= 700.0
         overshoot = np.exp(-step * (1 + 2 * np.sqrt(ratio)))
-        if l2_cells is None:
-            floor = overshoot * np.maximum(p - ep, 0.0) * (1 - 4 * UNIT)
+
+        def q_prime(p, q, ep, eq):
+            """Q' = e^{l_i} Q_i from the float masses, and a lower bound on it."""
+            with np.errstate(over="ignore", invalid="ignore"):
+                qx = np.where(finite, x * q, 0.0)
+                eqx = np.where(finite, x * eq * (1 + 4 * UNIT) + 4 * UNIT * x * q, 0.0)
+            if l2_cells is None:
+                floor = overshoot * np.maximum(p - ep, 0.0) * (1 - 4 * UNIT)
+            else:
+                # Q'_i here bounds e^{l_i} (Q_i less its tied error) from below: e^{-h'} (P_i less every
+                # error) less e^{l_i} |the tied part of Q_i's error|, which is at most l2_cells_i
+                floor = np.maximum(overshoot * np.maximum(p - ep - l2_cells, 0.0) * (1 - 4 * UNIT)
+                                   - l2_cells * (1 + 4 * UNIT), 0.0)
+            return qx, np.maximum(qx - eqx, floor)
+
+        qx, qx_low = q_prime(p, q, ep, eq)
+        # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses. Of the
+        # continuous mass only: an atom is put in its cell by its own loss, no edge's rounding moves it
+        # (with its mass in, the cell a few ulp wide that a grid point next to the end of Laplace's
+        # continuous loss range makes, edge_ratio ~ 1, took the atom into its margin: Laplace(0.5)'s
+        # one-step upper PLD had total mass 204)
+        if pair.atoms:
+            margin_p = continuous[0]
+            margin_q = np.maximum(*q_prime(*continuous))
         else:
-            # Q'_i here bounds e^{l_i} (Q_i less its tied error) from below: e^{-h'} (P_i less every
-            # error) less e^{l_i} |the tied part of Q_i's error|, which is at most l2_cells_i
-            floor = np.maximum(overshoot * np.maximum(p - ep - l2_cells, 0.0) * (1 - 4 * UNIT)
-                               - l2_cells * (1 + 4 * UNIT), 0.0)
-        qx_low = np.maximum(qx - eqx, floor)
-        # edge rounding (see _edge_ratio): a margin of 4 ratio (P + Q') on both split masses
-        margin = 4 * ratio * (p + np.maximum(qx, qx_low)) / spread
+            margin_p, margin_q = p, np.maximum(qx, qx_low)
+        margin = 4 * ratio * (margin_p + margin_q) / spread
         # the right part at its largest, the left part the rest of the cell's largest P-mass: the
         # exact split moved UP (right grows) plus extra mass (the cell's mass error), both keep an
         # upper bound; the cell's total is then P + its error, not P + 2 error / h as when each
@@ -569,7 +610,7 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None):
             masses[1:] += _l2_tail_masses(l2_tails, ratio, step)
         masses[0] += (below[0] + below[1]) * (1 + 4 * UNIT)  # rounded up to the bottom
         infinity = (above[0] + above[1]) * (1 + 4 * UNIT) + left_out
-        return OneStep(step, k0, 0.0, masses, infinity, "upper")
+        return OneStep(step, k0, shift, masses, infinity, "upper")
     # lower (_lower_one_step). A pair with loss atoms also gets the grid whose cells are centred on
     # its heaviest atom (a pair with a heavy cell or pair of cells: on their own loss, _heavy_losses),
     # and keeps whichever moves its P-mass down less on average (any grid gives a valid lower
