@@ -647,6 +647,25 @@ def test_a_bulk_inside_one_cell_gets_a_centred_lower_grid_and_one_pass(monkeypat
     assert plain.epsilon_bounds(1e-10).lower < 0.9 * centred.lower
 
 
+@pytest.mark.parametrize("q, sigma, step, grids", [(1e-4, 1.0, 1.4e-4, 1), (1e-5, 0.5, 2.7e-4, 3)])
+def test_the_alternative_lower_grids_are_tried_only_where_the_plain_grid_moves_its_mass(monkeypatch, q, sigma, step,
+                                                                                       grids):
+    # (1e-4, 1): the plain grid's mean move is 1.4e-7 h, and its two centred alternatives took twice
+    # its time for a larger move (the peer grid's row 4, twice per pass); (1e-5, 0.5): 2.3e-2 h
+    calls = []
+    original = pld_eval._lower_one_step
+
+    def counting(*args):
+        found = original(*args)
+        calls.append(found[1])
+        return found
+
+    monkeypatch.setattr(pld_eval, "_lower_one_step", counting)
+    pld_eval.discretise(dp.SampledGaussian(q, sigma).pld_pairs("add_remove")["add"], step, "lower", 8.0)
+    assert len(calls) == grids
+    assert (calls[0] <= pld_eval.HEAVY_SKIP_MOVE * step) == (grids == 1)
+
+
 def test_lifted_shares_cancel_the_lower_ends_drift(monkeypatch):
     # (1e-4, 50, 1e6, 1e-5) on its first pass's grid: the atoms' mean move down (1.7e-10 a step) put
     # the lower end 2.5 % below the upper; lifted shares merged into the next grid point's group take
