@@ -647,11 +647,13 @@ def test_a_bulk_inside_one_cell_gets_a_centred_lower_grid_and_one_pass(monkeypat
     assert plain.epsilon_bounds(1e-10).lower < 0.9 * centred.lower
 
 
-@pytest.mark.parametrize("q, sigma, step, grids", [(1e-4, 1.0, 1.4e-4, 1), (1e-5, 0.5, 2.7e-4, 3)])
-def test_the_alternative_lower_grids_are_tried_only_where_the_plain_grid_moves_its_mass(monkeypatch, q, sigma, step,
-                                                                                       grids):
-    # (1e-4, 1): the plain grid's mean move is 1.4e-7 h, and its two centred alternatives took twice
-    # its time for a larger move (the peer grid's row 4, twice per pass); (1e-5, 0.5): 2.3e-2 h
+@pytest.mark.parametrize("q, sigma, step, negligible, grids",
+                         [(1e-4, 1.0, 1.4e-4, 1e-9, 1), (1e-4, 1.0, 1.4e-4, 0.0, 3), (1e-5, 0.5, 2.7e-4, 1e-9, 3)])
+def test_the_alternative_lower_grids_are_tried_only_where_the_plain_grid_moves_more_than_the_caller_allows(
+        monkeypatch, q, sigma, step, negligible, grids):
+    # (1e-4, 1): the plain grid's mean move is 1.9e-11 (1.4e-7 h), and its two centred alternatives
+    # took twice its time for a larger move (the peer grid's row 4, allowed 6e-10 there by the
+    # accountant, twice per pass); (1e-5, 0.5): 6.3e-6 (2.3e-2 h)
     calls = []
     original = pld_eval._lower_one_step
 
@@ -661,9 +663,23 @@ def test_the_alternative_lower_grids_are_tried_only_where_the_plain_grid_moves_i
         return found
 
     monkeypatch.setattr(pld_eval, "_lower_one_step", counting)
-    pld_eval.discretise(dp.SampledGaussian(q, sigma).pld_pairs("add_remove")["add"], step, "lower", 8.0)
+    pair = dp.SampledGaussian(q, sigma).pld_pairs("add_remove")["add"]
+    pld_eval.discretise(pair, step, "lower", 8.0, negligible_move=negligible)
     assert len(calls) == grids
-    assert (calls[0] <= pld_eval.HEAVY_SKIP_MOVE * step) == (grids == 1)
+    assert (calls[0] <= negligible) == (grids == 1)
+
+
+def test_the_accountants_allowance_for_a_lower_grids_move_shrinks_with_the_step_count():
+    # NEGLIGIBLE_DRIFT_SHARE x target x planning epsilon / T: a fixed 1e-6 h, blind to T, skipped the
+    # alternatives at (1e-4, 2, 10^9, 1e-6) too, and the lower end fell from 8.791 to 8.604
+    allowed = {}
+    for steps in (10**3, 10**6):
+        accountant = dp.PLDAccountant().compose(dp.SampledGaussian(1e-4, 2.0), steps)
+        accountant.epsilon_bounds(1e-6)
+        allowed[steps] = accountant._negligible_move
+    assert 0 < allowed[10**6] < allowed[10**3] / 10
+    accountant.delta_bounds(1.0)
+    assert accountant._negligible_move == 0.0  # delta at epsilon: nothing skipped
 
 
 def test_lifted_shares_cancel_the_lower_ends_drift(monkeypatch):

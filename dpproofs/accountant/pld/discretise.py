@@ -460,16 +460,6 @@ def _align_boundary(pair, grid, edges, step):
 #: over 8.3e6 steps), on both 4.5e-12 (the remove direction's: 6.5e-6 plain and on the first,
 #: 1.1e-7 on both).
 HEAVY_CELL_SHARE = 0.5
-#: The alternative grids are not tried where the plain grid's mean move is at most HEAVY_SKIP_MOVE
-#: of a step (T steps then move the lower end by at most T 1e-6 h, against the upper end's
-#: connect-the-dots spread of about T theta h^2 / 8). Each alternative costs another lower one-step
-#: PLD with its boundary walk: at (q, sigma, T, delta) = (1e-4, 1, 1000, 1e-12), h = 1.4e-4, the
-#: plain grid's move was 1.4e-7 h (add) and 1.5e-9 h (remove), the alternatives' slightly larger,
-#: and the three took 73 ms instead of 25 (with TAIL_Z 8). Where the alternatives were needed the
-#: plain moves were 2.3e-2 h (SampledGaussian(1e-5, 0.5), h = 2.7e-4) and 0.24 h (SampledGaussian(
-#: 1.9e-5, 2.71), h = 2.66e-5, remove); at the corners of the claim accountant.pld.lower_one_step
-#: .heavy_cell they are 5.5e-5 h and more.
-HEAVY_SKIP_MOVE = 1e-6
 
 
 def _heavy_losses(pair, p, q):
@@ -527,10 +517,13 @@ def _centred_lower_one_step(pair, grid, step, k0, centre):
     return _lower_one_step(pair, shifted, masses, step, k0, offset)
 
 
-def discretise(pair, step, bound, tail_z=38.0, max_cells=None, plain_grid=False):
+def discretise(pair, step, bound, tail_z=38.0, max_cells=None, plain_grid=False, negligible_move=0.0):
     """The one-step discrete PLD of ``pair`` on the grid ``{k step}`` bounding it from ``bound``'s
     side (module docstring); an upper one with loss atoms on that grid moved by :func:`_atom_shift`
-    unless ``plain_grid`` (:func:`symmetrised` mirrors about 0 on ``{k step}``). Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
+    unless ``plain_grid`` (:func:`symmetrised` mirrors about 0 on ``{k step}``). A lower one whose
+    plain grid moves its P-mass down by at most ``negligible_move`` a step on average (the caller's
+    allowance: any grid gives a valid lower bound) skips the alternative grids of
+    :func:`_heavy_losses`, each another lower one-step PLD with its boundary walk. Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
     the grid rounded up to its bottom, mass above sent to +inf; lower: dropped. None when the grid
     would have more than ``max_cells`` cells (nothing is allocated: a one-step grid costs about
     2 KB a cell in temporaries, 1.7 GB at 771 621 cells)."""
@@ -631,8 +624,8 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None, plain_grid=False)
     # the first one): RandomizedResponse + Laplace went from [1977.18, 1979.26] to [1972.71, 1979.25]
     # ([1976.15, 1979.28] with the choice of the two)
     found = _lower_one_step(pair, grid, (p, q, ep, eq), step, k0, 0.0)
-    if found[1] <= HEAVY_SKIP_MOVE * step:
-        return found[0]  # the plain grid's moves are already negligible
+    if found[1] <= negligible_move:
+        return found[0]  # the plain grid's moves are already negligible for the caller
     for centre in _heavy_losses(pair, p, q):
         centred = _centred_lower_one_step(pair, grid, step, k0, centre)
         if centred[1] < found[1]:
