@@ -523,10 +523,11 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None, plain_grid=False,
     unless ``plain_grid`` (:func:`symmetrised` mirrors about 0 on ``{k step}``). A lower one whose
     plain grid moves its P-mass down by at most ``negligible_move`` a step on average (the caller's
     allowance: any grid gives a valid lower bound) skips the alternative grids of
-    :func:`_heavy_losses`, each another lower one-step PLD with its boundary walk. Outputs beyond ``tail_z`` noise standard deviations: upper: mass below
-    the grid rounded up to its bottom, mass above sent to +inf; lower: dropped. None when the grid
-    would have more than ``max_cells`` cells (nothing is allocated: a one-step grid costs about
-    2 KB a cell in temporaries, 1.7 GB at 771 621 cells)."""
+    :func:`_heavy_losses`, each another lower one-step PLD with its boundary walk. Outputs beyond
+    ``tail_z`` noise standard deviations: upper: mass below the grid rounded up to its bottom, mass
+    above sent to +inf; lower: dropped. None when the grid would have more than ``max_cells`` cells
+    (nothing is allocated: a one-step grid costs about 2 KB a cell in temporaries, 1.7 GB at
+    771 621 cells)."""
     resolved = getattr(pair, "resolved", None)
     if resolved is not None:  # a pair known only through a computed law (AllocationPair)
         pair = resolved(bound, tail_z)
