@@ -1,5 +1,5 @@
 """accountant.pld.atom_grid.*: the PLD bracket of randomized response (T steps) and of one Laplace
-step, whose upper grids have a point just above the heaviest loss atom, against exact profiles."""
+step, whose upper grids have a point just below the heaviest loss atom, against exact profiles."""
 
 import itertools
 

@@ -1,7 +1,10 @@
-"""Shared pieces of the accountant claims: sources, variables, flags, the documented RDP inflation.
+"""Shared pieces of the accountant claims: sources, variables, flags, the documented RDP inflation,
+and the one way a mutant changes the library for the duration of a call (:func:`library_attribute`).
 
 Nothing here is a claim.
 """
+
+import contextlib
 
 import sympy
 
@@ -24,6 +27,7 @@ __all__ = [
     "RDP_INFLATION",
     "variable",
     "conversion_name",
+    "library_attribute",
 ]
 
 F = NAMESPACE
@@ -63,3 +67,15 @@ RDP_INFLATION = 1 + sympy.Rational(repr(fast.RTOL)) + 3 * sympy.Rational(1, 2**5
 
 def conversion_name(flag):
     return "classic" if flag else "improved"
+
+
+@contextlib.contextmanager
+def library_attribute(module, name, value):
+    """``module.name`` set to ``value`` for the duration, then restored (a mutant's change to the
+    library: a constant such as ``LIFT_SHARE_MARGIN``, or a function wrapped)."""
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)

@@ -3,7 +3,7 @@
 Randomized response and the Laplace mechanism have privacy losses with atoms: eps-RR's loss is
 ``+-eps``; Laplace(b)'s is ``+1/b`` with P-mass 1/2, ``-1/b`` with P-mass ``e^{-1/b}/2``, and
 continuous in between. Their upper one-step PLD (:func:`dpproofs.accountant.pld.discretise.discretise`,
-``bound="upper"``) is built on a grid moved so that a grid point sits ``ATOM_GAP`` steps above the
+``bound="upper"``) is built on a grid moved so that a grid point sits ``ATOM_GAP`` steps below the
 heaviest atom (``_atom_shift``; any grid gives a valid upper bound, the connect-the-dots split of
 Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022, arXiv:2207.04380v1), and the composition reads
 every loss at ``(offset + i) step + shift`` summed over the steps. The claims hold the public
@@ -33,11 +33,11 @@ from dpproofs.checker.claims import Claim, Sides, Variable
 from dpproofs.math import ball
 from dpproofs.math import precise
 
-from dpproofs_theorems.accountant._common import F
+from dpproofs_theorems.accountant._common import F, library_attribute
 
 __all__ = ["CLAIMS", "SHIFT_DOUBLED_PIN", "bracket"]
 
-SOURCE = ("dpproofs PLDAccountant: the upper one-step PLD on a grid with a point just above the heaviest loss "
+SOURCE = ("dpproofs PLDAccountant: the upper one-step PLD on a grid with a point just below the heaviest loss "
           "atom (docs/math.md, 'Loss atoms on the upper grid'); connect-the-dots: Doroshenko, Ghazi, Kamath, "
           "Kumar & Manurangsi 2022, arXiv:2207.04380v1; the T-fold RR profile: Kairouz, Oh & Viswanath 2015, "
           "arXiv:1311.0776v4, Theorem 3.3")
@@ -52,9 +52,9 @@ rr_delta = F["delta_composed_pure"]
 laplace_delta = F["delta_laplace"]
 
 
-@contextlib.contextmanager
 def _shift_doubled():
-    """The library's discretisation with every upper one-step PLD's shift recorded twice (the mutant)."""
+    """The library's discretisation with every upper one-step PLD's shift recorded twice (the mutant),
+    for the duration."""
     original = pld_discretise.discretise
 
     def doubled(pair, step, bound, *args, **kwargs):
@@ -63,11 +63,7 @@ def _shift_doubled():
             return one
         return pld_discretise.OneStep(one.step, one.offset, 2 * one.shift, one.masses, one.infinity, one.bound)
 
-    pld_discretise.discretise = doubled
-    try:
-        yield
-    finally:
-        pld_discretise.discretise = original
+    return library_attribute(pld_discretise, "discretise", doubled)
 
 
 @functools.lru_cache(maxsize=256)

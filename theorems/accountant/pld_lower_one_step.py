@@ -26,7 +26,6 @@ in mpmath or arb) is at most the exact one-step profile
 (:func:`dpproofs.math.formulas.delta_sampled_gaussian`, in closed form).
 """
 
-import contextlib
 import functools
 
 import mpmath
@@ -38,6 +37,8 @@ from dpproofs.accountant.pld import discretise as pld_discretise
 from dpproofs.checker.claims import Claim, Sides, Variable
 from dpproofs.math import ball
 from dpproofs.math import precise
+
+from dpproofs_theorems.accountant._common import library_attribute
 
 __all__ = ["CLAIMS", "OFFSET_DROPPED_PIN", "LIFT_DOUBLED_PIN", "lower_one_step", "centred_is_kept"]
 
@@ -61,24 +62,13 @@ def _pair(point):
     return dp.SampledGaussian(float(point["q"]), float(point["sigma"])).pld_pairs("add_remove")[direction], direction
 
 
-@contextlib.contextmanager
-def _lift_share_margin(value):
-    """The library's lifted-share margin set to ``value`` for the duration (the lift_doubled mutant:
-    ``-1`` doubles every share)."""
-    saved = pld_discretise.LIFT_SHARE_MARGIN
-    pld_discretise.LIFT_SHARE_MARGIN = value
-    try:
-        yield
-    finally:
-        pld_discretise.LIFT_SHARE_MARGIN = saved
-
-
 @functools.lru_cache(maxsize=128)
 def _one_step(q_value, sigma_value, step_value, remove_value, mutant):
     point = dict(q=q_value, sigma=sigma_value, step=step_value, remove=remove_value)
     pair, _ = _pair(point)
     if mutant == "lift_doubled":
-        with _lift_share_margin(-1.0):
+        # every share doubled: the library's lifted-share margin set to -1 while it discretises
+        with library_attribute(pld_discretise, "LIFT_SHARE_MARGIN", -1.0):
             return pld_discretise.discretise(pair, step_value, "lower", TAIL_Z)
     one = pld_discretise.discretise(pair, step_value, "lower", TAIL_Z)
     if mutant == "offset_dropped" and not 0.0 <= one.shift < one.step:
