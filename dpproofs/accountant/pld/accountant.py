@@ -121,8 +121,8 @@ SHORT_RUN = 10**4
 INITIAL_EPSILON_SHARE = 0.1
 #: Share of the target width that a lower one-step PLD's mean downward move may cost over the run
 #: before its alternative grids are tried (discretise's ``negligible_move``: this share times the
-#: target times the planning epsilon, WIDTH_MODEL_EPSILON x the RDP bound, over the total step
-#: count). Each alternative is another lower one-step PLD with its boundary walk: at (q, sigma, T,
+#: target times the planning epsilon, WIDTH_MODEL_EPSILON x the RDP bound, then each pass's upper end
+#: where smaller, over the total step count). Each alternative is another lower one-step PLD with its boundary walk: at (q, sigma, T,
 #: delta) = (1e-4, 1, 1000, 1e-12) the plain grid moved 1.4e-7 h (add) and 1.5e-9 h (remove), the
 #: alternatives slightly more, and the three cost 73 ms instead of 25 a pass (the call: 0.27 s ->
 #: 0.18 s, the same bracket). A tolerance of 1e-6 h instead, blind to T, lowered the lower end of
