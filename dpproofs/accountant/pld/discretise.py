@@ -493,19 +493,24 @@ def _heavy_losses(pair, p, q):
 ATOM_GAP = 2.0**-20
 
 
+def _grid_offset(point, step):
+    """The offset in [-step, 0) of the grid ``{k step + offset}`` that has ``point`` on it (up to
+    float rounding)."""
+    return point % step - step
+
+
 def _atom_shift(pair, step):
-    """The shift in (-step, 0] of the grid ``{k step + shift}`` that has a point :data:`ATOM_GAP`
-    steps below ``pair``'s heaviest loss atom (up to float rounding); 0 for a pair without atoms."""
+    """The offset of the grid that has a point :data:`ATOM_GAP` steps below ``pair``'s heaviest loss
+    atom (:func:`_grid_offset`); 0 for a pair without atoms."""
     if not pair.atoms:
         return 0.0
     heaviest = max(pair.atoms, key=lambda atom: atom[1])[0]
-    shift = math.fmod(heaviest - ATOM_GAP * step, step)  # that point less k steps, in (-step, step)
-    return shift - step if shift > 0 else shift
+    return _grid_offset(heaviest - ATOM_GAP * step, step)
 
 
 def _centring_offset(centre, step):
     """The offset in [-step, 0) of the grid whose cells are centred on the loss ``centre``."""
-    return (centre - step / 2) % step - step
+    return _grid_offset(centre - step / 2, step)
 
 
 def _centred_lower_one_step(pair, grid, step, k0, centre):
@@ -542,7 +547,7 @@ def discretise(pair, step, bound, tail_z=38.0, max_cells=None, plain_grid=False,
     if max_cells is not None and k1 - k0 + 1 > max_cells:
         return None
     ks = np.arange(k0, k1 + 1)
-    # upper, with loss atoms: the grid moved by shift in (-step, 0] so that a grid point sits just
+    # upper, with loss atoms: the grid moved by shift in [-step, 0) so that a grid point sits just
     # below the heaviest atom (_atom_shift; any grid gives a valid upper bound). On the plain grid an
     # atom between two points is split between them: Laplace(1) x 10 (atoms at +-1, a step 2 / 1171)
     # had its top at 10.0085, and the bracket at delta 1e-6 ended at 10.00009 where the tight epsilon
